@@ -1,0 +1,43 @@
+import { Command } from 'commander';
+import { readFileSync } from 'node:fs';
+import { registerSandboxCommand } from './commands/sandbox.ts';
+import { registerTestCommand } from './commands/test.ts';
+import { registerLoadCommand } from './commands/load.ts';
+import { registerSchemasCommand } from './commands/schemas.ts';
+import { registerReportCommand } from './commands/report.ts';
+
+const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+
+const program = new Command();
+program
+  .name('dxs')
+  .description('Conformance and load tests for the Document Exchange Service API.\nWith no --base-url, each command runs against the embedded sandbox.')
+  .version(packageJson.version)
+  .showHelpAfterError()
+  .configureHelp({ sortSubcommands: false });
+
+registerTestCommand(program);
+registerLoadCommand(program);
+registerSandboxCommand(program);
+registerSchemasCommand(program);
+registerReportCommand(program);
+
+program.addHelpText(
+  'after',
+  `
+Examples:
+  $ dxs test                                   run every default suite against the embedded sandbox
+  $ dxs test --base-url https://staging.example/v1/api --api-key $KEY
+  $ dxs load --script client-tokens --profile smoke
+  $ dxs sandbox --port 4010                    serve the reference API by hand
+
+Exit codes: 0 passed, 1 a test or threshold failed, 2 usage, configuration or unreachable target.`,
+);
+
+// Commander exits 1 on usage errors by default; dxs promises 2 for those.
+program.exitOverride((error) => {
+  if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') process.exit(0);
+  process.exit(error.exitCode === 0 ? 0 : 2);
+});
+
+await program.parseAsync(process.argv);
