@@ -1,0 +1,165 @@
+// The target of a run: either a base URL given by the user, probed before anything runs, or the
+// embedded sandbox started on a free port. Shared by dxs test and dxs load.
+//
+// Node-only module (it starts servers and opens sockets); k6 never loads it.
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { ConfigError } from './config.ts';
+import { API_PREFIX } from './defaults.ts';
+import { secrets, type SecretRegistry } from './redact.ts';
+import type { RunningSandbox } from '../sandbox/index.ts';
+
+/** The target did not answer: refused, unknown host, TLS failure or timeout. Exit 2, like a configuration error. */
+export class TargetUnreachable extends ConfigError {
+  override readonly name: string = 'TargetUnreachable';
+  readonly url: string;
+  readonly reason: string;
+  constructor(url: string, reason: string) {
+    super(`target ${url} is unreachable: ${reason}`);
+    this.url = url;
+    this.reason = reason;
+  }
+}
+
+export interface TargetOptions {
+  baseUrl?: string;
+  apiKey?: string;
+  apiKeyWithoutDelete?: string;
+  /** Casing the embedded sandbox answers in. */
+  sandboxCasing?: 'pascal' | 'camel';
+  /** Deliberate faults and variants of the embedded sandbox (see sandbox/faults.ts), to see the suites fail or tolerate. */
+  sandboxFaults?: string[];
+  sandboxVariants?: string[];
+  /** Bound on the reachability probe. */
+  probeTimeoutMs?: number;
+}
+
+export interface Target {
+  baseUrl: string;
+  apiKey: string;
+  /** Undefined when the user gave none: the checks that need it are skipped, with that reason. */
+  apiKeyWithoutDelete?: string;
+  /** True when dxs started the sandbox itself. */
+  embedded: boolean;
+  /** Warnings worth showing (e.g. a base URL that does not end in /v1/api). */
+  warnings: string[];
+  close(): Promise<void>;
+}
+
+/** Checks the form of a base URL; returns warnings, throws ConfigError when it cannot be used at all. */
+export function checkBaseUrl(baseUrl: string): { url: string; warnings: string[] } {
+  let parsed: URL;
+  try {
+    parsed = new URL(baseUrl);
+  } catch {
+    throw new ConfigError(`base URL ${JSON.stringify(baseUrl)} is not a URL (expected e.g. https://staging.example.com/v1/api)`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new ConfigError(`base URL ${baseUrl} must use http or https, not ${parsed.protocol.replace(':', '')}`);
+  }
+  if (parsed.search !== '' || parsed.hash !== '') throw new ConfigError(`base URL ${baseUrl} must not carry a query or fragment`);
+  const url = baseUrl.replace(/\/+$/, '');
+  const warnings: string[] = [];
+  if (!url.endsWith(API_PREFIX)) warnings.push(`base URL ${url} does not end in ${API_PREFIX}, the version prefix the spec names`);
+  return { url, warnings };
+}
+
+function describeFailure(error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case 'ECONNREFUSED':
+      return 'connection refused (is the service running on that host and port?)';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'host name not found (DNS)';
+    case 'ECONNRESET':
+      return 'connection reset';
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return 'host or network unreachable';
+    default:
+      return error.code !== undefined ? `${error.code} ${error.message}` : error.message;
+  }
+}
+
+/**
+ * Any HTTP answer counts as reachable (even 404 or 401): only the transport is judged here.
+ * node:http rather than fetch, which refuses the ports that browsers block (such as 1 or 6000).
+ */
+export function probe(baseUrl: string, timeoutMs = 5000): Promise<void> {
+  const url = new URL(baseUrl);
+  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const finish = (error?: TargetUnreachable): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      if (error === undefined) resolve();
+      else reject(error);
+    };
+    const outgoing = request(url, { method: 'GET', headers: { accept: '*/*' } }, (response) => {
+      response.resume();
+      finish();
+      outgoing.destroy();
+    });
+    const timer = setTimeout(() => {
+      finish(new TargetUnreachable(baseUrl, `no answer within ${timeoutMs / 1000} s`));
+      outgoing.destroy();
+    }, timeoutMs);
+    outgoing.on('error', (error: NodeJS.ErrnoException) => finish(new TargetUnreachable(baseUrl, describeFailure(error))));
+    outgoing.end();
+  });
+}
+
+async function startEmbeddedSandbox(options: TargetOptions): Promise<RunningSandbox> {
+  // Loaded only when needed: a run against a remote target never pays for the sandbox.
+  const { startSandbox } = await import('../sandbox/index.ts');
+  try {
+    return await startSandbox({
+      port: 0,
+      host: '127.0.0.1',
+      casing: options.sandboxCasing,
+      faults: options.sandboxFaults,
+      variants: options.sandboxVariants,
+    });
+  } catch (error) {
+    throw new ConfigError(`cannot start the embedded sandbox: ${(error as Error).message}`);
+  }
+}
+
+/** Opens the target: starts the sandbox when no base URL is given, otherwise checks and probes the URL. */
+export async function openTarget(options: TargetOptions, registry: SecretRegistry = secrets): Promise<Target> {
+  if (options.baseUrl === undefined || options.baseUrl === '') {
+    const sandbox = await startEmbeddedSandbox(options);
+    const target: Target = {
+      baseUrl: sandbox.baseUrl.replace(/\/+$/, ''),
+      apiKey: options.apiKey ?? sandbox.apiKey,
+      apiKeyWithoutDelete: options.apiKeyWithoutDelete ?? sandbox.apiKeyWithoutDelete,
+      embedded: true,
+      warnings: [],
+      close: () => sandbox.close(),
+    };
+    registerTargetSecrets(target, registry);
+    return target;
+  }
+  const { url, warnings } = checkBaseUrl(options.baseUrl);
+  if (options.apiKey === undefined || options.apiKey === '') {
+    throw new ConfigError(`no API key for ${url}: pass --api-key, set DXS_API_KEY, or put "apiKey" in the config file`);
+  }
+  const target: Target = {
+    baseUrl: url,
+    apiKey: options.apiKey,
+    apiKeyWithoutDelete: options.apiKeyWithoutDelete || undefined,
+    embedded: false,
+    warnings,
+    close: async () => {},
+  };
+  registerTargetSecrets(target, registry);
+  await probe(url, options.probeTimeoutMs ?? 5000);
+  return target;
+}
+
+export function registerTargetSecrets(target: { apiKey?: string; apiKeyWithoutDelete?: string }, registry: SecretRegistry = secrets): void {
+  registry.add(target.apiKey);
+  registry.add(target.apiKeyWithoutDelete);
+}
