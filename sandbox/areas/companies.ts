@@ -1,0 +1,176 @@
+// Company registration and update, details, services activation, status, users, identifiers and
+// deletion.
+import type { FastifyInstance } from 'fastify';
+import { requireApiKey, requireClientToken, requireEither } from '../auth.ts';
+import { sendBody, type AreaOptions } from '../context.ts';
+import { ApiError, badRequest, notFound } from '../errors.ts';
+import { normaliseOrgNo, PROCESSES, type Company, type CompanyFields } from '../store.ts';
+import { companyDetailsBody, companyStatusBody } from '../views.ts';
+import {
+  allowedValue, bodyOf, optionalBoolean, optionalString, optionalStringArray, requiredEmail, requiredString, type Body,
+} from '../validate.ts';
+
+const OPTIONAL_STRINGS = [
+  'AltName', 'StreetName', 'Department', 'PostBox', 'City', 'PostalZone', 'PostalCode', 'LanguageCode', 'PhoneNo', 'FaxNo', 'VatNo', 'GLN',
+] as const;
+
+export const CULTURE_CODES = ['en-GB', 'da-DK', 'fi-FI', 'is-IS', 'nn-NO', 'sv-SE'];
+
+function countryCode(body: Body): string {
+  const value = requiredString(body, 'CountryCode');
+  if (!/^[A-Za-z]{2}$/.test(value)) throw badRequest('fieldInvalid', { field: 'CountryCode', detail: 'expected a two-letter country code such as SE' });
+  return value.toUpperCase();
+}
+
+export function processList(body: Body, name = 'Processes'): string[] | undefined {
+  const processes = optionalStringArray(body, name);
+  return processes?.map((process, index) => allowedValue(process, PROCESSES, `${name}[${index}]`));
+}
+
+/** Company input of Register (OrgNo required) or Set details (OrgNo optional). */
+function companyFields(body: Body, orgNoRequired: boolean): CompanyFields {
+  const fields: CompanyFields = {
+    ErpProduct: requiredString(body, 'ErpProduct'),
+    Name: requiredString(body, 'Name'),
+    Email: requiredEmail(body, 'Email'),
+    CountryCode: countryCode(body),
+    OrgNo: orgNoRequired ? requiredString(body, 'OrgNo') : optionalString(body, 'OrgNo'),
+    IsVatRegistered: optionalBoolean(body, 'IsVatRegistered'),
+    Processes: processList(body),
+  };
+  for (const name of OPTIONAL_STRINGS) fields[name] = optionalString(body, name);
+  return fields;
+}
+
+function sameOrgNo(left: string | undefined, right: string): boolean {
+  return left !== undefined && normaliseOrgNo(left) === normaliseOrgNo(right);
+}
+
+export async function companiesArea(app: FastifyInstance, { context }: AreaOptions): Promise<void> {
+  const { store, engine, config } = { ...context, config: context.store.config };
+
+  app.post('/companies/register', { preHandler: requireApiKey(context) }, async (request, reply) => {
+    const body = bodyOf(request);
+    const erpId = requiredString(body, 'ErpId');
+    const fields = companyFields(body, true);
+    const apiKey = request.auth.apiKey as string;
+    const existing = store.companyByErpId(apiKey, erpId);
+    if (existing !== undefined) {
+      // An update keeps the company (same CompanyId) and its registration status.
+      existing.Fields = { ...fields, Processes: fields.Processes ?? existing.Fields.Processes };
+    } else {
+      engine.registerCompany(store.createCompany(apiKey, erpId, fields));
+    }
+    return sendBody(context, reply, 202, {});
+  });
+
+  app.post('/companies/details', { preHandler: requireEither(context) }, async (request, reply) => {
+    const body = bodyOf(request);
+    let company = request.auth.company;
+    if (company === undefined) {
+      const registrationId = requiredString(body, 'RegistrationId');
+      const candidate = store.companies.get(registrationId);
+      if (candidate === undefined || candidate.ApiKey !== request.auth.apiKey || candidate.Status === 'Deleted') {
+        throw badRequest('registrationIdUnknown', { registrationId });
+      }
+      if (candidate.Activated) throw badRequest('companyActivated');
+      company = candidate;
+    }
+    const fields = companyFields(body, false);
+    company.Fields = {
+      ...fields,
+      OrgNo: fields.OrgNo ?? company.Fields.OrgNo,
+      Processes: fields.Processes ?? company.Fields.Processes,
+    };
+    return reply.code(200).send();
+  });
+
+  app.post('/companies/services', { preHandler: requireEither(context) }, async (request, reply) => {
+    const body = bodyOf(request);
+    const erpId = requiredString(body, 'ErpId');
+    const country = countryCode(body);
+    const orgNo = requiredString(body, 'OrgNo');
+    const registrationId = optionalString(body, 'RegistrationId');
+    const searchId = optionalString(body, 'SearchId');
+    const processes = processList(body);
+    let company: Company | undefined = request.auth.company;
+    if (company === undefined) {
+      company = store.companyByErpId(request.auth.apiKey as string, erpId);
+      if (company === undefined) throw badRequest('companyNotFoundForErpId', { erpId });
+    } else if (company.ErpId !== erpId) {
+      throw badRequest('preregistrationMismatch', { field: 'ErpId', value: erpId });
+    }
+    if (company.Fields.CountryCode !== country) throw badRequest('preregistrationMismatch', { field: 'CountryCode', value: country });
+    if (!sameOrgNo(company.Fields.OrgNo, orgNo)) throw badRequest('preregistrationMismatch', { field: 'OrgNo', value: orgNo });
+    if (!company.Activated) {
+      if (registrationId === undefined || registrationId === '') throw badRequest('fieldRequired', { field: 'RegistrationId' });
+      if (registrationId !== company.RegistrationId) throw badRequest('registrationIdUnknown', { registrationId });
+      if (searchId === undefined || searchId === '') throw badRequest('fieldRequired', { field: 'SearchId' });
+    }
+    engine.activateServices(company, searchId, processes);
+    return sendBody(context, reply, 202, {});
+  });
+
+  app.get('/companies/status', { preHandler: requireClientToken(context) }, async (request, reply) => {
+    return sendBody(context, reply, 200, companyStatusBody(request.auth.company as Company));
+  });
+
+  app.get<{ Params: { CompanyId: string } }>('/companies/details/:CompanyId', { preHandler: requireClientToken(context) }, async (request, reply) => {
+    const company = request.auth.company as Company;
+    // Another company's details are answered as not found, like an id that does not exist.
+    if (request.params.CompanyId !== company.CompanyId) throw notFound(`company ${request.params.CompanyId}`);
+    return sendBody(context, reply, 200, companyDetailsBody(company));
+  });
+
+  app.post('/companies/users', { preHandler: requireClientToken(context) }, async (request, reply) => {
+    const roles = request.auth.token?.UserRoles;
+    // A token made for a User without the Admin role may not add users (sandbox choice).
+    if (roles !== undefined && !roles.some((role) => role.toLowerCase() === 'admin')) throw new ApiError(401, 'userPrivilegeMissing');
+    const body = bodyOf(request);
+    const email = requiredEmail(body, 'Email');
+    const userName = optionalString(body, 'UserName');
+    if (userName !== undefined && !/^[A-Za-z0-9]{5,}$/.test(userName)) throw badRequest('userNameInvalid');
+    const cultureCodeValue = optionalString(body, 'CultureCode');
+    const cultureCode = cultureCodeValue === undefined ? 'en-GB' : allowedValue(cultureCodeValue, CULTURE_CODES, 'CultureCode');
+    const name = userName ?? email;
+    const existing = store.users.get(name.toLowerCase());
+    if (existing !== undefined) {
+      const lower = name.toLowerCase();
+      if (config.lockedOutUserNames.some((locked) => locked.toLowerCase() === lower)) throw new ApiError(409, 'userLockedOut', { userName: name });
+      if (config.notApprovedUserNames.some((pending) => pending.toLowerCase() === lower)) throw new ApiError(409, 'userNotApproved', { userName: name });
+      throw new ApiError(409, 'userNameTaken', { userName: name });
+    }
+    const company = request.auth.company as Company;
+    store.users.set(name.toLowerCase(), { UserName: name, Email: email, CultureCode: cultureCode, CompanyId: company.CompanyId });
+    return sendBody(context, reply, 200, { UserName: name, Email: email, CultureCode: cultureCode });
+  });
+
+  app.post('/companies/identifiers', { preHandler: requireClientToken(context) }, async (request, reply) => {
+    const body = bodyOf(request);
+    for (const field of ['Type', 'Value']) {
+      const value = body[field];
+      if (value === undefined || value === null || value === '') throw badRequest('identifierArgumentNull', { field });
+    }
+    const typeValue = requiredString(body, 'Type');
+    const value = requiredString(body, 'Value');
+    if (!config.identifiersEnabled) throw badRequest('identifiersNotAllowed');
+    const type = config.identifierTypes.find((candidate) => candidate.toLowerCase() === typeValue.toLowerCase());
+    if (type === undefined) throw badRequest('identifierTypeUnsupported', { value: typeValue, allowed: config.identifierTypes.join(', ') });
+    const company = request.auth.company as Company;
+    const exists = company.Identifiers.some((identifier) => identifier.Type === type && identifier.Value === value);
+    if (!exists) company.Identifiers.push({ Type: type, Value: value });
+    return sendBody(context, reply, exists ? 200 : 201, { Type: type, Value: value });
+  });
+
+  app.post('/companies/delete', { preHandler: requireApiKey(context) }, async (request, reply) => {
+    if (!config.deletesEnabled) throw new ApiError(501, 'deletesDisabled');
+    const apiKey = request.auth.apiKey as string;
+    if (!store.apiKeys.get(apiKey)?.has('DeleteRegistration')) throw new ApiError(401, 'deleteRoleMissing');
+    const id = requiredString(bodyOf(request), 'Id');
+    const requestKey = `${apiKey}\n${id}`;
+    if (store.deleteRequests.has(requestKey)) return reply.code(200).send();
+    store.deleteRequests.add(requestKey);
+    engine.deleteCompany(store.companyByErpId(apiKey, id));
+    return reply.code(202).send();
+  });
+}

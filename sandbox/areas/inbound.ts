@@ -1,0 +1,116 @@
+// The inbox: list (with and without sequenceNo), download with its metadata headers, info, the
+// rendered document and attachments, and marking documents as handled.
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { requireClientToken } from '../auth.ts';
+import { apiUrl, sendBody, type AreaOptions, type SandboxContext } from '../context.ts';
+import { badRequest, notFound } from '../errors.ts';
+import type { Company, InboundDocument } from '../store.ts';
+import { sendFile } from './outbound.ts';
+import { allowedValue, bodyOf, optionalStringArray, queryValue } from '../validate.ts';
+
+/** Values of the type query and the DocumentTypes each covers (credit notes count as invoices). */
+const INBOX_TYPES: Record<string, string[]> = {
+  invoice: ['Invoice', 'CreditNote'],
+  creditnote: ['CreditNote'],
+  order: ['Order'],
+  orderresponse: ['OrderResponse'],
+  despatchadvice: ['DespatchAdvice'],
+  all: [],
+};
+/** Documents per list answer; Total still counts them all. */
+const MAX_LISTED = 500;
+
+function ownInbound(context: SandboxContext, request: FastifyRequest<{ Params: { id: string } }>): InboundDocument {
+  const document = context.store.inbound.get(request.params.id.toLowerCase());
+  // Another company's document is answered as not found, like an id that does not exist.
+  if (document === undefined || document.CompanyId !== (request.auth.company as Company).CompanyId) throw notFound(`document ${request.params.id}`);
+  return document;
+}
+
+function uploadOf(context: SandboxContext, id: string | undefined, what: string) {
+  const upload = id === undefined ? undefined : context.store.uploads.get(id);
+  if (upload === undefined) throw notFound(what);
+  return upload;
+}
+
+export async function inboundArea(app: FastifyInstance, { context }: AreaOptions): Promise<void> {
+  const { store } = context;
+  const clientToken = { preHandler: requireClientToken(context) };
+
+  app.get('/documents/incoming', clientToken, async (request, reply) => {
+    const typeValue = queryValue(request.query, 'type');
+    const types = typeValue === undefined || typeValue === '' ? [] : INBOX_TYPES[allowedValue(typeValue, Object.keys(INBOX_TYPES), 'type')];
+    const sequenceText = queryValue(request.query, 'sequenceNo');
+    let after: number | undefined;
+    if (sequenceText !== undefined && sequenceText !== '') {
+      if (!/^\d{1,15}$/.test(sequenceText)) throw badRequest('queryInvalid', { field: 'sequenceNo', detail: 'expected a non-negative integer' });
+      after = Number(sequenceText);
+    }
+    const company = request.auth.company as Company;
+    const documents: Array<Record<string, unknown>> = [];
+    let total = 0;
+    for (const id of company.Inbox) {
+      const document = store.inbound.get(id);
+      if (document === undefined) continue;
+      if (types.length > 0 && !types.includes(document.DocumentType)) continue;
+      // With sequenceNo the caller tracks documents itself: the handled flag is ignored and only later documents are listed.
+      if (after !== undefined ? document.SequenceNo <= after : document.Handled) continue;
+      total++;
+      if (documents.length >= MAX_LISTED) continue;
+      documents.push({
+        Id: document.Id,
+        DocumentType: document.DocumentType,
+        DocumentFormat: document.DocumentFormat,
+        InfoUrl: apiUrl(request, `/documents/${document.Id}/info`),
+        DownloadUrl: apiUrl(request, `/documents/${document.Id}`),
+        SequenceNo: document.SequenceNo,
+        CompanyId: document.CompanyId,
+      });
+    }
+    return sendBody(context, reply, 200, { Total: total, Documents: documents });
+  });
+
+  app.get<{ Params: { id: string } }>('/documents/:id', clientToken, async (request, reply) => {
+    const document = ownInbound(context, request);
+    return sendFile(reply, uploadOf(context, document.UploadId, `document ${document.Id}`), { 'x-document-format': document.DocumentFormat });
+  });
+
+  app.get<{ Params: { id: string } }>('/documents/:id/info', clientToken, async (request, reply) => {
+    const document = ownInbound(context, request);
+    return sendBody(context, reply, 200, {
+      Id: document.Id,
+      DocumentType: document.DocumentType,
+      DocumentFormat: document.DocumentFormat,
+      DocumentUrl: apiUrl(request, `/documents/${document.Id}`),
+      RenderedDocumentFormat: document.RenderedDocumentFormat ?? null,
+      RenderedDocumentUrl: document.RenderedUploadId === undefined ? null : apiUrl(request, `/documents/${document.Id}/rendered`),
+      Attachments: document.AttachmentUploadIds.map((_id, index) => apiUrl(request, `/documents/${document.Id}/attachments/${index}`)),
+    });
+  });
+
+  app.get<{ Params: { id: string } }>('/documents/:id/rendered', clientToken, async (request, reply) => {
+    const document = ownInbound(context, request);
+    const upload = uploadOf(context, document.RenderedUploadId, `rendered document of ${document.Id}`);
+    return sendFile(reply, upload, { 'x-document-format': document.RenderedDocumentFormat ?? upload.ContentType });
+  });
+
+  app.get<{ Params: { id: string; index: string } }>('/documents/:id/attachments/:index', clientToken, async (request, reply) => {
+    const document = ownInbound(context, request);
+    const index = /^\d+$/.test(request.params.index) ? Number(request.params.index) : -1;
+    const upload = uploadOf(context, document.AttachmentUploadIds[index], `attachment ${request.params.index} of ${document.Id}`);
+    return sendFile(reply, upload, { 'x-document-format': upload.ContentType });
+  });
+
+  app.post('/documents/handled', clientToken, async (request, reply) => {
+    const ids = optionalStringArray(bodyOf(request), 'Documents', 'documents');
+    if (ids === undefined) throw badRequest('fieldRequired', { field: 'documents' });
+    const company = request.auth.company as Company;
+    const documents = ids.map((id) => {
+      const document = store.inbound.get(id.toLowerCase());
+      if (document === undefined || document.CompanyId !== company.CompanyId) throw notFound(`document ${id}`);
+      return document;
+    });
+    for (const document of documents) document.Handled = true;
+    return reply.code(200).send();
+  });
+}

@@ -1,0 +1,281 @@
+// Upload, send, outbound status (by id on both paths and by ErpDocumentId), download and the
+// paged outbound list.
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { requireClientToken, requireEither } from '../auth.ts';
+import { apiUrl, formatTime, locationOf, sendBody, type AreaOptions, type Auth, type SandboxContext } from '../context.ts';
+import { ApiError, badRequest, localise, notFound } from '../errors.ts';
+import { normaliseOrgNo, type Company, type OutboundDocument, type Upload } from '../store.ts';
+import {
+  allowedValue, bodyOf, optionalDateTime, optionalEmail, optionalInteger, optionalObject, optionalString, optionalStringArray, queryBoolean,
+  requiredEmail, requiredObject, requiredString, type Body,
+} from '../validate.ts';
+
+export const SEND_TYPES = ['PDF', 'Paper', 'Electronic', 'BusinessToConsumer'];
+export const B2C_PROVIDERS = ['ProviderA', 'ProviderB'];
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ADDRESS_FIELDS = ['Name', 'Department', 'StreetName', 'PostBox', 'PostalZone', 'City', 'CountryCode'];
+const RECIPIENT_FIELDS = ['GLN', 'OrgNo', 'VatNo', 'Name', 'RecipientNo', 'CountryCode'];
+const DEFAULT_TAKE = 100;
+const MAX_TAKE = 1000;
+
+export function uploadReference(id: string): string {
+  return `urn:dxs:document:${id}`;
+}
+
+/** The upload that a reference names (a URN or URL ending in the uuid), if this company made it. */
+export function uploadOfCompany(context: SandboxContext, company: Company, reference: string, field: string): Upload {
+  const id = UUID.exec(reference.trim())?.[0]?.toLowerCase();
+  const upload = id === undefined ? undefined : context.store.uploads.get(id);
+  if (upload === undefined || upload.CompanyId !== company.CompanyId) throw badRequest('uploadUnknown', { field, value: reference });
+  if (upload.Bytes === undefined) throw badRequest('uploadEvicted');
+  return upload;
+}
+
+function stringFields(object: Body | undefined, names: readonly string[], path: string): void {
+  if (object === undefined) return;
+  for (const name of names) optionalString(object, name, `${path}.${name}`);
+}
+
+/** Whether the caller may see a record of this company: its own client token, or the APIkey that registered it. */
+export function visibleTo(context: SandboxContext, auth: Auth, companyId: string): boolean {
+  if (auth.company !== undefined) return auth.company.CompanyId === companyId;
+  return context.store.companies.get(companyId)?.ApiKey === auth.apiKey;
+}
+
+function documentIdParam(value: string): string {
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) {
+    throw badRequest('fieldInvalid', { field: 'DocumentId', detail: 'expected a uuid' });
+  }
+  return value.toLowerCase();
+}
+
+function activeB2cProviders(context: SandboxContext, company: Company): string[] {
+  const providers: string[] = [];
+  if (company.ProviderA?.Status === 'Completed') providers.push('ProviderA');
+  const orgNo = company.Fields.OrgNo;
+  if (orgNo !== undefined && context.store.config.providerBOrgNos.some((candidate) => normaliseOrgNo(candidate) === normaliseOrgNo(orgNo))) providers.push('ProviderB');
+  return providers;
+}
+
+interface SendPlan {
+  SendType: string;
+  Provider?: string;
+  RecipientKeys: string[];
+}
+
+function planSend(context: SandboxContext, company: Company, body: Body): SendPlan {
+  const sendAs = requiredObject(body, 'SendDocumentAs');
+  const type = allowedValue(requiredString(sendAs, 'Type', 'SendDocumentAs.Type'), SEND_TYPES, 'SendDocumentAs.Type');
+  const paper = optionalObject(sendAs, 'Paper', 'SendDocumentAs.Paper');
+  const recipientAddress = paper && optionalObject(paper, 'RecipientAddress', 'SendDocumentAs.Paper.RecipientAddress');
+  stringFields(recipientAddress, ADDRESS_FIELDS, 'SendDocumentAs.Paper.RecipientAddress');
+  stringFields(paper && optionalObject(paper, 'ReturnAddress', 'SendDocumentAs.Paper.ReturnAddress'), ADDRESS_FIELDS, 'SendDocumentAs.Paper.ReturnAddress');
+  const electronic = optionalObject(sendAs, 'Electronic', 'SendDocumentAs.Electronic');
+  const recipientId = electronic && optionalString(electronic, 'RecipientId', 'SendDocumentAs.Electronic.RecipientId');
+  const pdf = optionalObject(sendAs, 'Pdf', 'SendDocumentAs.Pdf');
+  stringFields(pdf, ['RecipientName', 'SenderName'], 'SendDocumentAs.Pdf');
+  const b2c = optionalObject(sendAs, 'BusinessToConsumer', 'SendDocumentAs.BusinessToConsumer');
+  stringFields(b2c, ['FMI', 'SSN', 'Provider'], 'SendDocumentAs.BusinessToConsumer');
+  const recipient = optionalObject(body, 'RecipientInformation');
+  stringFields(recipient, RECIPIENT_FIELDS, 'RecipientInformation');
+
+  const plan: SendPlan = { SendType: type, RecipientKeys: [] };
+  if (type === 'Paper') {
+    if (recipientAddress === undefined) throw badRequest('fieldRequired', { field: 'SendDocumentAs.Paper.RecipientAddress' });
+  } else if (type === 'PDF') {
+    if (pdf === undefined) throw badRequest('fieldRequired', { field: 'SendDocumentAs.Pdf' });
+    requiredEmail(pdf, 'RecipientEmail', 'SendDocumentAs.Pdf.RecipientEmail');
+    optionalEmail(pdf, 'SenderEmail', 'SendDocumentAs.Pdf.SenderEmail');
+  } else if (type === 'Electronic') {
+    if (recipientId !== undefined && recipientId.trim() !== '') {
+      plan.RecipientKeys.push(recipientId);
+      // "iso6523-actorid-upis::0007:5567321707" also routes by its last part.
+      const tail = recipientId.split(':').pop();
+      if (tail !== undefined && tail !== recipientId && tail !== '') plan.RecipientKeys.push(tail);
+    }
+    for (const name of ['GLN', 'OrgNo', 'VatNo']) {
+      const value = recipient?.[name];
+      if (typeof value === 'string' && value.trim() !== '') plan.RecipientKeys.push(value);
+    }
+    if (plan.RecipientKeys.length === 0) throw badRequest('electronicRecipientMissing');
+  } else {
+    const providers = activeB2cProviders(context, company);
+    if (providers.length === 0) throw badRequest('b2cNotActive');
+    const requested = b2c && optionalString(b2c, 'Provider');
+    let provider: string;
+    if (requested !== undefined && requested !== '') {
+      provider = allowedValue(requested, B2C_PROVIDERS, 'SendDocumentAs.BusinessToConsumer.Provider');
+      if (!providers.includes(provider)) throw badRequest('b2cProviderNotActive', { value: provider });
+    } else {
+      if (providers.length > 1) throw badRequest('b2cProviderAmbiguous');
+      provider = providers[0];
+    }
+    if (provider === 'ProviderA' && (b2c === undefined || !b2c.SSN)) throw badRequest('fieldRequired', { field: 'SendDocumentAs.BusinessToConsumer.SSN' });
+    if (provider === 'ProviderB' && (b2c === undefined || !b2c.FMI)) throw badRequest('fieldRequired', { field: 'SendDocumentAs.BusinessToConsumer.FMI' });
+    plan.Provider = provider;
+  }
+  return plan;
+}
+
+function outboundBody(context: SandboxContext, request: FastifyRequest, document: OutboundDocument, includeFileInfo: boolean) {
+  const history = document.StatusHistory.map((entry) => ({ Status: entry.Status, Time: formatTime(context, entry.Time) }));
+  const body: Record<string, unknown> = {
+    Id: document.Id,
+    DocumentType: document.DocumentType,
+    CurrentStatus: history[history.length - 1],
+    StatusHistory: history,
+    ErpDocumentId: document.ErpDocumentId ?? null,
+    Error: document.Error === undefined
+      ? null
+      : { Message: localise(request, document.Error.Key, document.Error.Params), MoreInfoUri: document.Error.MoreInfoUri, Status: document.Error.Status },
+  };
+  if (includeFileInfo) body.FileInfo = fileInfo(context, request, document);
+  return body;
+}
+
+/** The spec does not show the file information; the sandbox lists each stored file with its download URL. */
+function fileInfo(context: SandboxContext, request: FastifyRequest, document: OutboundDocument) {
+  const files: Array<Record<string, unknown>> = [];
+  const add = (role: string, uploadId: string, format: string | undefined, downloadId: string) => {
+    const upload = context.store.uploads.get(uploadId);
+    files.push({
+      Role: role,
+      DocumentUri: uploadReference(uploadId),
+      DocumentFormat: format ?? upload?.ContentType ?? null,
+      Filename: upload?.Filename ?? null,
+      Size: upload?.Size ?? null,
+      Available: upload?.Bytes !== undefined,
+      DownloadUrl: apiUrl(request, `/documents/outbound/download/${downloadId}`),
+    });
+  };
+  add('Document', document.UploadId, document.DocumentFormat, document.Id);
+  if (document.RenderedUploadId !== undefined) add('RenderedDocument', document.RenderedUploadId, document.RenderedDocumentFormat, document.RenderedUploadId);
+  for (const id of document.AttachmentUploadIds) add('Attachment', id, undefined, id);
+  return { Files: files };
+}
+
+export function sendFile(reply: FastifyReply, upload: Upload, headers: Record<string, string> = {}): FastifyReply {
+  if (upload.Bytes === undefined) throw new ApiError(410, 'uploadEvicted');
+  const filename = upload.Filename.replace(/["\\\r\n]/g, '_');
+  return reply
+    .code(200)
+    .headers({
+      'content-type': upload.ContentType,
+      'content-disposition': `attachment; filename="${filename}"`,
+      'x-filename': encodeURIComponent(upload.Filename),
+      ...headers,
+    })
+    .send(upload.Bytes);
+}
+
+export async function outboundArea(app: FastifyInstance, { context }: AreaOptions): Promise<void> {
+  const { store, engine } = context;
+
+  app.post('/documents', { preHandler: requireClientToken(context) }, async (request, reply) => {
+    if (!request.isMultipart()) throw new ApiError(415, 'uploadNotMultipart');
+    let file: { bytes: Buffer; filename: string; mimetype: string } | undefined;
+    try {
+      for await (const part of request.parts()) {
+        if (part.type !== 'file') continue;
+        const bytes = await part.toBuffer();
+        if (file === undefined && part.fieldname.toLowerCase() === 'file') file = { bytes, filename: part.filename || 'document', mimetype: part.mimetype };
+      }
+    } catch (error) {
+      const status = (error as { statusCode?: number }).statusCode;
+      if (status !== undefined && status >= 400 && status < 500) throw error;
+      throw badRequest('fieldInvalid', { field: 'multipart body', detail: (error as Error).message });
+    }
+    if (file === undefined) throw badRequest('uploadMissingFile');
+    const upload = store.addUpload((request.auth.company as Company).CompanyId, file.filename, file.mimetype || 'application/octet-stream', file.bytes);
+    return reply.code(202).header('location', uploadReference(upload.Id)).send();
+  });
+
+  app.post('/documents/outbound', { preHandler: requireClientToken(context) }, async (request, reply) => {
+    if (request.isMultipart()) throw new ApiError(415, 'outboundMultipartUnsupported');
+    const company = request.auth.company as Company;
+    const body = bodyOf(request);
+    const plan = planSend(context, company, body);
+    const document = requiredObject(body, 'Document');
+    const documentFormat = requiredString(document, 'DocumentFormat', 'Document.DocumentFormat');
+    const main = uploadOfCompany(context, company, requiredString(document, 'DocumentUri', 'Document.DocumentUri'), 'Document.DocumentUri');
+    const erpDocumentId = optionalString(document, 'ErpDocumentId', 'Document.ErpDocumentId');
+    const renderedFormat = optionalString(document, 'RenderedDocumentFormat', 'Document.RenderedDocumentFormat');
+    const renderedUri = optionalString(document, 'RenderedDocumentUri', 'Document.RenderedDocumentUri');
+    const rendered = renderedUri === undefined || renderedUri === '' ? undefined : uploadOfCompany(context, company, renderedUri, 'Document.RenderedDocumentUri');
+    optionalString(document, 'Language', 'Document.Language');
+    optionalString(document, 'Culture', 'Document.Culture');
+    const attachments = (optionalStringArray(document, 'Attachments', 'Document.Attachments') ?? [])
+      .map((reference, index) => uploadOfCompany(context, company, reference, `Document.Attachments[${index}]`));
+    const now = Date.now();
+    const outbound: OutboundDocument = {
+      Id: randomUUID(),
+      CompanyId: company.CompanyId,
+      ErpDocumentId: erpDocumentId === '' ? undefined : erpDocumentId,
+      DocumentType: 'Document',
+      StatusHistory: [{ Status: 'Pending', Time: now }],
+      SendType: plan.SendType,
+      Provider: plan.Provider,
+      RecipientKeys: plan.RecipientKeys,
+      DocumentFormat: documentFormat,
+      UploadId: main.Id,
+      RenderedDocumentFormat: renderedFormat,
+      RenderedUploadId: rendered?.Id,
+      AttachmentUploadIds: attachments.map((upload) => upload.Id),
+      CreatedAt: now,
+      UpdatedAt: now,
+    };
+    store.addOutbound(outbound);
+    engine.sendDocument(outbound);
+    return reply.code(200).header('location', locationOf(context, request, `/documents/outbound/${outbound.Id}`)).send();
+  });
+
+  const byId = async (request: FastifyRequest, reply: FastifyReply) => {
+    const includeFileInfo = queryBoolean(request.query, 'IncludeFileInfo');
+    const { DocumentId } = request.params as { DocumentId: string };
+    const document = store.outbound.get(documentIdParam(DocumentId));
+    if (document === undefined || !visibleTo(context, request.auth, document.CompanyId)) throw notFound(`document ${DocumentId}`);
+    return sendBody(context, reply, 200, outboundBody(context, request, document, includeFileInfo));
+  };
+  // GET /{documentType}/outbound/{id}: the spec names invoices and documents, and orders follow the pattern.
+  for (const documentType of ['invoices', 'documents', 'orders']) {
+    app.get(`/${documentType}/outbound/:DocumentId`, { preHandler: requireClientToken(context) }, byId);
+  }
+
+  app.get<{ Params: { ErpDocumentId: string } }>('/invoices/outbound/byerpid/:ErpDocumentId', { preHandler: requireClientToken(context) }, async (request, reply) => {
+    const includeFileInfo = queryBoolean(request.query, 'IncludeFileInfo');
+    const document = store.outboundByErpDocumentId((request.auth.company as Company).CompanyId, request.params.ErpDocumentId);
+    if (document === undefined) throw notFound(`ErpDocumentId ${request.params.ErpDocumentId}`);
+    return sendBody(context, reply, 200, outboundBody(context, request, document, includeFileInfo));
+  });
+
+  app.get<{ Params: { DocumentId: string } }>('/documents/outbound/download/:DocumentId', { preHandler: requireEither(context) }, async (request, reply) => {
+    const id = documentIdParam(request.params.DocumentId);
+    const document = store.outbound.get(id);
+    const upload = document !== undefined ? store.uploads.get(document.UploadId) : store.uploads.get(id);
+    const owner = document?.CompanyId ?? upload?.CompanyId;
+    if (upload === undefined || owner === undefined || !visibleTo(context, request.auth, owner)) throw notFound(`document ${request.params.DocumentId}`);
+    return sendFile(reply, upload, { 'x-document-format': document?.DocumentFormat ?? upload.ContentType });
+  });
+
+  app.post('/documents/outbound/list', { preHandler: requireEither(context) }, async (request, reply) => {
+    const body = bodyOf(request);
+    const take = optionalInteger(body, 'Take', 0, MAX_TAKE) ?? DEFAULT_TAKE;
+    const skip = optionalInteger(body, 'Skip', 0, Number.MAX_SAFE_INTEGER) ?? 0;
+    const createdFrom = optionalDateTime(body, 'CreatedFrom')?.getTime();
+    const createdTo = optionalDateTime(body, 'CreatedTo')?.getTime();
+    const updatedAfter = optionalDateTime(body, 'UpdatedAfter')?.getTime();
+    const selected: OutboundDocument[] = [];
+    let total = 0;
+    // Oldest first (creation order), so that Skip pages stay stable while new documents arrive.
+    for (const document of store.outbound.values()) {
+      if (!visibleTo(context, request.auth, document.CompanyId)) continue;
+      if (createdFrom !== undefined && document.CreatedAt < createdFrom) continue;
+      if (createdTo !== undefined && document.CreatedAt > createdTo) continue;
+      if (updatedAfter !== undefined && document.UpdatedAt <= updatedAfter) continue;
+      if (total >= skip && selected.length < take) selected.push(document);
+      total++;
+    }
+    return sendBody(context, reply, 200, { Total: total, Documents: selected.map((document) => outboundBody(context, request, document, false)) });
+  });
+}

@@ -1,0 +1,51 @@
+// POST /clienttokens/create, /clienttokens/revoke, /clienttokens/createsearchtoken.
+import type { FastifyInstance } from 'fastify';
+import { requireApiKey, requireEither } from '../auth.ts';
+import { formatTime, sendBody, type AreaOptions, type SandboxContext } from '../context.ts';
+import { ApiError, badRequest } from '../errors.ts';
+import type { TokenRecord } from '../store.ts';
+import { bodyOf, optionalDateTime, optionalEmail, optionalObject, optionalString, optionalStringArray, requiredString } from '../validate.ts';
+
+function tokenBody(context: SandboxContext, token: TokenRecord) {
+  return { Token: token.Token, ValidTo: token.ValidTo === undefined ? null : formatTime(context, token.ValidTo) };
+}
+
+export async function tokensArea(app: FastifyInstance, { context }: AreaOptions): Promise<void> {
+  const { store } = context;
+
+  app.post('/clienttokens/create', { preHandler: requireApiKey(context) }, async (request, reply) => {
+    const body = bodyOf(request);
+    const erpId = requiredString(body, 'ErpId');
+    const validTo = optionalDateTime(body, 'ValidTo');
+    const user = optionalObject(body, 'User');
+    let userRoles: string[] | undefined;
+    if (user !== undefined) {
+      optionalString(user, 'FullName', 'User.FullName');
+      optionalString(user, 'UserName', 'User.UserName');
+      optionalEmail(user, 'Email', 'User.Email');
+      userRoles = optionalStringArray(user, 'Roles', 'User.Roles') ?? [];
+    }
+    const apiKey = request.auth.apiKey as string;
+    const company = store.companyByErpId(apiKey, erpId);
+    if (company === undefined) throw badRequest('companyNotFoundForErpId', { erpId });
+    const token = store.createToken({ ApiKey: apiKey, Kind: 'client', CompanyId: company.CompanyId, ValidTo: validTo?.getTime(), UserRoles: userRoles });
+    return sendBody(context, reply, 200, tokenBody(context, token));
+  });
+
+  app.post('/clienttokens/revoke', { preHandler: requireEither(context, true) }, async (request, reply) => {
+    const value = requiredString(bodyOf(request), 'ClientToken');
+    const token = store.tokens.get(value);
+    // Another integrator's token is treated as unknown, so its existence does not leak.
+    if (token === undefined || token.ApiKey !== request.auth.apiKey) throw new ApiError(404, 'notFound', { what: 'ClientToken' });
+    token.Revoked = true;
+    return reply.code(200).send();
+  });
+
+  app.post('/clienttokens/createsearchtoken', { preHandler: requireEither(context, true) }, async (request, reply) => {
+    const body = bodyOf(request);
+    const searchId = requiredString(body, 'SearchId');
+    const validTo = optionalDateTime(body, 'ValidTo');
+    const token = store.createToken({ ApiKey: request.auth.apiKey as string, Kind: 'search', SearchId: searchId, ValidTo: validTo?.getTime() });
+    return sendBody(context, reply, 200, tokenBody(context, token));
+  });
+}

@@ -1,0 +1,61 @@
+// The spec's two schemes: APIkey identifies the integrator, ClientToken the company (or, for a
+// search token, a temporary search). Each route names the schemes it takes through one of these
+// preHandlers; where the spec leaves the scheme "not shown" the route takes either.
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from './errors.ts';
+import { hasFault, type SandboxContext } from './context.ts';
+import type { TokenRecord } from './store.ts';
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function checkApiKey(context: SandboxContext, request: FastifyRequest): string {
+  const apiKey = header(request, 'apikey');
+  if (apiKey === undefined) throw new ApiError(401, 'apiKeyMissing');
+  if (!context.store.apiKeys.has(apiKey)) throw new ApiError(401, 'apiKeyInvalid');
+  return apiKey;
+}
+
+function checkClientToken(context: SandboxContext, request: FastifyRequest, allowSearch: boolean): void {
+  const value = header(request, 'clienttoken');
+  if (value === undefined) throw new ApiError(401, 'clientTokenMissing');
+  const token: TokenRecord | undefined = context.store.tokens.get(value);
+  if (token === undefined) throw new ApiError(401, 'clientTokenInvalid');
+  if (token.Revoked && !hasFault(context, 'revoked-token-accepted')) throw new ApiError(401, 'clientTokenRevoked');
+  if (token.ValidTo !== undefined && token.ValidTo <= Date.now()) throw new ApiError(401, 'clientTokenExpired');
+  if (token.Kind === 'search') {
+    if (!allowSearch) throw new ApiError(401, 'searchTokenNotAllowed');
+    request.auth = { apiKey: token.ApiKey, token };
+    return;
+  }
+  const company = token.CompanyId === undefined ? undefined : context.store.companies.get(token.CompanyId);
+  if (company === undefined || company.Status === 'Deleted') throw new ApiError(401, 'clientTokenInvalid');
+  request.auth = { apiKey: token.ApiKey, token, company };
+}
+
+export function requireApiKey(context: SandboxContext) {
+  return async (request: FastifyRequest): Promise<void> => {
+    request.auth = { apiKey: checkApiKey(context, request) };
+  };
+}
+
+/** A client token of a company; with allowSearch also a search token (lookups). */
+export function requireClientToken(context: SandboxContext, allowSearch = false) {
+  return async (request: FastifyRequest): Promise<void> => {
+    checkClientToken(context, request, allowSearch);
+  };
+}
+
+/** For calls whose scheme the spec does not show: a ClientToken when one is sent, otherwise an APIkey. */
+export function requireEither(context: SandboxContext, allowSearch = false) {
+  return async (request: FastifyRequest): Promise<void> => {
+    if (header(request, 'clienttoken') !== undefined) return checkClientToken(context, request, allowSearch);
+    if (header(request, 'apikey') !== undefined) {
+      request.auth = { apiKey: checkApiKey(context, request) };
+      return;
+    }
+    throw new ApiError(401, 'credentialsMissing');
+  };
+}

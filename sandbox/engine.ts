@@ -1,0 +1,189 @@
+// The background work that the spec describes as asynchronous: registration, service activation,
+// deletion and the progress of sent documents. Each step waits stepDelayMs; every timer is
+// tracked so that close() cancels them all and the process can exit.
+import type { Company, OutboundDocument, Store, StoredError } from './store.ts';
+import { normaliseOrgNo } from './store.ts';
+import { inspectXml } from './xml.ts';
+
+/** Root elements (local names) that the sandbox converts, and the DocumentType each gives. */
+const DOCUMENT_TYPES: Record<string, string> = {
+  Invoice: 'Invoice',
+  CreditNote: 'CreditNote',
+  Order: 'Order',
+  OrderResponse: 'OrderResponse',
+  OrderChange: 'OrderChange',
+  OrderCancellation: 'OrderCancellation',
+  DespatchAdvice: 'DespatchAdvice',
+};
+
+export type Classification = { DocumentType: string } | { Error: StoredError };
+
+function conversionError(key: StoredError['Key'], params: StoredError['Params'] = {}): Classification {
+  return { Error: { Key: key, Params: params, Status: 'ConversionFailed', MoreInfoUri: null } };
+}
+
+/** What the conversion makes of a document's bytes: its type, or why it cannot be converted. */
+export function classifyDocument(bytes: Buffer | undefined): Classification {
+  if (bytes === undefined) return conversionError('documentsEvicted');
+  let text = bytes.subarray(0, 4).toString('latin1') === '%PDF' ? '%PDF' : bytes.toString('utf8');
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith('%PDF')) return { DocumentType: 'Invoice' };
+  if (!trimmed.startsWith('<')) return conversionError('conversionUnknownFormat');
+  const inspection = inspectXml(trimmed);
+  if ('error' in inspection) return conversionError('conversionNotWellFormed', { detail: inspection.error });
+  const type = DOCUMENT_TYPES[inspection.root];
+  return type === undefined ? conversionError('conversionUnknownType', { value: inspection.root }) : { DocumentType: type };
+}
+
+export interface EngineOptions {
+  stepDelayMs: number;
+  /** skip-statuses variant: Pending goes straight to Sent. */
+  skipIntermediateStatuses: boolean;
+  faults: ReadonlySet<string>;
+}
+
+function routingKey(value: string): string {
+  return value.trim().toLowerCase();
+}
+
+export class Engine {
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private closed = false;
+  private readonly store: Store;
+  private readonly options: EngineOptions;
+
+  constructor(store: Store, options: EngineOptions) {
+    this.store = store;
+    this.options = options;
+  }
+
+  get stepDelayMs(): number {
+    return this.options.stepDelayMs;
+  }
+
+  /** Runs work after the given number of steps, unless the engine is closed by then. */
+  after(steps: number, work: () => void): void {
+    if (this.closed) return;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      if (!this.closed) work();
+    }, this.options.stepDelayMs * steps);
+    this.timers.add(timer);
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  get pendingTimers(): number {
+    return this.timers.size;
+  }
+
+  registerCompany(company: Company): void {
+    if (this.options.faults.has('never-registered')) return;
+    this.after(1, () => {
+      if (company.Status === 'Pending') company.Status = 'Registered';
+    });
+  }
+
+  activateServices(company: Company, searchId: string | undefined, processes: string[] | undefined): void {
+    this.after(1, () => {
+      if (company.Status === 'Deleted') return;
+      company.Activated = true;
+      if (searchId !== undefined) company.SearchId = searchId;
+      if (processes !== undefined) company.Fields.Processes = processes;
+    });
+  }
+
+  deleteCompany(company: Company | undefined): void {
+    if (company === undefined) return;
+    this.after(1, () => this.store.deleteCompany(company));
+  }
+
+  sendDocument(document: OutboundDocument): void {
+    const classification = classifyDocument(this.store.uploads.get(document.UploadId)?.Bytes);
+    const steps: Array<() => boolean> = [];
+    const setStatus = (status: string) => {
+      document.StatusHistory.push({ Status: status, Time: Date.now() });
+      document.UpdatedAt = Date.now();
+    };
+    const checksPassed = () => {
+      if ('DocumentType' in classification) document.DocumentType = classification.DocumentType;
+    };
+    const fail = () => {
+      if ('Error' in classification) document.Error = classification.Error;
+      setStatus('ConversionFailed');
+      return false;
+    };
+    if (this.options.skipIntermediateStatuses) {
+      steps.push(() => {
+        checksPassed();
+        if ('Error' in classification) return fail();
+        this.route(document);
+        setStatus('Sent');
+        return true;
+      });
+    } else {
+      steps.push(() => {
+        checksPassed();
+        setStatus('PendingInPlatform');
+        return true;
+      });
+      steps.push(() => (setStatus('Converting'), true));
+      steps.push(() => {
+        if ('Error' in classification) return fail();
+        setStatus('ConversionComplete');
+        return true;
+      });
+      steps.push(() => {
+        this.route(document);
+        setStatus('Sent');
+        return true;
+      });
+    }
+    if (!this.options.faults.has('never-delivered')) steps.push(() => (setStatus('Delivered'), true));
+    const run = (index: number) => {
+      this.after(1, () => {
+        // Offboarding provider A stops the document; a forgotten record needs no more work.
+        if (document.StatusHistory[document.StatusHistory.length - 1].Status === 'Stopped') return;
+        if (!this.store.outbound.has(document.Id)) return;
+        if (steps[index]() && index + 1 < steps.length) run(index + 1);
+      });
+    };
+    run(0);
+  }
+
+  /** An Electronic send to a company of the sandbox lands in that company's inbox. */
+  private route(document: OutboundDocument): void {
+    if (document.SendType !== 'Electronic' || document.RecipientKeys.length === 0) return;
+    const recipient = this.findRecipient(document.RecipientKeys);
+    if (recipient === undefined) return;
+    this.store.addInbound(recipient, {
+      DocumentType: document.DocumentType,
+      DocumentFormat: document.DocumentFormat,
+      UploadId: document.UploadId,
+      RenderedDocumentFormat: document.RenderedDocumentFormat,
+      RenderedUploadId: document.RenderedUploadId,
+      AttachmentUploadIds: document.AttachmentUploadIds,
+      SourceDocumentId: document.Id,
+    });
+  }
+
+  findRecipient(keys: string[]): Company | undefined {
+    const wanted = new Set(keys.map(routingKey));
+    const wantedOrgNos = new Set(keys.map(normaliseOrgNo).filter((key) => key.length > 0));
+    for (const company of this.store.liveCompanies()) {
+      const fields = company.Fields;
+      const candidates = [company.CompanyId, fields.GLN, fields.VatNo, ...company.Identifiers.map((identifier) => identifier.Value)];
+      if (candidates.some((candidate) => candidate !== undefined && wanted.has(routingKey(candidate)))) return company;
+      if (fields.OrgNo !== undefined && wantedOrgNos.has(normaliseOrgNo(fields.OrgNo))) return company;
+      for (const identifier of company.Identifiers) {
+        if (identifier.Type === 'PeppolParticipantIdentifier' && wanted.has(routingKey(identifier.Value))) return company;
+      }
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,155 @@
+// The reference implementation of the Document Exchange Service API: one fastify app, one plugin
+// per API area, one in-memory store and one background engine.
+import fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import multipart from '@fastify/multipart';
+import compress from '@fastify/compress';
+import type { Casing } from '../lib/casing.ts';
+import { API_PREFIX, DEFAULT_SANDBOX_HOST, DEFAULT_SANDBOX_PORT } from '../lib/defaults.ts';
+import { defaultConfig, loadConfigFile } from './config.ts';
+import type { AreaOptions, Auth, SandboxContext } from './context.ts';
+import { Engine } from './engine.ts';
+import { ApiError, sendError } from './errors.ts';
+import { checkNames } from './faults.ts';
+import { Store } from './store.ts';
+import { tokensArea } from './areas/tokens.ts';
+import { companiesArea } from './areas/companies.ts';
+import { networkArea } from './areas/network.ts';
+import { outboundArea } from './areas/outbound.ts';
+import { inboundArea } from './areas/inbound.ts';
+
+export interface SandboxOptions {
+  host?: string;
+  port?: number;
+  casing?: Casing;
+  asyncDelayMs?: number;
+  configFile?: string;
+  faults?: string[];
+  variants?: string[];
+  logger?: boolean;
+}
+
+export interface RunningSandbox {
+  baseUrl: string;
+  apiKey: string;
+  apiKeyWithoutDelete: string;
+  close(): Promise<void>;
+}
+
+export const DEFAULT_ASYNC_DELAY_MS = 20;
+const SLOW_DELAY_MS = 250;
+/** Large enough for a 500001-SSN lookup (about 7.5 MB of JSON), small enough to stay bounded. */
+export const BODY_LIMIT_BYTES = 16 * 1024 * 1024;
+export const FILE_LIMIT_BYTES = 20 * 1024 * 1024;
+
+const JSON_SYNTAX = /^application\/(?:[\w.+-]+\+)?json/i;
+
+function resolveCasing(options: SandboxOptions, variants: ReadonlySet<string>): Casing {
+  if (options.casing !== undefined) return options.casing;
+  return variants.has('pascal') ? 'pascal' : 'camel';
+}
+
+async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyInstance; context: SandboxContext }> {
+  const faults = new Set(options.faults ?? []);
+  const variants = new Set(options.variants ?? []);
+  checkNames('fault', [...faults]);
+  checkNames('variant', [...variants]);
+  if (options.casing !== undefined && options.casing !== 'camel' && options.casing !== 'pascal') {
+    throw new Error(`unknown casing "${String(options.casing)}" (known: camel, pascal)`);
+  }
+  const delay = options.asyncDelayMs ?? DEFAULT_ASYNC_DELAY_MS;
+  if (!Number.isFinite(delay) || delay < 0) throw new Error(`invalid async delay ${delay}`);
+  const config = options.configFile !== undefined ? loadConfigFile(options.configFile) : defaultConfig();
+  const store = new Store(config);
+  const engine = new Engine(store, {
+    stepDelayMs: variants.has('slow') ? Math.max(delay, SLOW_DELAY_MS) : delay,
+    skipIntermediateStatuses: variants.has('skip-statuses'),
+    faults,
+  });
+  const context: SandboxContext = { store, engine, casing: resolveCasing(options, variants), faults, variants };
+
+  const app = fastify({
+    logger: options.logger ? { level: 'info', redact: ['req.headers.apikey', 'req.headers.clienttoken'] } : false,
+    bodyLimit: BODY_LIMIT_BYTES,
+    routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 500 },
+  });
+  app.decorateRequest('auth', null as unknown as Auth);
+  app.addHook('onClose', async () => engine.close());
+
+  // An empty JSON body counts as no body (the register answer may be `{}`, clients send the same),
+  // and a body that tries to set __proto__ is refused before it reaches normaliseKeys.
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser(JSON_SYNTAX, { parseAs: 'string' }, (_request, text, done) => {
+    const source = text as string;
+    if (source.trim() === '') return done(null, undefined);
+    if (source.includes('"__proto__"')) return done(new ApiError(400, 'bodyMalformed', { detail: '__proto__ is not allowed' }), undefined);
+    try {
+      done(null, JSON.parse(source));
+    } catch (error) {
+      done(new ApiError(400, 'bodyMalformed', { detail: (error as Error).message }), undefined);
+    }
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (error instanceof ApiError) return sendError(request, reply, error.statusCode, error.key, error.params);
+    switch (error.code) {
+      case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      case 'FST_FILES_LIMIT':
+      case 'FST_PARTS_LIMIT':
+      case 'FST_FIELDS_LIMIT':
+        return sendError(request, reply, 413, 'bodyTooLarge');
+      case 'FST_REQ_FILE_TOO_LARGE':
+        return sendError(request, reply, 413, 'fileTooLarge', { limit: FILE_LIMIT_BYTES });
+      case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+        return sendError(request, reply, 415, 'unsupportedMediaType', { type: request.headers['content-type'] ?? '(none)' });
+      case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
+        return sendError(request, reply, 415, 'uploadNotMultipart');
+      default:
+        break;
+    }
+    const statusCode = error.statusCode ?? 500;
+    if (statusCode >= 400 && statusCode < 500) {
+      return reply.code(statusCode).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(error.message));
+    }
+    request.log.error(error);
+    return sendError(request, reply, 500, 'internalError');
+  });
+  app.setNotFoundHandler((request, reply) => sendError(request, reply, 404, 'routeNotFound', { method: request.method, url: request.url.split('?')[0] }));
+
+  await app.register(multipart, { limits: { fileSize: FILE_LIMIT_BYTES, files: 5, fields: 20, parts: 30 } });
+  if (variants.has('gzip')) await app.register(compress, { global: true, threshold: 0, encodings: ['gzip'] });
+
+  const areaOptions: AreaOptions & { prefix: string } = { prefix: API_PREFIX, context };
+  await app.register(tokensArea, areaOptions);
+  await app.register(companiesArea, areaOptions);
+  await app.register(networkArea, areaOptions);
+  await app.register(outboundArea, areaOptions);
+  await app.register(inboundArea, areaOptions);
+  return { app, context };
+}
+
+/** The app without listening, for fastify.inject in tests. */
+export async function buildSandbox(options: SandboxOptions = {}): Promise<FastifyInstance> {
+  return (await createSandbox(options)).app;
+}
+
+export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
+  const { app, context } = await createSandbox(options);
+  const host = options.host ?? DEFAULT_SANDBOX_HOST;
+  try {
+    await app.listen({ host, port: options.port ?? DEFAULT_SANDBOX_PORT });
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : options.port ?? DEFAULT_SANDBOX_PORT;
+  const config = context.store.config;
+  const withDelete = config.apiKeys.find((apiKey) => apiKey.roles.includes('DeleteRegistration')) ?? config.apiKeys[0];
+  const withoutDelete = config.apiKeys.find((apiKey) => !apiKey.roles.includes('DeleteRegistration')) ?? config.apiKeys[0];
+  return {
+    baseUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}${API_PREFIX}`,
+    apiKey: withDelete.key,
+    apiKeyWithoutDelete: withoutDelete.key,
+    close: () => app.close(),
+  };
+}

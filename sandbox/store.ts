@@ -1,0 +1,302 @@
+// All sandbox state, in memory. Every collection is bounded (config caps), so a long load run
+// cannot grow the process without limit: tokens and document records are forgotten oldest first,
+// and stored document bytes are evicted oldest first once their total passes the storage cap.
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { SandboxConfig } from './config.ts';
+import type { MessageKey, MessageParams } from './messages.ts';
+import { seedDirectory, type DirectoryParty } from './directory.ts';
+
+export const PROCESSES = ['SendInvoices', 'ReceiveInvoices', 'SendOrders', 'ReceiveOrders'] as const;
+
+/** The company input fields that the sandbox keeps, in the spec's spelling. */
+export interface CompanyFields {
+  ErpProduct?: string;
+  Name?: string;
+  Email?: string;
+  CountryCode?: string;
+  OrgNo?: string;
+  AltName?: string;
+  StreetName?: string;
+  Department?: string;
+  PostBox?: string;
+  City?: string;
+  PostalZone?: string;
+  PostalCode?: string;
+  LanguageCode?: string;
+  PhoneNo?: string;
+  FaxNo?: string;
+  VatNo?: string;
+  GLN?: string;
+  IsVatRegistered?: boolean;
+  Processes?: string[];
+}
+
+export interface Identifier {
+  Type: string;
+  Value: string;
+}
+
+export interface ProviderARecord {
+  Status: 'Completed' | 'CompleteConflict' | 'Unknown';
+  AgreementStatus: 'Signed' | 'Expired' | 'Failed';
+  AgreementStart: Date;
+  LegalName: string;
+  DisplayName: string;
+  OrgNo: string;
+  OrgVatNo?: string;
+  ContactFirstName: string;
+  ContactLastName: string;
+  ContactPersonEmail: string;
+  GeneralEmail: string;
+  ContactPhone: string;
+}
+
+export interface Company {
+  CompanyId: string;
+  /** Accepted by POST /companies/details and /companies/services before activation (sandbox choice: equals CompanyId). */
+  RegistrationId: string;
+  ApiKey: string;
+  ErpId: string;
+  /** Registration status: Pending until the background step, then Registered; Deleted after a delete request ran. */
+  Status: 'Pending' | 'Registered' | 'Deleted';
+  Activated: boolean;
+  SearchId?: string;
+  Fields: CompanyFields;
+  Identifiers: Identifier[];
+  ProviderA?: ProviderARecord;
+  Icons: Map<string, Buffer>;
+  NextSequenceNo: number;
+  /** Inbound document ids in SequenceNo order. */
+  Inbox: string[];
+  CreatedAt: number;
+}
+
+export interface TokenRecord {
+  Token: string;
+  ApiKey: string;
+  Kind: 'client' | 'search';
+  CompanyId?: string;
+  SearchId?: string;
+  /** Epoch milliseconds; undefined means no expiry. */
+  ValidTo?: number;
+  Revoked: boolean;
+  /** Roles of the User the token was created for; undefined when created without a User. */
+  UserRoles?: string[];
+}
+
+export interface Upload {
+  Id: string;
+  CompanyId: string;
+  Filename: string;
+  ContentType: string;
+  Size: number;
+  /** Undefined once evicted by the storage cap. */
+  Bytes?: Buffer;
+  CreatedAt: number;
+}
+
+export interface StatusEntry {
+  Status: string;
+  Time: number;
+}
+
+export interface StoredError {
+  Key: MessageKey;
+  Params: MessageParams;
+  Status: string;
+  MoreInfoUri: string | null;
+}
+
+export interface OutboundDocument {
+  Id: string;
+  CompanyId: string;
+  ErpDocumentId?: string;
+  DocumentType: string;
+  StatusHistory: StatusEntry[];
+  Error?: StoredError;
+  SendType: string;
+  /** 'ProviderA' or 'ProviderB' for business-to-consumer sends. */
+  Provider?: string;
+  /** Values that route an Electronic send (RecipientId, RecipientInformation GLN/OrgNo/VatNo). */
+  RecipientKeys: string[];
+  DocumentFormat: string;
+  UploadId: string;
+  RenderedDocumentFormat?: string;
+  RenderedUploadId?: string;
+  AttachmentUploadIds: string[];
+  CreatedAt: number;
+  UpdatedAt: number;
+}
+
+export interface InboundDocument {
+  Id: string;
+  CompanyId: string;
+  SequenceNo: number;
+  DocumentType: string;
+  DocumentFormat: string;
+  UploadId: string;
+  RenderedDocumentFormat?: string;
+  RenderedUploadId?: string;
+  AttachmentUploadIds: string[];
+  Handled: boolean;
+  SourceDocumentId: string;
+  ReceivedAt: number;
+}
+
+export interface User {
+  UserName: string;
+  Email: string;
+  CultureCode: string;
+  CompanyId: string;
+}
+
+function companyKey(apiKey: string, erpId: string): string {
+  return `${apiKey}\n${erpId}`;
+}
+
+/** Digits only, so "556677-8899" and "5566778899" name the same organisation. */
+export function normaliseOrgNo(orgNo: string): string {
+  return orgNo.replace(/[^0-9A-Za-z]/g, '').toUpperCase();
+}
+
+export class Store {
+  readonly config: SandboxConfig;
+  readonly apiKeys: Map<string, Set<string>>;
+  readonly companies = new Map<string, Company>();
+  readonly companiesByErpId = new Map<string, Company>();
+  readonly tokens = new Map<string, TokenRecord>();
+  readonly uploads = new Map<string, Upload>();
+  readonly outbound = new Map<string, OutboundDocument>();
+  readonly outboundByErpId = new Map<string, string>();
+  readonly inbound = new Map<string, InboundDocument>();
+  readonly users = new Map<string, User>();
+  readonly deleteRequests = new Set<string>();
+  readonly networkSetupRequests = new Map<string, { CompanyId: string; CreatedAt: number }>();
+  /** Provider A tenants: normalised OrgNo -> CompanyId of the owner. */
+  readonly providerATenants = new Map<string, string>();
+  readonly directory: DirectoryParty[];
+  storedBytes = 0;
+
+  constructor(config: SandboxConfig) {
+    this.config = config;
+    this.apiKeys = new Map(config.apiKeys.map((apiKey) => [apiKey.key, new Set(apiKey.roles)]));
+    this.directory = seedDirectory(config.directorySize);
+    for (const name of [...config.lockedOutUserNames, ...config.notApprovedUserNames]) {
+      this.users.set(name.toLowerCase(), { UserName: name, Email: `${name}@example.invalid`, CultureCode: 'en-GB', CompanyId: '' });
+    }
+  }
+
+  companyByErpId(apiKey: string, erpId: string): Company | undefined {
+    return this.companiesByErpId.get(companyKey(apiKey, erpId));
+  }
+
+  createCompany(apiKey: string, erpId: string, fields: CompanyFields): Company {
+    const id = randomUUID();
+    const company: Company = {
+      CompanyId: id,
+      RegistrationId: id,
+      ApiKey: apiKey,
+      ErpId: erpId,
+      Status: 'Pending',
+      Activated: false,
+      Fields: fields,
+      Identifiers: [],
+      Icons: new Map(),
+      NextSequenceNo: 1,
+      Inbox: [],
+      CreatedAt: Date.now(),
+    };
+    this.companies.set(id, company);
+    this.companiesByErpId.set(companyKey(apiKey, erpId), company);
+    return company;
+  }
+
+  deleteCompany(company: Company): void {
+    company.Status = 'Deleted';
+    this.companiesByErpId.delete(companyKey(company.ApiKey, company.ErpId));
+    for (const token of this.tokens.values()) if (token.CompanyId === company.CompanyId) token.Revoked = true;
+    if (company.ProviderA && this.providerATenants.get(normaliseOrgNo(company.ProviderA.OrgNo)) === company.CompanyId) {
+      this.providerATenants.delete(normaliseOrgNo(company.ProviderA.OrgNo));
+    }
+  }
+
+  /** Registered companies of the whole sandbox, for lookups and electronic routing. */
+  *liveCompanies(): Iterable<Company> {
+    for (const company of this.companies.values()) if (company.Status !== 'Deleted') yield company;
+  }
+
+  createToken(record: Omit<TokenRecord, 'Token' | 'Revoked'>): TokenRecord {
+    const token: TokenRecord = { ...record, Token: randomBytes(24).toString('base64url'), Revoked: false };
+    this.tokens.set(token.Token, token);
+    if (this.tokens.size > this.config.maxTokens) {
+      const oldest = this.tokens.keys().next().value;
+      if (oldest !== undefined) this.tokens.delete(oldest);
+    }
+    return token;
+  }
+
+  addUpload(companyId: string, filename: string, contentType: string, bytes: Buffer): Upload {
+    const upload: Upload = { Id: randomUUID(), CompanyId: companyId, Filename: filename, ContentType: contentType, Size: bytes.length, Bytes: bytes, CreatedAt: Date.now() };
+    this.uploads.set(upload.Id, upload);
+    this.storedBytes += bytes.length;
+    this.evictBytes();
+    return upload;
+  }
+
+  /** Oldest uploads lose their bytes first; the records stay so that a download can say "evicted" (410). */
+  private evictBytes(): void {
+    if (this.storedBytes <= this.config.storageCapBytes) return;
+    for (const upload of this.uploads.values()) {
+      if (this.storedBytes <= this.config.storageCapBytes) break;
+      if (upload.Bytes === undefined) continue;
+      this.storedBytes -= upload.Bytes.length;
+      upload.Bytes = undefined;
+    }
+    // Evicted records are small but unbounded in count; drop the oldest beyond the document cap.
+    while (this.uploads.size > this.config.maxDocuments) {
+      const oldest = this.uploads.values().next().value;
+      if (oldest === undefined || oldest.Bytes !== undefined) break;
+      this.uploads.delete(oldest.Id);
+    }
+  }
+
+  addOutbound(document: OutboundDocument): void {
+    this.outbound.set(document.Id, document);
+    if (document.ErpDocumentId !== undefined) this.outboundByErpId.set(`${document.CompanyId}\n${document.ErpDocumentId}`, document.Id);
+    if (this.outbound.size > this.config.maxDocuments) {
+      const oldest = this.outbound.values().next().value;
+      if (oldest !== undefined) {
+        this.outbound.delete(oldest.Id);
+        const erpKey = `${oldest.CompanyId}\n${oldest.ErpDocumentId}`;
+        if (this.outboundByErpId.get(erpKey) === oldest.Id) this.outboundByErpId.delete(erpKey);
+      }
+    }
+  }
+
+  outboundByErpDocumentId(companyId: string, erpDocumentId: string): OutboundDocument | undefined {
+    const id = this.outboundByErpId.get(`${companyId}\n${erpDocumentId}`);
+    return id === undefined ? undefined : this.outbound.get(id);
+  }
+
+  addInbound(recipient: Company, document: Omit<InboundDocument, 'Id' | 'SequenceNo' | 'CompanyId' | 'Handled' | 'ReceivedAt'>): InboundDocument {
+    const inbound: InboundDocument = {
+      ...document,
+      Id: randomUUID(),
+      CompanyId: recipient.CompanyId,
+      SequenceNo: recipient.NextSequenceNo++,
+      Handled: false,
+      ReceivedAt: Date.now(),
+    };
+    this.inbound.set(inbound.Id, inbound);
+    recipient.Inbox.push(inbound.Id);
+    if (this.inbound.size > this.config.maxDocuments) {
+      const oldest = this.inbound.values().next().value;
+      if (oldest !== undefined) {
+        this.inbound.delete(oldest.Id);
+        const owner = this.companies.get(oldest.CompanyId);
+        if (owner) owner.Inbox.splice(owner.Inbox.indexOf(oldest.Id), 1);
+      }
+    }
+    return inbound;
+  }
+}
