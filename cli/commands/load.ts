@@ -1,9 +1,296 @@
+// dxs load: k6 load scripts (load/scripts/), one per flow, under a workload profile, with
+// thresholds per endpoint; writes k6's dashboard export, our summary page and the raw JSON.
+// Exit codes: 0 thresholds passed, 1 thresholds failed (k6 exits 99), 2 configuration error.
 import type { Command } from 'commander';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ConfigError, TARGET_OPTIONS, flagName, resolveCommandOptions, type OptionSpec, type ResolvedOptions } from '../../lib/config.ts';
+import { openTarget, type Target } from '../../lib/target.ts';
+import { secrets } from '../../lib/redact.ts';
+import { PROFILE_NAMES, PROFILES, durationSeconds } from '../../load/profiles/index.ts';
+import { validateThresholdsFile } from '../../load/lib/thresholds.ts';
+import { findK6, K6NotFound, PROJECT_ROOT } from './load/k6.ts';
+import { parseSegment, type Segment } from './load/segments.ts';
+import { DEFAULT_THRESHOLDS_FILE, VALIDATORS_BUNDLE, runScript, scriptNames, type ScriptSettings } from './load/run.ts';
+import { analyse, thresholdsFromSummaries, type RunResult } from './load/results.ts';
+import { summaryLine, writeLoadReport, type ScriptArtifacts } from './load/report.ts';
+import { collectMergeInputs, checkSummaryExport } from './load/merge.ts';
+import { writeK8sBundle } from './load/k8s.ts';
 
-// Placeholder until the load command lands.
-export function registerLoadCommand(program: Command): void {
-  program.command('load').description('(not yet available)').action(() => {
-    console.error('dxs load: not yet available');
+const positive = (value: unknown): string | undefined => ((value as number) > 0 ? undefined : 'must be greater than 0');
+const duration = (value: unknown): string | undefined => {
+  try {
+    durationSeconds(String(value));
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+};
+
+/** Options that shape the k6 run; shared by `dxs load` and `dxs load k8s`. */
+const RUN_OPTIONS: readonly OptionSpec[] = [
+  { key: 'script', kind: 'string', argument: 'NAME', default: 'all', description: 'script to run (a file of load/scripts/ without .ts), or all' },
+  { key: 'profile', kind: 'string', argument: 'NAME', default: 'smoke', choices: PROFILE_NAMES, description: 'workload profile' },
+  { key: 'vus', kind: 'integer', argument: 'N', check: positive, description: 'virtual users (VU profiles), or the most VUs an arrival-rate profile may use' },
+  { key: 'rate', kind: 'number', argument: 'N', check: positive, description: 'iterations per second of arrival-rate profiles (the peak, or the base of spike)' },
+  { key: 'duration', kind: 'string', argument: 'D', check: duration, description: 'run length, e.g. 30s, 5m, 1h' },
+  { key: 'iterations', kind: 'integer', argument: 'N', check: positive, description: 'a fixed total of iterations shared by the VUs (bounded by --duration)' },
+  { key: 'thresholds', kind: 'string', argument: 'FILE', description: 'thresholds file (default load/thresholds/default.json)' },
+  { key: 'schemaSample', kind: 'integer', argument: 'N', description: 'validate one response in N against its schema (0: never; default 20)' },
+  { key: 'ssnCount', kind: 'integer', argument: 'N', check: positive, description: 'SSNs per provider A lookup (default 5000, at most 500000)' },
+  { key: 'seed', kind: 'integer', argument: 'N', description: 'seed of the generated data' },
+  { key: 'k6', kind: 'string', argument: 'PATH', description: 'k6 binary (default: K6_BIN, then PATH, then .tools/bin/k6)' },
+];
+
+const LOAD_OPTIONS: readonly OptionSpec[] = [
+  ...TARGET_OPTIONS.filter((spec) => !['apiKeyWithoutDelete', 'asyncTimeout'].includes(spec.key)),
+  ...RUN_OPTIONS,
+  { key: 'segment', kind: 'string', argument: 'I/N', description: 'run the I-th of N execution segments (one runner of a distributed run; merge with dxs load merge)' },
+];
+
+function addOptions(command: Command, specs: readonly OptionSpec[]): Command {
+  for (const spec of specs) {
+    const flag = flagName(spec.key);
+    const choices = spec.choices === undefined ? '' : ` (${spec.choices.join(', ')})`;
+    const fallback = spec.default === undefined ? '' : ` [default: ${String(spec.default)}]`;
+    if (spec.kind === 'boolean') command.option(flag, `${spec.description}${fallback}`);
+    else if (spec.kind === 'list') command.option(`${flag} <${spec.argument ?? 'VALUE'}>`, `${spec.description}${choices}`);
+    else command.option(`${flag} <${spec.argument ?? 'VALUE'}>`, `${spec.description}${choices}${fallback}`);
+  }
+  return command;
+}
+
+function resolveFlags(specs: readonly OptionSpec[], flags: Record<string, unknown>): ResolvedOptions {
+  const { options } = resolveCommandOptions(specs, flags, process.env, (path) => readFileSync(path, 'utf8'));
+  for (const spec of specs) {
+    const value = options[spec.key];
+    if (value === undefined) continue;
+    if (spec.choices !== undefined && !spec.choices.includes(String(value))) {
+      throw new ConfigError(`${flagName(spec.key)} ${String(value)}: choose one of ${spec.choices.join(', ')}`);
+    }
+    const problem = spec.check?.(value);
+    if (problem !== undefined) throw new ConfigError(`${flagName(spec.key)} ${String(value)}: ${problem}`);
+  }
+  return options;
+}
+
+function chooseScripts(name: string): string[] {
+  const known = scriptNames();
+  if (name === 'all') return known;
+  const chosen = name.split(',').map((item) => item.trim().replace(/\.ts$/, ''));
+  for (const item of chosen) if (!known.includes(item)) throw new ConfigError(`unknown script ${item}; choose one of ${known.join(', ')}, or all`);
+  return chosen;
+}
+
+function thresholdsPath(options: ResolvedOptions): string {
+  const path = options.thresholds === undefined ? DEFAULT_THRESHOLDS_FILE : resolve(String(options.thresholds));
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(`cannot read thresholds file ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  try {
+    validateThresholdsFile(JSON.parse(text));
+  } catch (error) {
+    throw new ConfigError(`thresholds file ${path}: ${(error as Error).message}`);
+  }
+  return path;
+}
+
+function timestamp(date: Date): string {
+  return date.toISOString().replace(/[:.]/g, '-').replace(/-\d{3}Z$/, 'Z');
+}
+
+function scriptSettings(options: ResolvedOptions, target: { baseUrl: string; apiKey: string }, runPrefix: string): ScriptSettings {
+  const schemaSample = options.schemaSample as number | undefined;
+  if (schemaSample !== undefined && schemaSample < 0) throw new ConfigError('--schema-sample must be 0 or more');
+  const ssnCount = options.ssnCount as number | undefined;
+  if (ssnCount !== undefined && ssnCount > 500_000) throw new ConfigError('--ssn-count: the spec allows at most 500000 SSNs per lookup');
+  return {
+    baseUrl: target.baseUrl,
+    apiKey: target.apiKey,
+    profile: String(options.profile),
+    vus: options.vus as number | undefined,
+    rate: options.rate as number | undefined,
+    duration: options.duration as string | undefined,
+    iterations: options.iterations as number | undefined,
+    thresholdsFile: thresholdsPath(options),
+    schemaSample,
+    ssnCount,
+    seed: options.seed as number | undefined,
+    runPrefix,
+  };
+}
+
+/** Maps k6's exit code onto ours: 0 passed, 1 thresholds failed, 2 the run itself failed. */
+export function exitCodeOf(k6ExitCode: number): 0 | 1 | 2 {
+  if (k6ExitCode === 0) return 0;
+  if (k6ExitCode === 99) return 1;
+  return 2;
+}
+
+async function runLoad(flags: Record<string, unknown>): Promise<number> {
+  const options = resolveFlags(LOAD_OPTIONS, flags);
+  const scripts = chooseScripts(String(options.script));
+  const segment: Segment | undefined = options.segment === undefined ? undefined : parseSegment(String(options.segment));
+  thresholdsPath(options);
+  const k6 = findK6(options.k6 as string | undefined);
+  const startedAt = new Date();
+  const reportDir = resolve(String(options.reportDir ?? join(PROJECT_ROOT, 'reports', `load-${timestamp(startedAt)}`)));
+  mkdirSync(reportDir, { recursive: true });
+  const target: Target = await openTarget({
+    baseUrl: options.baseUrl as string | undefined,
+    apiKey: options.apiKey as string | undefined,
+    sandboxCasing: options.sandboxCasing as 'pascal' | 'camel' | undefined,
+    sandboxFaults: options.sandboxFault as string[] | undefined,
+    sandboxVariants: options.sandboxVariant as string[] | undefined,
+  });
+  const notes: string[] = [...target.warnings];
+  if (target.embedded) notes.push('Target: the embedded sandbox, started for this run on 127.0.0.1.');
+  if (!existsSync(VALIDATORS_BUNDLE)) notes.push('Schema checks skipped: generated/k6/validators.js is missing (run npm run build).');
+  if (segment !== undefined) notes.push(`Runner ${segment.index} of ${segment.count} (execution segment); merge the runners with dxs load merge to judge the thresholds on the whole run.`);
+  for (const warning of target.warnings) console.error(`dxs load: ${warning}`);
+  const runPrefix = `load-${startedAt.getTime().toString(36)}${segment === undefined ? '' : `-s${segment.index}of${segment.count}`}`;
+  const settings = scriptSettings(options, target, runPrefix);
+  const results: RunResult[] = [];
+  const artifacts: ScriptArtifacts[] = [];
+  let exitCode: 0 | 1 | 2 = 0;
+  try {
+    for (const script of scripts) {
+      const run = await runScript({ k6, script, settings, directory: join(reportDir, script), segment, inheritOutput: process.stdout.isTTY === true });
+      artifacts.push(run);
+      const code = exitCodeOf(run.exitCode);
+      if (run.rawFiles.length > 0) {
+        const result = await analyse(script, run.rawFiles, thresholdsFromSummaries(run.summaryExports));
+        results.push(result);
+        console.log(summaryLine(result, join(reportDir, 'index.html')));
+      }
+      if (code === 2) console.error(`dxs load: k6 could not run ${script} (exit ${run.exitCode})${run.log === undefined ? '' : `; see ${run.log}`}`);
+      exitCode = Math.max(exitCode, code) as 0 | 1 | 2;
+    }
+  } finally {
+    await target.close();
+  }
+  writeLoadReport(reportDir, {
+    title: `dxs load ${scripts.length === 1 ? scripts[0] : `(${scripts.length} scripts)`} - profile ${settings.profile}`,
+    target: target.baseUrl,
+    profile: settings.profile,
+    startedAt,
+    results,
+    artifacts,
+    notes,
+  });
+  console.log(`dxs load: report ${join(reportDir, 'index.html')}`);
+  return exitCode;
+}
+
+async function runMerge(inputs: string[], flags: Record<string, unknown>): Promise<number> {
+  const out = resolve(String(flags.out ?? join(PROJECT_ROOT, 'reports', `load-merge-${timestamp(new Date())}`)));
+  const groups = collectMergeInputs(inputs, String(flags.script ?? 'merged'));
+  mkdirSync(out, { recursive: true });
+  const results: RunResult[] = [];
+  for (const group of groups) {
+    group.summaryExports.forEach(checkSummaryExport);
+    const thresholds = thresholdsFromSummaries(group.summaryExports);
+    const result = await analyse(group.script, group.rawFiles, thresholds);
+    results.push(result);
+    console.log(summaryLine(result, join(out, 'index.html')));
+    if (group.summaryExports.length === 0) console.error(`dxs load merge: no summary export for ${group.script}, so no thresholds to judge`);
+  }
+  writeLoadReport(out, {
+    title: `dxs load merge - ${groups.map((group) => group.script).join(', ')}`,
+    target: '(merged runners)',
+    profile: '(as run)',
+    startedAt: new Date(),
+    results,
+    artifacts: groups.map((group) => ({ script: group.script, rawFiles: group.rawFiles, summaryExports: group.summaryExports })),
+    notes: [`Merged from ${groups.reduce((total, group) => total + group.rawFiles.length, 0)} runner outputs; thresholds judged on all their points together.`],
+  });
+  console.log(`dxs load merge: report ${join(out, 'index.html')}`);
+  return results.every((result) => result.passed) ? 0 : 1;
+}
+
+async function runK8s(flags: Record<string, unknown>): Promise<number> {
+  const options = resolveFlags([...RUN_OPTIONS, TARGET_OPTIONS.find((spec) => spec.key === 'baseUrl')!, TARGET_OPTIONS.find((spec) => spec.key === 'config')!], flags);
+  const scripts = chooseScripts(String(options.script));
+  if (scripts.length !== 1) throw new ConfigError('dxs load k8s takes one --script');
+  const parallelism = Number(flags.parallelism ?? 2);
+  if (!Number.isInteger(parallelism) || parallelism < 1) throw new ConfigError('--parallelism must be a whole number of at least 1');
+  if (flags.out === undefined) throw new ConfigError('dxs load k8s needs --out DIR');
+  const baseUrl = (options.baseUrl as string | undefined) ?? 'https://REPLACE-WITH-THE-TARGET/v1/api';
+  if (options.baseUrl === undefined) console.error('dxs load k8s: no --base-url; the manifest holds a placeholder to replace');
+  const k6 = findK6(options.k6 as string | undefined);
+  const written = await writeK8sBundle({
+    k6,
+    script: scripts[0],
+    parallelism,
+    out: resolve(String(flags.out)),
+    settings: scriptSettings(options, { baseUrl, apiKey: '' }, `load-k8s-${Date.now().toString(36)}`),
+  });
+  console.log(`dxs load k8s: wrote ${written.archive}, ${written.manifest} and ${written.readme}`);
+  return 0;
+}
+
+function fail(error: unknown): never {
+  if (error instanceof ConfigError || error instanceof K6NotFound) {
+    console.error(`dxs load: ${secrets.redactText((error as Error).message)}`);
     process.exit(2);
+  }
+  console.error(`dxs load: ${secrets.redactText((error as Error).stack ?? String(error))}`);
+  process.exit(2);
+}
+
+export function registerLoadCommand(program: Command): void {
+  const load = program
+    .command('load')
+    .description('run k6 load scripts (one per flow) with a workload profile and per-endpoint thresholds')
+    .enablePositionalOptions();
+  addOptions(load, LOAD_OPTIONS);
+  load.addHelpText(
+    'after',
+    `
+Profiles:
+${PROFILE_NAMES.map((name) => `  ${name.padEnd(11)} ${PROFILES[name].description}`).join('\n')}
+
+Scripts: ${scriptNames().join(', ')}
+
+Exit codes: 0 thresholds passed, 1 thresholds failed, 2 configuration error (unknown script or profile,
+k6 missing, target unreachable). Options may also come from DXS_* variables or --config FILE.`,
+  );
+  load.action(async (flags: Record<string, unknown>) => {
+    try {
+      process.exit(await runLoad(flags));
+    } catch (error) {
+      fail(error);
+    }
+  });
+
+  load
+    .command('merge')
+    .description('merge the JSON outputs of several runners into one report, thresholds judged on the whole')
+    .argument('<input...>', 'raw.json / k6-summary.json files of the runners, or their report folders')
+    .option('--out <DIR>', 'report folder to write (default reports/load-merge-<timestamp>/)')
+    .option('--script <NAME>', 'script name for files that are not in a dxs report folder')
+    .action(async (inputs: string[], flags: Record<string, unknown>) => {
+      try {
+        process.exit(await runMerge(inputs, flags));
+      } catch (error) {
+        fail(error);
+      }
+    });
+
+  const k8s = load
+    .command('k8s')
+    .description('write a k6 archive and a k6-operator TestRun manifest for a distributed run')
+    .option('--parallelism <N>', 'number of runners', '2')
+    .option('--out <DIR>', 'folder for the archive, the manifest and the README');
+  addOptions(k8s, [...RUN_OPTIONS, TARGET_OPTIONS.find((spec) => spec.key === 'baseUrl')!, TARGET_OPTIONS.find((spec) => spec.key === 'config')!]);
+  k8s.action(async (flags: Record<string, unknown>) => {
+    try {
+      process.exit(await runK8s(flags));
+    } catch (error) {
+      fail(error);
+    }
   });
 }

@@ -1,0 +1,145 @@
+// The run's own pages: summary.html (per script and endpoint: throughput, latency percentiles,
+// errors, checks, threshold verdicts), summary.json (the same as data), and index.html linking
+// them with k6's dashboard export and the raw JSON. Self-contained: inline CSS, no scripts, no
+// external resources. Nothing secret reaches them: keys and tokens never enter the k6 metrics,
+// and every page goes through the redaction registry besides.
+import { writeFileSync, existsSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { secrets } from '../../../lib/redact.ts';
+import type { RunResult } from './results.ts';
+
+export interface ScriptArtifacts {
+  script: string;
+  /** k6's exit code, when a process ran here (not for merges). */
+  exitCode?: number;
+  dashboard?: string;
+  rawFiles: string[];
+  summaryExports: string[];
+  log?: string;
+}
+
+export interface LoadReportInput {
+  title: string;
+  target: string;
+  profile: string;
+  startedAt: Date;
+  results: RunResult[];
+  artifacts: ScriptArtifacts[];
+  notes: string[];
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+}
+
+function ms(value: number): string {
+  return value >= 100 ? value.toFixed(0) : value >= 10 ? value.toFixed(1) : value.toFixed(2);
+}
+
+function percent(part: number, whole: number): string {
+  return whole === 0 ? '0%' : `${((part / whole) * 100).toFixed(2)}%`;
+}
+
+function formatActual(value: number | undefined): string {
+  if (value === undefined) return 'not computable';
+  return Number.isInteger(value) ? String(value) : value.toFixed(4);
+}
+
+const STYLE = `
+body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem auto;max-width:1200px;padding:0 1rem;color:#1d232a}
+h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2.2rem;border-bottom:1px solid #d8dee4;padding-bottom:.3rem}
+table{border-collapse:collapse;width:100%;margin:.6rem 0 1.2rem}th,td{border:1px solid #d8dee4;padding:.3rem .5rem;text-align:right}
+th{background:#f3f5f7}td.name,th.name{text-align:left;font-family:ui-monospace,monospace;font-size:13px}
+.pass{color:#116329;font-weight:600}.fail{color:#b42318;font-weight:600}.muted{color:#59636e}
+.badge{display:inline-block;padding:.1rem .5rem;border-radius:.6rem;color:#fff;font-size:12px}.badge.pass{background:#1a7f37}.badge.fail{background:#cf222e}
+dl{display:grid;grid-template-columns:max-content auto;gap:.2rem 1rem}dt{font-weight:600}
+`;
+
+function verdictBadge(passed: boolean): string {
+  return `<span class="badge ${passed ? 'pass' : 'fail'}">${passed ? 'thresholds passed' : 'thresholds failed'}</span>`;
+}
+
+function scriptSection(result: RunResult): string {
+  const rows = result.endpoints
+    .map((item) => {
+      const verdicts = result.thresholds.filter((verdict) => verdict.metric.includes(`{endpoint:${item.endpoint}}`));
+      const verdictText = verdicts.length === 0
+        ? '<span class="muted">none</span>'
+        : verdicts.map((verdict) => `<span class="${verdict.ok ? 'pass' : 'fail'}">${verdict.ok ? '✓' : '✗'} ${escapeHtml(verdict.metric.split('{')[0].replace('http_req_', ''))} ${escapeHtml(verdict.expression)} (${formatActual(verdict.actual)})</span>`).join('<br>');
+      return `<tr><td class="name">${escapeHtml(item.endpoint)}</td><td>${item.requests}</td><td>${item.requestsPerSecond.toFixed(1)}</td>` +
+        `<td>${ms(item.latency.p50)}</td><td>${ms(item.latency.p90)}</td><td>${ms(item.latency.p95)}</td><td>${ms(item.latency.p99)}</td><td>${ms(item.latency.max)}</td>` +
+        `<td class="${item.failed > 0 ? 'fail' : ''}">${item.failed} (${percent(item.failed, item.requests)})</td>` +
+        `<td class="${item.checksFailed > 0 ? 'fail' : ''}">${item.checksPassed}/${item.checksPassed + item.checksFailed}</td><td class="name">${verdictText}</td></tr>`;
+    })
+    .join('\n');
+  const global = result.thresholds.filter((verdict) => !verdict.metric.includes('{endpoint:'));
+  const globalRows = global
+    .map((verdict) => `<tr><td class="name">${escapeHtml(verdict.metric)}</td><td class="name">${escapeHtml(verdict.expression)}</td><td>${formatActual(verdict.actual)}</td><td class="${verdict.ok ? 'pass' : 'fail'}">${verdict.ok ? 'passed' : 'failed'}</td></tr>`)
+    .join('\n');
+  const checkRows = result.checks
+    .map((item) => `<tr><td class="name">${escapeHtml(item.name)}</td><td class="name">${escapeHtml(item.endpoint)}</td><td>${item.passes}</td><td class="${item.fails > 0 ? 'fail' : ''}">${item.fails}</td></tr>`)
+    .join('\n');
+  return `<h2 id="${escapeHtml(result.script)}">${escapeHtml(result.script)} ${verdictBadge(result.passed)}</h2>
+<p>${result.iterations} iterations, ${result.requests} requests in ${result.durationSeconds.toFixed(1)} s${result.runners > 1 ? `, merged from ${result.runners} runners` : ''}.</p>
+<table><thead><tr><th class="name">endpoint</th><th>requests</th><th>req/s</th><th>p50 ms</th><th>p90 ms</th><th>p95 ms</th><th>p99 ms</th><th>max ms</th><th>failed</th><th>checks passed</th><th class="name">thresholds (actual)</th></tr></thead>
+<tbody>${rows || '<tr><td class="name" colspan="11">no requests</td></tr>'}</tbody></table>
+${global.length > 0 ? `<table><thead><tr><th class="name">run-wide threshold</th><th class="name">expression</th><th>actual</th><th>verdict</th></tr></thead><tbody>${globalRows}</tbody></table>` : ''}
+<table><thead><tr><th class="name">check</th><th class="name">endpoint</th><th>passed</th><th>failed</th></tr></thead><tbody>${checkRows || '<tr><td class="name" colspan="4">no checks</td></tr>'}</tbody></table>`;
+}
+
+export function summaryHtml(input: LoadReportInput): string {
+  const passed = input.results.every((result) => result.passed);
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(input.title)}</title><style>${STYLE}</style></head><body>
+<h1>${escapeHtml(input.title)} ${verdictBadge(passed)}</h1>
+<dl><dt>target</dt><dd>${escapeHtml(input.target)}</dd><dt>profile</dt><dd>${escapeHtml(input.profile)}</dd><dt>started</dt><dd>${input.startedAt.toISOString()}</dd></dl>
+${input.notes.map((note) => `<p class="muted">${escapeHtml(note)}</p>`).join('\n')}
+<p class="muted">Latencies are k6's http_req_duration; "failed" counts responses k6 flags in http_req_failed (status outside 200-399 or no response); thresholds are judged on all the points of the run.</p>
+${input.results.map(scriptSection).join('\n')}
+</body></html>
+`;
+}
+
+function link(directory: string, path: string | undefined, label: string): string {
+  if (path === undefined || !existsSync(path)) return `<span class="muted">${escapeHtml(label)}: not written</span>`;
+  return `<a href="${escapeHtml(relative(directory, path))}">${escapeHtml(label)}</a>`;
+}
+
+export function indexHtml(directory: string, input: LoadReportInput): string {
+  const rows = input.artifacts
+    .map((artifact) => {
+      const result = input.results.find((item) => item.script === artifact.script);
+      const links = [
+        `<a href="summary.html#${escapeHtml(artifact.script)}">summary</a>`,
+        link(directory, artifact.dashboard, 'k6 dashboard'),
+        ...artifact.rawFiles.map((file, index) => link(directory, file, artifact.rawFiles.length > 1 ? `raw points ${index + 1}` : 'raw points (JSON lines)')),
+        ...artifact.summaryExports.map((file, index) => link(directory, file, artifact.summaryExports.length > 1 ? `k6 summary ${index + 1}` : 'k6 summary (JSON)')),
+        ...(artifact.log === undefined ? [] : [link(directory, artifact.log, 'k6 log')]),
+      ];
+      return `<tr><td class="name">${escapeHtml(artifact.script)}</td><td>${result === undefined ? '<span class="muted">no result</span>' : verdictBadge(result.passed)}</td><td class="name">${links.join(' · ')}</td></tr>`;
+    })
+    .join('\n');
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(input.title)}</title><style>${STYLE}</style></head><body>
+<h1>${escapeHtml(input.title)}</h1>
+<p><a href="summary.html">Summary of every script</a> · <a href="summary.json">summary.json</a></p>
+<table><thead><tr><th class="name">script</th><th>verdict</th><th class="name">files</th></tr></thead><tbody>${rows}</tbody></table>
+</body></html>
+`;
+}
+
+/** Writes summary.html, summary.json and index.html into the report directory. */
+export function writeLoadReport(directory: string, input: LoadReportInput): void {
+  const json = { title: input.title, target: input.target, profile: input.profile, startedAt: input.startedAt.toISOString(), notes: input.notes, results: input.results };
+  writeFileSync(join(directory, 'summary.json'), secrets.redactText(JSON.stringify(json, null, 2)));
+  writeFileSync(join(directory, 'summary.html'), secrets.redactText(summaryHtml(input)));
+  writeFileSync(join(directory, 'index.html'), secrets.redactText(indexHtml(directory, input)));
+}
+
+/** The line printed per script at the end of a run. */
+export function summaryLine(result: RunResult, reportPath: string): string {
+  const checks = result.checks.reduce((total, item) => ({ passes: total.passes + item.passes, fails: total.fails + item.fails }), { passes: 0, fails: 0 });
+  const failedThresholds = result.thresholds.filter((verdict) => !verdict.ok);
+  const rate = result.durationSeconds > 0 ? result.requests / result.durationSeconds : 0;
+  return `${result.script}: ${result.passed ? 'passed' : 'FAILED'} - ${result.iterations} iterations, ${result.requests} requests (${rate.toFixed(1)}/s), checks ${checks.passes}/${checks.passes + checks.fails}, thresholds ${result.thresholds.length - failedThresholds.length}/${result.thresholds.length} passed` +
+    (failedThresholds.length > 0 ? ` (failed: ${failedThresholds.slice(0, 3).map((verdict) => `${verdict.metric} ${verdict.expression}`).join('; ')}${failedThresholds.length > 3 ? ' ...' : ''})` : '') +
+    ` - ${reportPath}`;
+}

@@ -1,0 +1,278 @@
+// Reads what k6 wrote (the raw points of `--out json` and the `--summary-export` files) and
+// computes, per endpoint, throughput, latency percentiles, errors and checks, and judges the
+// thresholds. One process's files or the files of many runners (a segmented or k6-operator run)
+// go through the same code: points are merged first, so percentiles stay exact and the
+// thresholds are judged on the whole run, not runner by runner.
+import { createReadStream, readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { createGunzip } from 'node:zlib';
+
+export interface EndpointResult {
+  endpoint: string;
+  requests: number;
+  requestsPerSecond: number;
+  failed: number;
+  latency: { avg: number; p50: number; p90: number; p95: number; p99: number; max: number };
+  checksPassed: number;
+  checksFailed: number;
+}
+
+export interface CheckResult {
+  name: string;
+  endpoint: string;
+  passes: number;
+  fails: number;
+}
+
+export interface ThresholdVerdict {
+  /** The k6 metric, with its tag filter: http_req_duration{endpoint:POST /documents}. */
+  metric: string;
+  expression: string;
+  ok: boolean;
+  /** The aggregate the expression judged, e.g. 412.3 for p(95). */
+  actual: number | undefined;
+}
+
+export interface RunResult {
+  script: string;
+  runners: number;
+  durationSeconds: number;
+  iterations: number;
+  requests: number;
+  endpoints: EndpointResult[];
+  checks: CheckResult[];
+  thresholds: ThresholdVerdict[];
+  passed: boolean;
+}
+
+interface Point {
+  metric: string;
+  value: number;
+  tags: Record<string, string>;
+  time: number;
+}
+
+/** Streams the points of one `--out json` file (plain or .gz). */
+async function* readPoints(path: string, types: Map<string, string>): AsyncGenerator<Point> {
+  const raw = createReadStream(path);
+  const input = path.endsWith('.gz') ? raw.pipe(createGunzip()) : raw;
+  const lines = createInterface({ input, crlfDelay: Infinity });
+  for await (const line of lines) {
+    if (line === '') continue;
+    let entry: { type?: string; metric?: string; data?: { type?: string; value?: number; tags?: Record<string, string> | null; time?: string } };
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      continue; // a runner killed mid-write leaves a torn last line
+    }
+    if (entry.type === 'Metric' && entry.metric !== undefined && entry.data?.type !== undefined) types.set(entry.metric, entry.data.type);
+    else if (entry.type === 'Point' && entry.metric !== undefined && entry.data !== undefined) {
+      yield { metric: entry.metric, value: entry.data.value ?? 0, tags: entry.data.tags ?? {}, time: Date.parse(entry.data.time ?? '') };
+    }
+  }
+}
+
+/** Threshold expressions per metric key from `--summary-export` files (the union over runners). */
+export function thresholdsFromSummaries(paths: string[]): Map<string, string[]> {
+  const found = new Map<string, string[]>();
+  for (const path of paths) {
+    const summary = JSON.parse(readFileSync(path, 'utf8')) as { metrics?: Record<string, { thresholds?: Record<string, boolean> }> };
+    for (const [metric, value] of Object.entries(summary.metrics ?? {})) {
+      for (const expression of Object.keys(value.thresholds ?? {})) {
+        const list = found.get(metric) ?? [];
+        if (!list.includes(expression)) list.push(expression);
+        found.set(metric, list);
+      }
+    }
+  }
+  return found;
+}
+
+/** "http_req_duration{endpoint:POST /documents,status:200}" -> name and tag filter. */
+export function parseMetricKey(key: string): { name: string; tags: Record<string, string> } {
+  const brace = key.indexOf('{');
+  if (brace < 0) return { name: key, tags: {} };
+  const tags: Record<string, string> = {};
+  for (const part of key.slice(brace + 1, key.lastIndexOf('}')).split(',')) {
+    const colon = part.indexOf(':');
+    if (colon > 0) tags[part.slice(0, colon).trim()] = part.slice(colon + 1).trim();
+  }
+  return { name: key.slice(0, brace), tags };
+}
+
+/** k6's percentile: linear interpolation between the closest ranks of the sorted values. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  const position = ((sorted.length - 1) * p) / 100;
+  const lower = Math.floor(position);
+  const upper = Math.min(sorted.length - 1, lower + 1);
+  return sorted[lower] + (sorted[upper] - sorted[lower]) * (position - lower);
+}
+
+/** Values of one metric key, reduced as its metric type needs. */
+class Series {
+  values: number[] = [];
+  count = 0;
+  sum = 0;
+  nonZero = 0;
+  min = Infinity;
+  max = -Infinity;
+  last = 0;
+
+  add(value: number): void {
+    this.values.push(value);
+    this.count++;
+    this.sum += value;
+    if (value !== 0) this.nonZero++;
+    this.min = Math.min(this.min, value);
+    this.max = Math.max(this.max, value);
+    this.last = value;
+  }
+}
+
+function aggregate(series: Series, type: string, name: string, durationSeconds: number): number | undefined {
+  const sorted = type === 'trend' ? [...series.values].sort((a, b) => a - b) : [];
+  const percentileMatch = /^p\((\d+(?:\.\d+)?)\)$/.exec(name);
+  if (percentileMatch !== null) return percentile(sorted, Number(percentileMatch[1]));
+  switch (name) {
+    case 'avg':
+      return series.count === 0 ? 0 : series.sum / series.count;
+    case 'min':
+      return series.count === 0 ? 0 : series.min;
+    case 'max':
+      return series.count === 0 ? 0 : series.max;
+    case 'med':
+      return percentile(sorted, 50);
+    case 'count':
+      return series.sum;
+    case 'value':
+      return series.last;
+    case 'rate':
+      if (type === 'rate') return series.count === 0 ? 0 : series.nonZero / series.count;
+      return durationSeconds > 0 ? series.sum / durationSeconds : 0;
+    default:
+      return undefined;
+  }
+}
+
+const COMPARE: Record<string, (a: number, b: number) => boolean> = {
+  '<': (a, b) => a < b,
+  '<=': (a, b) => a <= b,
+  '>': (a, b) => a > b,
+  '>=': (a, b) => a >= b,
+  '==': (a, b) => a === b,
+  '===': (a, b) => a === b,
+  '!=': (a, b) => a !== b,
+};
+
+/** Judges one k6 threshold expression ("p(95)<800", "rate>=0.99") on a series. */
+export function judge(expression: string, series: Series | undefined, type: string, durationSeconds: number): { ok: boolean; actual: number | undefined } {
+  const match = /^\s*([a-z]+(?:\(\d+(?:\.\d+)?\))?)\s*(<=|>=|===|==|!=|<|>)\s*(-?\d+(?:\.\d+)?(?:e-?\d+)?)\s*$/i.exec(expression);
+  if (match === null) return { ok: false, actual: undefined };
+  const actual = aggregate(series ?? new Series(), type, match[1], durationSeconds);
+  if (actual === undefined) return { ok: false, actual };
+  return { ok: COMPARE[match[2]](actual, Number(match[3])), actual };
+}
+
+interface EndpointAccumulator {
+  requests: number;
+  failed: number;
+  durations: number[];
+  checksPassed: number;
+  checksFailed: number;
+}
+
+/** Merges the raw points of one or more runners of the same script and judges the thresholds. */
+export async function analyse(script: string, rawFiles: string[], thresholds: Map<string, string[]>): Promise<RunResult> {
+  const types = new Map<string, string>();
+  const endpoints = new Map<string, EndpointAccumulator>();
+  const checks = new Map<string, CheckResult>();
+  const watched = [...thresholds.keys()].map((key) => ({ key, ...parseMetricKey(key), series: new Series() }));
+  let iterations = 0;
+  let first = Infinity;
+  let last = -Infinity;
+  const endpointOf = (name: string): EndpointAccumulator => {
+    let found = endpoints.get(name);
+    if (found === undefined) {
+      found = { requests: 0, failed: 0, durations: [], checksPassed: 0, checksFailed: 0 };
+      endpoints.set(name, found);
+    }
+    return found;
+  };
+  for (const file of rawFiles) {
+    for await (const point of readPoints(file, types)) {
+      if (Number.isFinite(point.time)) {
+        first = Math.min(first, point.time);
+        last = Math.max(last, point.time);
+      }
+      const endpoint = point.tags.endpoint;
+      if (point.metric === 'iterations') iterations += point.value;
+      else if (endpoint !== undefined) {
+        if (point.metric === 'http_reqs') endpointOf(endpoint).requests += point.value;
+        else if (point.metric === 'http_req_duration') endpointOf(endpoint).durations.push(point.value);
+        else if (point.metric === 'http_req_failed' && point.value !== 0) endpointOf(endpoint).failed++;
+        else if (point.metric === 'checks') {
+          const accumulator = endpointOf(endpoint);
+          const name = point.tags.check ?? '(unnamed)';
+          const entry = checks.get(name) ?? { name, endpoint, passes: 0, fails: 0 };
+          if (point.value !== 0) {
+            entry.passes++;
+            accumulator.checksPassed++;
+          } else {
+            entry.fails++;
+            accumulator.checksFailed++;
+          }
+          checks.set(name, entry);
+        }
+      }
+      for (const item of watched) {
+        if (item.name !== point.metric) continue;
+        let matches = true;
+        for (const [tag, value] of Object.entries(item.tags)) if (point.tags[tag] !== value) matches = false;
+        if (matches) item.series.add(point.value);
+      }
+    }
+  }
+  const durationSeconds = last > first ? (last - first) / 1000 : 0;
+  const endpointResults: EndpointResult[] = [...endpoints.entries()]
+    .filter(([, accumulator]) => accumulator.requests > 0)
+    .map(([endpoint, accumulator]) => {
+      const sorted = accumulator.durations.sort((a, b) => a - b);
+      const sum = sorted.reduce((total, value) => total + value, 0);
+      return {
+        endpoint,
+        requests: accumulator.requests,
+        requestsPerSecond: durationSeconds > 0 ? accumulator.requests / durationSeconds : 0,
+        failed: accumulator.failed,
+        latency: {
+          avg: sorted.length === 0 ? 0 : sum / sorted.length,
+          p50: percentile(sorted, 50),
+          p90: percentile(sorted, 90),
+          p95: percentile(sorted, 95),
+          p99: percentile(sorted, 99),
+          max: sorted.length === 0 ? 0 : sorted[sorted.length - 1],
+        },
+        checksPassed: accumulator.checksPassed,
+        checksFailed: accumulator.checksFailed,
+      };
+    })
+    .sort((a, b) => a.endpoint.localeCompare(b.endpoint));
+  const verdicts: ThresholdVerdict[] = [];
+  for (const item of watched) {
+    for (const expression of thresholds.get(item.key) ?? []) {
+      const { ok, actual } = judge(expression, item.series, types.get(item.name) ?? 'trend', durationSeconds);
+      verdicts.push({ metric: item.key, expression, ok, actual });
+    }
+  }
+  return {
+    script,
+    runners: rawFiles.length,
+    durationSeconds,
+    iterations,
+    requests: endpointResults.reduce((total, item) => total + item.requests, 0),
+    endpoints: endpointResults,
+    checks: [...checks.values()].sort((a, b) => a.endpoint.localeCompare(b.endpoint) || a.name.localeCompare(b.name)),
+    thresholds: verdicts,
+    passed: verdicts.every((verdict) => verdict.ok),
+  };
+}

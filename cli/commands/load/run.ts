@@ -1,0 +1,93 @@
+// Runs one load script with k6 and collects what it wrote: the raw points (--out json), k6's
+// summary export, the web-dashboard HTML export and, off a TTY, k6's own output as a log.
+import { spawn } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { PROJECT_ROOT } from './k6.ts';
+import { durationSeconds } from '../../../load/profiles/index.ts';
+import { settingsEnvironment, type RunSettings } from '../../../load/lib/run-settings.ts';
+import { segmentArguments, type Segment } from './segments.ts';
+import type { ScriptArtifacts } from './report.ts';
+
+export const SCRIPTS_DIRECTORY = join(PROJECT_ROOT, 'load', 'scripts');
+export const DEFAULT_THRESHOLDS_FILE = join(PROJECT_ROOT, 'load', 'thresholds', 'default.json');
+export const VALIDATORS_BUNDLE = join(PROJECT_ROOT, 'generated', 'k6', 'validators.js');
+
+/** Script names (file names without .ts), the mixed business day last. */
+export function scriptNames(): string[] {
+  const names = readdirSync(SCRIPTS_DIRECTORY)
+    .filter((name) => name.endsWith('.ts'))
+    .map((name) => name.slice(0, -3));
+  return names.sort((a, b) => Number(a === 'business-day') - Number(b === 'business-day') || a.localeCompare(b));
+}
+
+export function scriptPath(name: string): string {
+  return join(SCRIPTS_DIRECTORY, `${name}.ts`);
+}
+
+/** The settings of a run as the CLI resolved them: the thresholds file always has a path. */
+export type ScriptSettings = RunSettings & { thresholdsFile: string; runPrefix: string };
+
+/** One dashboard sample per second for short runs, fewer for long ones (the export stays small). */
+function dashboardPeriod(settings: ScriptSettings): string {
+  const seconds = settings.duration === undefined ? undefined : durationSeconds(settings.duration);
+  if (seconds === undefined) return settings.profile === 'smoke' || settings.profile === 'spike' ? '1s' : '5s';
+  return `${Math.min(30, Math.max(1, Math.round(seconds / 200)))}s`;
+}
+
+
+/** The tags our report and thresholds use; fewer tags keep the raw points small. */
+const SYSTEM_TAGS = 'status,method,name,check,scenario,group,expected_response,error_code';
+
+export interface RunScriptInput {
+  k6: string;
+  script: string;
+  settings: ScriptSettings;
+  directory: string;
+  segment?: Segment;
+  /** Show k6's own output (progress bar, summary) on this terminal instead of a log file. */
+  inheritOutput: boolean;
+}
+
+/** Runs k6; resolves with its exit code and the files it wrote. */
+export async function runScript(input: RunScriptInput): Promise<ScriptArtifacts & { exitCode: number }> {
+  mkdirSync(input.directory, { recursive: true });
+  const raw = join(input.directory, 'raw.json.gz');
+  const summary = join(input.directory, 'k6-summary.json');
+  const dashboard = join(input.directory, 'dashboard.html');
+  const log = join(input.directory, 'k6.log');
+  const args = ['run', '--summary-export', summary, '--out', `json=${raw}`, '--system-tags', SYSTEM_TAGS, '--no-usage-report'];
+  if (input.segment !== undefined) args.push(...segmentArguments(input.segment));
+  args.push(scriptPath(input.script));
+  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DXS_') && !name.startsWith('K6_')));
+  const env = {
+    ...inherited,
+    ...settingsEnvironment(input.settings, true),
+    K6_WEB_DASHBOARD: 'true',
+    K6_WEB_DASHBOARD_EXPORT: dashboard,
+    // -1: no dashboard server, so nothing binds a port and k6 exits when the test ends.
+    K6_WEB_DASHBOARD_PORT: '-1',
+    K6_WEB_DASHBOARD_PERIOD: dashboardPeriod(input.settings),
+    K6_NO_USAGE_REPORT: 'true',
+  };
+  const exitCode = await new Promise<number>((resolve, reject) => {
+    const child = spawn(input.k6, args, { env, stdio: input.inheritOutput ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+    if (!input.inheritOutput) {
+      const stream = createWriteStream(log);
+      child.stdout?.pipe(stream, { end: false });
+      child.stderr?.pipe(stream, { end: false });
+      child.on('close', () => stream.end());
+    }
+    // Ctrl-C reaches k6 through the process group; k6 then stops and still writes its outputs.
+    child.on('error', reject);
+    child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+  });
+  return {
+    script: input.script,
+    exitCode,
+    dashboard: existsSync(dashboard) ? dashboard : undefined,
+    rawFiles: existsSync(raw) ? [raw] : [],
+    summaryExports: existsSync(summary) ? [summary] : [],
+    log: input.inheritOutput ? undefined : log,
+  };
+}

@@ -1,0 +1,230 @@
+// One function per endpoint the load flows call. Each request is tagged with its endpoint (the
+// spec's method and path, ids as {placeholders}), so thresholds and the report are per endpoint,
+// and each response goes through the shared checks. The API key and tokens only travel in
+// headers; nothing here logs them.
+//
+// k6 side only.
+
+import http from 'k6/http';
+import { sleep } from 'k6';
+import { statusIs, hasHeader, locationEndsWithUuid, bodyIsEmpty, isJson, notServerError } from '../../lib/checks.ts';
+import { readField } from '../../lib/casing.ts';
+import { API_KEY_HEADER, CLIENT_TOKEN_HEADER } from '../../lib/defaults.ts';
+import { settings } from './settings.ts';
+import { observe, verify, verifyThat, named, type NamedCheck } from './observe.ts';
+import { sampledSchemaCheck } from './schema.ts';
+import type { CompanyInput } from './data.ts';
+
+/** Schema names of the bundled validators, per response body. */
+export const SCHEMAS = {
+  clientToken: 'ClientToken',
+  companyStatus: 'CompanyStatusResponse',
+  buyerLookup: 'BuyerPartyLookupResponse',
+  sellerLookup: 'SellerPartyLookupResponse',
+  outboundDocument: 'OutboundDocument',
+  incomingDocuments: 'IncomingDocuments',
+  providerALookup: 'ProviderALookupResponse',
+} as const;
+
+export const ENDPOINTS = {
+  createToken: 'POST /clienttokens/create',
+  register: 'POST /companies/register',
+  status: 'GET /companies/status',
+  buyerLookup: 'POST /buyerparties/lookup',
+  sellerLookup: 'POST /sellerparties/lookup',
+  upload: 'POST /documents',
+  send: 'POST /documents/outbound',
+  outboundStatus: 'GET /documents/outbound/{DocumentId}',
+  incoming: 'GET /documents/incoming',
+  download: 'GET /documents/{id}',
+  handled: 'POST /documents/handled',
+  providerARegister: 'POST /companies/deliverymethods/b2c/providera',
+  providerALookup: 'POST /companies/deliverymethods/b2c/providera/lookup',
+} as const;
+
+function params(endpoint: string, headers: Record<string, string>, extra: Record<string, unknown> = {}) {
+  return { headers, tags: { endpoint, name: endpoint }, ...extra };
+}
+
+function apiKeyHeaders(): Record<string, string> {
+  return { [API_KEY_HEADER]: settings.apiKey, 'Content-Type': 'application/json' };
+}
+
+function tokenHeaders(token: string): Record<string, string> {
+  return { [CLIENT_TOKEN_HEADER]: token, 'Content-Type': 'application/json' };
+}
+
+function answers(endpoint: string, ...statuses: number[]): NamedCheck {
+  return named(`${endpoint} answers ${statuses.join(' or ')}`, statusIs(...statuses));
+}
+
+function url(path: string): string {
+  return `${settings.baseUrl}${path}`;
+}
+
+/** POST /clienttokens/create: the token, or undefined when the call failed its checks. */
+export function createClientToken(erpId: string, validForMinutes?: number): string | undefined {
+  const endpoint = ENDPOINTS.createToken;
+  const body: Record<string, unknown> = { ErpId: erpId };
+  if (validForMinutes !== undefined) body.ValidTo = new Date(Date.now() + validForMinutes * 60_000).toISOString();
+  const observed = observe(http.post(url('/clienttokens/create'), JSON.stringify(body), params(endpoint, apiKeyHeaders())));
+  const token = readField(observed.json, 'Token');
+  verify(observed, endpoint, [
+    answers(endpoint, 200),
+    named('token body holds a Token', (response) => ({ ...isJson(response), ok: typeof readField(response.json, 'Token') === 'string' })),
+    ...sampledSchemaCheck(endpoint, SCHEMAS.clientToken, 'token'),
+  ]);
+  return typeof token === 'string' && token !== '' ? token : undefined;
+}
+
+/** POST /companies/register: true when accepted (202, empty body or {}). */
+export function registerCompany(company: CompanyInput): boolean {
+  const endpoint = ENDPOINTS.register;
+  const observed = observe(http.post(url('/companies/register'), JSON.stringify(company), params(endpoint, apiKeyHeaders())));
+  return verify(observed, endpoint, [answers(endpoint, 202), named('register answer has no body, or {}', bodyIsEmpty)]);
+}
+
+/** GET /companies/status: the registration Status, or undefined. */
+export function companyStatus(token: string): { status?: string; companyId?: string } {
+  const endpoint = ENDPOINTS.status;
+  const observed = observe(http.get(url('/companies/status'), params(endpoint, tokenHeaders(token))));
+  verify(observed, endpoint, [answers(endpoint, 200), ...sampledSchemaCheck(endpoint, SCHEMAS.companyStatus, 'company status')]);
+  const status = readField(observed.json, 'Status');
+  const companyId = readField(observed.json, 'CompanyId');
+  return { status: typeof status === 'string' ? status : undefined, companyId: typeof companyId === 'string' ? companyId : undefined };
+}
+
+/** Polls a condition a bounded number of times; true when it held. */
+export function pollUntil(attempts: number, intervalSeconds: number, done: () => boolean): boolean {
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    if (done()) return true;
+    sleep(intervalSeconds);
+  }
+  return false;
+}
+
+/** Registers a company, gets it a token and waits until it is Registered. */
+export function registerAndWait(company: CompanyInput, attempts = 40, intervalSeconds = 0.25): { token?: string; companyId?: string; registered: boolean } {
+  if (!registerCompany(company)) return { registered: false };
+  const token = createClientToken(company.ErpId);
+  if (token === undefined) return { registered: false };
+  let companyId: string | undefined;
+  const registered = pollUntil(attempts, intervalSeconds, () => {
+    const current = companyStatus(token);
+    companyId = current.companyId;
+    return current.status === 'Registered';
+  });
+  verifyThat('company reaches status Registered', ENDPOINTS.status, registered);
+  return { token, companyId, registered };
+}
+
+export function buyerLookup(token: string, criteria: object): boolean {
+  const endpoint = ENDPOINTS.buyerLookup;
+  const observed = observe(http.post(url('/buyerparties/lookup'), JSON.stringify(criteria), params(endpoint, tokenHeaders(token))));
+  return verify(observed, endpoint, [answers(endpoint, 200), ...sampledSchemaCheck(endpoint, SCHEMAS.buyerLookup, 'buyer lookup')]);
+}
+
+export function sellerLookup(token: string, criteria: object): boolean {
+  const endpoint = ENDPOINTS.sellerLookup;
+  const observed = observe(http.post(url('/sellerparties/lookup'), JSON.stringify(criteria), params(endpoint, tokenHeaders(token))));
+  return verify(observed, endpoint, [answers(endpoint, 200), ...sampledSchemaCheck(endpoint, SCHEMAS.sellerLookup, 'seller lookup')]);
+}
+
+/** POST /documents: the DocumentUri (the Location URN), or undefined. */
+export function uploadDocument(token: string, content: string, filename: string, contentType: string): string | undefined {
+  const endpoint = ENDPOINTS.upload;
+  const body = { File: http.file(content, filename, contentType) };
+  const observed = observe(http.post(url('/documents'), body, params(endpoint, { [CLIENT_TOKEN_HEADER]: token })));
+  const ok = verify(observed, endpoint, [answers(endpoint, 202), named('upload Location ends in the document uuid', locationEndsWithUuid)]);
+  return ok ? observed.headers['location'] : undefined;
+}
+
+/** POST /documents/outbound: the DocumentId (last segment of Location), or undefined. */
+export function sendDocument(token: string, request: object): string | undefined {
+  const endpoint = ENDPOINTS.send;
+  const observed = observe(http.post(url('/documents/outbound'), JSON.stringify(request), params(endpoint, tokenHeaders(token))));
+  const ok = verify(observed, endpoint, [answers(endpoint, 200), named('send Location ends in the DocumentId', locationEndsWithUuid)]);
+  if (!ok) return undefined;
+  return observed.headers['location'].replace(/\/+$/, '').split('/').pop();
+}
+
+/** GET /documents/outbound/{DocumentId}: the current status, or undefined. */
+export function outboundStatus(token: string, documentId: string): string | undefined {
+  const endpoint = ENDPOINTS.outboundStatus;
+  const observed = observe(http.get(url(`/documents/outbound/${documentId}`), params(endpoint, tokenHeaders(token))));
+  verify(observed, endpoint, [answers(endpoint, 200), ...sampledSchemaCheck(endpoint, SCHEMAS.outboundDocument, 'outbound document')]);
+  const status = readField(readField(observed.json, 'CurrentStatus'), 'Status');
+  return typeof status === 'string' ? status : undefined;
+}
+
+export interface IncomingEntry {
+  Id: string;
+}
+
+/** GET /documents/incoming?type=invoice: the unhandled documents. */
+export function listIncoming(token: string): IncomingEntry[] {
+  const endpoint = ENDPOINTS.incoming;
+  const observed = observe(http.get(url('/documents/incoming?type=invoice'), params(endpoint, tokenHeaders(token))));
+  verify(observed, endpoint, [answers(endpoint, 200), ...sampledSchemaCheck(endpoint, SCHEMAS.incomingDocuments, 'incoming documents')]);
+  const documents = readField(observed.json, 'Documents');
+  if (!Array.isArray(documents)) return [];
+  return documents.map((item) => ({ Id: String(readField(item, 'Id')) }));
+}
+
+/** GET /documents/{id}: true when the binary document came with its metadata headers. */
+export function downloadIncoming(token: string, id: string): boolean {
+  const endpoint = ENDPOINTS.download;
+  const observed = observe(
+    http.get(url(`/documents/${encodeURIComponent(id)}`), params(endpoint, { [CLIENT_TOKEN_HEADER]: token }, { responseType: 'binary' })),
+  );
+  return verify(observed, endpoint, [
+    answers(endpoint, 200),
+    named('download carries X-Document-Format', hasHeader('X-Document-Format')),
+    named('download is not empty', (response) => ({ ...notServerError(response), ok: (response.size ?? 0) > 0 })),
+  ]);
+}
+
+/** POST /documents/handled. */
+export function markHandled(token: string, ids: string[]): boolean {
+  const endpoint = ENDPOINTS.handled;
+  const observed = observe(http.post(url('/documents/handled'), JSON.stringify({ documents: ids }), params(endpoint, tokenHeaders(token))));
+  return verify(observed, endpoint, [answers(endpoint, 200)]);
+}
+
+export function registerProviderA(token: string, company: CompanyInput): boolean {
+  const endpoint = ENDPOINTS.providerARegister;
+  const body = {
+    LegalName: company.Name,
+    DisplayName: company.Name,
+    OrgNo: company.OrgNo,
+    ContactFirstName: 'Load',
+    ContactLastName: 'Runner',
+    ContactPersonEmail: company.Email,
+    GeneralEmail: company.Email,
+    ContactPhone: '+46700000000',
+    PubAgreement: true,
+    TermsAndConditions: true,
+  };
+  const observed = observe(http.post(url('/companies/deliverymethods/b2c/providera'), JSON.stringify(body), params(endpoint, tokenHeaders(token))));
+  return verify(observed, endpoint, [answers(endpoint, 200)]);
+}
+
+/** POST .../providera/lookup: the number of registered SSNs, or undefined. */
+export function providerALookup(token: string, ssnList: string[]): number | undefined {
+  const endpoint = ENDPOINTS.providerALookup;
+  const observed = observe(
+    http.post(url('/companies/deliverymethods/b2c/providera/lookup'), JSON.stringify({ Ssns: ssnList }), params(endpoint, tokenHeaders(token))),
+  );
+  const registered = readField(observed.json, 'RegisteredSsns');
+  verify(observed, endpoint, [
+    answers(endpoint, 200),
+    named('lookup answer is a subset of the SSNs sent', (response) => {
+      const list = readField(response.json, 'RegisteredSsns');
+      const sent = new Set(ssnList);
+      const ok = Array.isArray(list) && list.length <= ssnList.length && list.every((item) => sent.has(item as string));
+      return { check: 'subset', ok, expected: 'registeredSsns within the Ssns sent', actual: Array.isArray(list) ? `${list.length} numbers` : 'no list', severity: 'failure' };
+    }),
+    ...sampledSchemaCheck(endpoint, SCHEMAS.providerALookup, 'provider A lookup'),
+  ]);
+  return Array.isArray(registered) ? registered.length : undefined;
+}

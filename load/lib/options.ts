@@ -1,0 +1,33 @@
+// A script's options: the scenario from the chosen profile and the thresholds for the endpoints
+// the script calls. Scripts only name their endpoints; everything else comes from here.
+//
+// k6 side only (open() runs in the init context).
+
+import type { Options } from 'k6/options';
+import { buildScenario } from '../profiles/index.ts';
+import { buildThresholds, validateThresholdsFile } from './thresholds.ts';
+import { settings } from './settings.ts';
+
+function thresholdsFile() {
+  // Relative to this module and to the scripts alike: both sit one level below load/.
+  const text = open(settings.thresholdsFile ?? '../thresholds/default.json');
+  return validateThresholdsFile(JSON.parse(text));
+}
+
+export function buildOptions(endpoints: readonly string[]): Options {
+  const scenario = buildScenario(settings.profile, {
+    vus: settings.vus,
+    rate: settings.rate,
+    duration: settings.duration,
+    iterations: settings.iterations,
+  });
+  return {
+    scenarios: { [settings.profile]: scenario } as Options['scenarios'],
+    thresholds: buildThresholds(thresholdsFile(), endpoints) as Options['thresholds'],
+    summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'],
+    // setup() registers companies and waits for the background work.
+    setupTimeout: '120s',
+    // The API key never lands in the summary or the JSON outputs: k6 does not record headers.
+    userAgent: 'dxs-load/0.1 (k6)',
+  };
+}

@@ -1,0 +1,52 @@
+// What `dxs load` tells a k6 run, and the environment variable that carries each value. The CLI
+// writes these variables, load/lib/settings.ts reads them, so the two sides share one list.
+//
+// Pure module, shared by k6 and the CLI.
+
+export interface RunSettings {
+  baseUrl: string;
+  /** Never printed: the summary and the reports leave it out. */
+  apiKey: string;
+  profile: string;
+  vus?: number;
+  rate?: number;
+  duration?: string;
+  /** A fixed total of iterations (shared between the VUs): makes a run's count deterministic. */
+  iterations?: number;
+  /** Absolute path of the thresholds file; the default file when not set. */
+  thresholdsFile?: string;
+  /** One response in N is validated against its schema (0 = never). */
+  schemaSample?: number;
+  /** Number of SSNs per provider A lookup. */
+  ssnCount?: number;
+  /** Seed of all generated data. */
+  seed?: number;
+  /** Keeps the ErpIds of different runs (and runners) apart. */
+  runPrefix?: string;
+}
+
+export const SETTING_ENV_NAMES: Record<keyof RunSettings, string> = {
+  baseUrl: 'DXS_BASE_URL',
+  apiKey: 'DXS_API_KEY',
+  profile: 'DXS_PROFILE',
+  vus: 'DXS_VUS',
+  rate: 'DXS_RATE',
+  duration: 'DXS_DURATION',
+  iterations: 'DXS_ITERATIONS',
+  thresholdsFile: 'DXS_THRESHOLDS_FILE',
+  schemaSample: 'DXS_SCHEMA_SAMPLE',
+  ssnCount: 'DXS_SSN_COUNT',
+  seed: 'DXS_SEED',
+  runPrefix: 'DXS_RUN_PREFIX',
+};
+
+/** The environment of a k6 run; without the API key for an archive that leaves the machine. */
+export function settingsEnvironment(settings: RunSettings, includeSecrets: boolean): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [key, name] of Object.entries(SETTING_ENV_NAMES) as Array<[keyof RunSettings, string]>) {
+    const value = settings[key];
+    if (value === undefined || (key === 'apiKey' && !includeSecrets)) continue;
+    env[name] = String(value);
+  }
+  return env;
+}

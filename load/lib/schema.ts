@@ -1,0 +1,56 @@
+// Schema validation in k6 with the bundled ajv validators (generated/k6/validators.js, written by
+// `npm run build`). Validating every response would cost more than the request, so only one
+// response in DXS_SCHEMA_SAMPLE (per VU, per endpoint) is checked. Without the bundle the schema
+// checks are skipped, and the run says so once.
+//
+// k6 side only.
+
+import { matchesSchema, type SchemaValidator } from '../../lib/checks.ts';
+import { settings } from './settings.ts';
+import { named, type NamedCheck } from './observe.ts';
+
+declare function require(path: string): unknown;
+
+type RawValidate = (schemaName: string, body: unknown) => unknown;
+
+function loadValidator(): SchemaValidator | undefined {
+  let module: Record<string, unknown>;
+  try {
+    module = require('../../generated/k6/validators.js') as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+  const raw = (module.validate ?? (module.default as Record<string, unknown> | undefined)?.validate) as RawValidate | undefined;
+  if (typeof raw !== 'function') return undefined;
+  return (schemaName, body) => {
+    const result = raw(schemaName, body) as unknown;
+    if (typeof result === 'boolean') return { valid: result, errors: result ? [] : ['does not match'] };
+    const shaped = result as { valid?: boolean; errors?: unknown };
+    const errors = Array.isArray(shaped.errors) ? shaped.errors.map((error) => (typeof error === 'string' ? error : JSON.stringify(error))) : [];
+    return { valid: shaped.valid === true, errors };
+  };
+}
+
+const validator = settings.schemaSample > 0 ? loadValidator() : undefined;
+export const schemaChecksEnabled = validator !== undefined;
+
+const counters: Record<string, number> = {};
+
+/**
+ * The schema check for this response when it falls in the sample, else nothing. `label` names
+ * the body in the check ("token body matches schema").
+ */
+export function sampledSchemaCheck(endpoint: string, schemaName: string, label: string): NamedCheck[] {
+  if (validator === undefined) return [];
+  const seen = (counters[endpoint] = (counters[endpoint] ?? 0) + 1);
+  if ((seen - 1) % settings.schemaSample !== 0) return [];
+  const validate = validator;
+  const guarded: SchemaValidator = (name, body) => {
+    try {
+      return validate(name, body);
+    } catch (error) {
+      return { valid: false, errors: [`validator failed: ${String(error)}`] };
+    }
+  };
+  return [named(`${label} body matches schema`, matchesSchema(schemaName, guarded))];
+}

@@ -1,0 +1,38 @@
+// The run's settings, read once from __ENV (see run-settings.ts for the list). The CLI always
+// passes them; the defaults let a script also be run by hand with plain `k6 run` against
+// `dxs sandbox`.
+//
+// k6 side only: no Node APIs.
+
+import { SANDBOX_API_KEY, DEFAULT_SANDBOX_HOST, DEFAULT_SANDBOX_PORT, API_PREFIX } from '../../lib/defaults.ts';
+import { SETTING_ENV_NAMES, type RunSettings } from './run-settings.ts';
+
+function text(key: keyof RunSettings): string | undefined {
+  const raw = __ENV[SETTING_ENV_NAMES[key]];
+  return raw === undefined || raw === '' ? undefined : raw;
+}
+
+function number(key: keyof RunSettings, allowZero: boolean): number | undefined {
+  const raw = text(key);
+  if (raw === undefined) return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0 || (!allowZero && value === 0)) throw new Error(`${SETTING_ENV_NAMES[key]} must be a ${allowZero ? 'non-negative' : 'positive'} number, got ${raw}`);
+  return value;
+}
+
+export type LoadSettings = Required<Pick<RunSettings, 'baseUrl' | 'apiKey' | 'profile' | 'schemaSample' | 'ssnCount' | 'seed' | 'runPrefix'>> & RunSettings;
+
+export const settings: LoadSettings = {
+  baseUrl: (text('baseUrl') ?? `http://${DEFAULT_SANDBOX_HOST}:${DEFAULT_SANDBOX_PORT}${API_PREFIX}`).replace(/\/+$/, ''),
+  apiKey: text('apiKey') ?? SANDBOX_API_KEY,
+  profile: text('profile') ?? 'smoke',
+  vus: number('vus', false),
+  rate: number('rate', false),
+  duration: text('duration'),
+  iterations: number('iterations', false),
+  thresholdsFile: text('thresholdsFile'),
+  schemaSample: number('schemaSample', true) ?? 20,
+  ssnCount: number('ssnCount', false) ?? 5000,
+  seed: number('seed', true) ?? 20260101,
+  runPrefix: text('runPrefix') ?? 'load',
+};

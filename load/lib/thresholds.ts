@@ -1,0 +1,74 @@
+// Turns a thresholds file (load/thresholds/default.json, or --thresholds FILE) into k6 thresholds
+// for the endpoints a script calls. Every request carries an `endpoint` tag ("POST /documents"),
+// so each endpoint gets its own p95, p99 and error-rate thresholds, and its own checks rate.
+//
+// Pure module, shared by k6 (options) and the CLI (validating a file before a run).
+
+export interface EndpointLimits {
+  p95?: number;
+  p99?: number;
+  errorRate?: number;
+}
+
+export interface ThresholdsFile {
+  defaults?: EndpointLimits;
+  endpoints?: Record<string, EndpointLimits>;
+  checks?: number;
+  abortOnFail?: { errorRate: number; delayAbortEval?: string };
+  k6?: Record<string, Array<string | { threshold: string; abortOnFail?: boolean; delayAbortEval?: string }>>;
+}
+
+export type K6Thresholds = Record<string, Array<string | { threshold: string; abortOnFail?: boolean; delayAbortEval?: string }>>;
+
+const LIMIT_KEYS = ['p95', 'p99', 'errorRate'];
+
+/** Throws with a message naming the bad key; the CLI turns it into exit 2. */
+export function validateThresholdsFile(value: unknown): ThresholdsFile {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('a thresholds file holds one JSON object');
+  const file = value as Record<string, unknown>;
+  const known = ['$comment', 'defaults', 'endpoints', 'checks', 'abortOnFail', 'k6'];
+  for (const key of Object.keys(file)) if (!known.includes(key)) throw new Error(`unknown key "${key}" (known: ${known.join(', ')})`);
+  const limits = (where: string, item: unknown): void => {
+    if (typeof item !== 'object' || item === null) throw new Error(`${where} must be an object`);
+    for (const [key, limit] of Object.entries(item)) {
+      if (!LIMIT_KEYS.includes(key)) throw new Error(`${where}.${key}: unknown limit (known: ${LIMIT_KEYS.join(', ')})`);
+      if (typeof limit !== 'number' || !(limit >= 0)) throw new Error(`${where}.${key} must be a number >= 0`);
+    }
+  };
+  if (file.defaults !== undefined) limits('defaults', file.defaults);
+  if (file.endpoints !== undefined) {
+    if (typeof file.endpoints !== 'object' || file.endpoints === null) throw new Error('endpoints must be an object');
+    for (const [name, item] of Object.entries(file.endpoints)) limits(`endpoints["${name}"]`, item);
+  }
+  if (file.checks !== undefined && (typeof file.checks !== 'number' || file.checks < 0)) throw new Error('checks must be a number (the share of checks that must pass)');
+  if (file.abortOnFail !== undefined) {
+    const abort = file.abortOnFail as Record<string, unknown>;
+    if (typeof abort.errorRate !== 'number') throw new Error('abortOnFail.errorRate must be a number');
+  }
+  if (file.k6 !== undefined && (typeof file.k6 !== 'object' || file.k6 === null || Array.isArray(file.k6))) throw new Error('k6 must map metric names to threshold lists');
+  return file as ThresholdsFile;
+}
+
+export function buildThresholds(file: ThresholdsFile, endpoints: readonly string[]): K6Thresholds {
+  const thresholds: K6Thresholds = {};
+  const add = (metric: string, entry: K6Thresholds[string][number]): void => {
+    (thresholds[metric] ??= []).push(entry);
+  };
+  for (const endpoint of endpoints) {
+    const limits = { ...file.defaults, ...file.endpoints?.[endpoint] };
+    if (limits.p95 !== undefined) add(`http_req_duration{endpoint:${endpoint}}`, `p(95)<${limits.p95}`);
+    if (limits.p99 !== undefined) add(`http_req_duration{endpoint:${endpoint}}`, `p(99)<${limits.p99}`);
+    if (limits.errorRate !== undefined) add(`http_req_failed{endpoint:${endpoint}}`, `rate<=${limits.errorRate}`);
+    if (file.checks !== undefined) add(`checks{endpoint:${endpoint}}`, `rate>=${file.checks}`);
+  }
+  if (file.checks !== undefined) add('checks', `rate>=${file.checks}`);
+  if (file.abortOnFail !== undefined) {
+    add('http_req_failed', {
+      threshold: `rate<${file.abortOnFail.errorRate}`,
+      abortOnFail: true,
+      delayAbortEval: file.abortOnFail.delayAbortEval ?? '10s',
+    });
+  }
+  for (const [metric, entries] of Object.entries(file.k6 ?? {})) for (const entry of entries) add(metric, entry);
+  return thresholds;
+}
