@@ -1,11 +1,17 @@
-// Build step: the fixture files too large to commit (the over-1 MB icon) go to fixtures/generated/.
-// Tests do not need this step (the loader makes a missing file on first use); k6 scripts that
-// open() files by path do.
+// Build step: the fixture files too large to commit (the over-1 MB icon), and a default fixture
+// pack for k6 scripts started by hand, go to fixtures/generated/ (git-ignored). Tests do not need
+// this step: the loader makes a missing file on first use. `dxs load` writes its own pack per run.
 import { statSync } from 'node:fs';
 import { relative } from 'node:path';
 import { writeGeneratedFiles } from '../../fixtures/files.ts';
+import { DEFAULT_PACK_PATH, writeFixturePack } from '../../fixtures/pack.ts';
+import { newRunPrefix } from '../../fixtures/run-prefix.ts';
 
 export default async function buildFixtures(): Promise<void> {
   const root = new URL('../../', import.meta.url).pathname;
-  for (const path of writeGeneratedFiles()) console.log(`build: fixtures: ${relative(root, path)} (${statSync(path).size} bytes)`);
+  const report = (path: string) => console.log(`build: fixtures: ${relative(root, path)} (${statSync(path).size} bytes)`);
+  writeGeneratedFiles().forEach(report);
+  const seed = Number(process.env.DXS_SEED ?? 1);
+  writeFixturePack(DEFAULT_PACK_PATH, { seed: Number.isInteger(seed) ? seed : 1, runPrefix: newRunPrefix() });
+  report(DEFAULT_PACK_PATH);
 }
