@@ -16,6 +16,7 @@ import { companiesArea } from './areas/companies.ts';
 import { networkArea } from './areas/network.ts';
 import { outboundArea } from './areas/outbound.ts';
 import { inboundArea } from './areas/inbound.ts';
+import { providerAArea } from './areas/provider-a.ts';
 
 export interface SandboxOptions {
   host?: string;
@@ -124,6 +125,7 @@ async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyIns
   await app.register(networkArea, areaOptions);
   await app.register(outboundArea, areaOptions);
   await app.register(inboundArea, areaOptions);
+  await app.register(providerAArea, areaOptions);
   return { app, context };
 }
 

@@ -97,3 +97,39 @@ export async function registeredCompany(app: FastifyInstance, overrides: Record<
   });
   return { erpId: input.ErpId as string, token, companyId: status.companyId, input };
 }
+
+/** A multipart/form-data payload with one file part (and optional extra parts). */
+export function multipart(parts: Array<{ name: string; filename?: string; contentType?: string; content: Buffer | string }>): { payload: Buffer; headers: Record<string, string> } {
+  const boundary = `----dxs${Math.random().toString(16).slice(2)}`;
+  const chunks: Buffer[] = [];
+  for (const part of parts) {
+    const disposition = `form-data; name="${part.name}"${part.filename === undefined ? '' : `; filename="${part.filename}"`}`;
+    const type = part.contentType === undefined ? '' : `Content-Type: ${part.contentType}\r\n`;
+    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n${type}\r\n`));
+    chunks.push(Buffer.isBuffer(part.content) ? part.content : Buffer.from(part.content));
+    chunks.push(Buffer.from('\r\n'));
+  }
+  chunks.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(chunks), headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** Uploads a file for the company and answers the Location reference. */
+export async function upload(app: FastifyInstance, token: string, content: Buffer | string, filename = 'invoice.xml', contentType = 'application/xml'): Promise<string> {
+  const body = multipart([{ name: 'File', filename, contentType, content }]);
+  const answer = await call(app, 'POST', '/documents', { token, payload: body.payload, headers: body.headers });
+  if (answer.status !== 202) throw new Error(`upload answered ${answer.status}: ${answer.text}`);
+  return answer.headers.location as string;
+}
+
+/** The last path segment of a Location header. */
+export function lastSegment(location: string): string {
+  return location.split('?')[0].split('/').filter(Boolean).pop() as string;
+}
+
+/** Polls an outbound document until its current status is one of `statuses`. */
+export async function waitForStatus(app: FastifyInstance, token: string, documentId: string, statuses: string[]): Promise<any> {
+  return waitFor(async () => {
+    const answer = await call(app, 'GET', `/documents/outbound/${documentId}`, { token });
+    return statuses.includes(answer.json?.currentStatus?.status) ? answer.json : undefined;
+  }, 400);
+}
