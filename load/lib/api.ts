@@ -13,7 +13,8 @@ import { API_KEY_HEADER, CLIENT_TOKEN_HEADER } from '../../lib/defaults.ts';
 import { settings } from './settings.ts';
 import { observe, verify, verifyThat, named, type NamedCheck } from './observe.ts';
 import { sampledSchemaCheck } from './schema.ts';
-import type { CompanyInput } from './data.ts';
+import exec from 'k6/execution';
+import { companyInput, invoiceXml, INVOICE_FORMAT, type CompanyInput } from './data.ts';
 
 /** Schema names of the bundled validators, per response body. */
 export const SCHEMAS = {
@@ -227,4 +228,32 @@ export function providerALookup(token: string, ssnList: string[]): number | unde
     ...sampledSchemaCheck(endpoint, SCHEMAS.providerALookup, 'provider A lookup'),
   ]);
   return Array.isArray(registered) ? registered.length : undefined;
+}
+
+export interface SetupCompany {
+  erpId: string;
+  companyId: string;
+  /** Created without expiry: setup data outlives any 10-minute token. */
+  token: string;
+  orgNo: string;
+}
+
+/** For setup(): a registered company with a token, or the test stops with the reason. */
+export function setupCompany(erpId: string, processes: string[]): SetupCompany {
+  const company = companyInput(erpId, processes);
+  const result = registerAndWait(company);
+  if (!result.registered || result.token === undefined || result.companyId === undefined) {
+    exec.test.abort(`setup: company ${erpId} did not reach status Registered`);
+  }
+  return { erpId, companyId: result.companyId as string, token: result.token as string, orgNo: company.OrgNo };
+}
+
+/** Uploads the fixture invoice and sends it; the DocumentId, or undefined. */
+export function uploadAndSend(token: string, sendDocumentAs: object, erpDocumentId: string): string | undefined {
+  const documentUri = uploadDocument(token, invoiceXml, 'invoice.xml', 'application/xml');
+  if (documentUri === undefined) return undefined;
+  return sendDocument(token, {
+    SendDocumentAs: sendDocumentAs,
+    Document: { DocumentFormat: INVOICE_FORMAT, DocumentUri: documentUri, ErpDocumentId: erpDocumentId },
+  });
 }

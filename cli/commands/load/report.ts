@@ -49,7 +49,7 @@ const STYLE = `
 body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem auto;max-width:1200px;padding:0 1rem;color:#1d232a}
 h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2.2rem;border-bottom:1px solid #d8dee4;padding-bottom:.3rem}
 table{border-collapse:collapse;width:100%;margin:.6rem 0 1.2rem}th,td{border:1px solid #d8dee4;padding:.3rem .5rem;text-align:right}
-th{background:#f3f5f7}td.name,th.name{text-align:left;font-family:ui-monospace,monospace;font-size:13px}
+th{background:#f3f5f7}td.name,th.name{text-align:left;font-family:ui-monospace,monospace;font-size:13px}td.endpoint{white-space:nowrap}
 .pass{color:#116329;font-weight:600}.fail{color:#b42318;font-weight:600}.muted{color:#59636e}
 .badge{display:inline-block;padding:.1rem .5rem;border-radius:.6rem;color:#fff;font-size:12px}.badge.pass{background:#1a7f37}.badge.fail{background:#cf222e}
 dl{display:grid;grid-template-columns:max-content auto;gap:.2rem 1rem}dt{font-weight:600}
@@ -62,11 +62,14 @@ function verdictBadge(passed: boolean): string {
 function scriptSection(result: RunResult): string {
   const rows = result.endpoints
     .map((item) => {
-      const verdicts = result.thresholds.filter((verdict) => verdict.metric.includes(`{endpoint:${item.endpoint}}`));
+      const order = ['http_req_duration', 'http_req_failed', 'checks'];
+      const verdicts = result.thresholds
+        .filter((verdict) => verdict.metric.includes(`{endpoint:${item.endpoint}}`))
+        .sort((a, b) => order.indexOf(a.metric.split('{')[0]) - order.indexOf(b.metric.split('{')[0]) || a.expression.localeCompare(b.expression));
       const verdictText = verdicts.length === 0
         ? '<span class="muted">none</span>'
         : verdicts.map((verdict) => `<span class="${verdict.ok ? 'pass' : 'fail'}">${verdict.ok ? '✓' : '✗'} ${escapeHtml(verdict.metric.split('{')[0].replace('http_req_', ''))} ${escapeHtml(verdict.expression)} (${formatActual(verdict.actual)})</span>`).join('<br>');
-      return `<tr><td class="name">${escapeHtml(item.endpoint)}</td><td>${item.requests}</td><td>${item.requestsPerSecond.toFixed(1)}</td>` +
+      return `<tr><td class="name endpoint">${escapeHtml(item.endpoint)}</td><td>${item.requests}</td><td>${item.requestsPerSecond.toFixed(1)}</td>` +
         `<td>${ms(item.latency.p50)}</td><td>${ms(item.latency.p90)}</td><td>${ms(item.latency.p95)}</td><td>${ms(item.latency.p99)}</td><td>${ms(item.latency.max)}</td>` +
         `<td class="${item.failed > 0 ? 'fail' : ''}">${item.failed} (${percent(item.failed, item.requests)})</td>` +
         `<td class="${item.checksFailed > 0 ? 'fail' : ''}">${item.checksPassed}/${item.checksPassed + item.checksFailed}</td><td class="name">${verdictText}</td></tr>`;
