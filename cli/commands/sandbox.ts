@@ -1,9 +1,92 @@
+// dxs sandbox: serves the reference implementation of the API by hand, for integrators and for
+// `dxs test --base-url http://127.0.0.1:4010/v1/api`. Prints one ready line with the base URL and
+// the sandbox's own (documented, sandbox-only) API keys; stops cleanly on SIGINT and SIGTERM.
 import type { Command } from 'commander';
+import { DEFAULT_SANDBOX_HOST, DEFAULT_SANDBOX_PORT } from '../../lib/defaults.ts';
+import { DEFAULT_ASYNC_DELAY_MS, startSandbox, type SandboxOptions } from '../../sandbox/index.ts';
+import { FAULTS, VARIANTS } from '../../sandbox/faults.ts';
 
-// Placeholder until the sandbox command lands.
+interface SandboxFlags {
+  port: string;
+  host: string;
+  casing?: string;
+  asyncDelay?: string;
+  config?: string;
+  fault?: string[];
+  variant?: string[];
+  log?: boolean;
+}
+
+class UsageError extends Error {}
+
+function integer(value: string, flag: string, minimum: number, maximum: number): number {
+  if (!/^\d+$/.test(value) || Number(value) < minimum || Number(value) > maximum) {
+    throw new UsageError(`${flag} ${value}: expected an integer from ${minimum} to ${maximum}`);
+  }
+  return Number(value);
+}
+
+function optionsOf(flags: SandboxFlags): SandboxOptions {
+  if (flags.casing !== undefined && flags.casing !== 'camel' && flags.casing !== 'pascal') {
+    throw new UsageError(`--casing ${flags.casing}: choose camel or pascal`);
+  }
+  return {
+    host: flags.host,
+    port: integer(flags.port, '--port', 0, 65535),
+    casing: flags.casing as SandboxOptions['casing'],
+    asyncDelayMs: flags.asyncDelay === undefined ? undefined : integer(flags.asyncDelay, '--async-delay', 0, 3_600_000),
+    configFile: flags.config,
+    faults: flags.fault ?? [],
+    variants: flags.variant ?? [],
+    logger: flags.log === true,
+  };
+}
+
+function explain(error: unknown, options: SandboxOptions): string {
+  const code = (error as { code?: string }).code;
+  if (code === 'EADDRINUSE') return `port ${options.port} on ${options.host} is already in use; choose another with --port (0 picks a free one)`;
+  if (code === 'EACCES') return `not allowed to listen on ${options.host}:${options.port}`;
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') return `cannot listen on host ${options.host}`;
+  return (error as Error).message;
+}
+
 export function registerSandboxCommand(program: Command): void {
-  program.command('sandbox').description('(not yet available)').action(() => {
-    console.error('dxs sandbox: not yet available');
-    process.exit(2);
-  });
+  program
+    .command('sandbox')
+    .description('serve the reference implementation of the API (the embedded sandbox) at http://HOST:PORT/v1/api')
+    .option('--port <N>', 'port to listen on (0 picks a free one)', String(DEFAULT_SANDBOX_PORT))
+    .option('--host <HOST>', 'address to listen on', DEFAULT_SANDBOX_HOST)
+    .option('--casing <CASING>', 'field-name casing of responses: camel or pascal [default: camel]')
+    .option('--async-delay <MS>', `delay of each background step in milliseconds [default: ${DEFAULT_ASYNC_DELAY_MS}]`)
+    .option('--config <FILE>', 'JSON configuration (API keys, identifier types, deletesEnabled, storage cap ...; see sandbox/README.md)')
+    .option('--fault <NAME...>', `switch on a deliberate deviation from the spec (${Object.keys(FAULTS).join(', ')})`)
+    .option('--variant <NAME...>', `switch on a legitimate difference (${Object.keys(VARIANTS).join(', ')})`)
+    .option('--log', 'log every request (APIkey and ClientToken headers redacted)')
+    .action(async (flags: SandboxFlags) => {
+      let options: SandboxOptions;
+      try {
+        options = optionsOf(flags);
+      } catch (error) {
+        console.error(`dxs sandbox: ${(error as Error).message}`);
+        process.exit(2);
+      }
+      let running;
+      try {
+        running = await startSandbox(options);
+      } catch (error) {
+        console.error(`dxs sandbox: ${explain(error, options)}`);
+        process.exit(2);
+      }
+      console.log(`dxs sandbox listening on ${running.baseUrl} (API keys: ${running.apiKey} with the DeleteRegistration role, ${running.apiKeyWithoutDelete} without)`);
+      let stopping = false;
+      const stop = async (signal: string) => {
+        if (stopping) return;
+        stopping = true;
+        console.error(`dxs sandbox: ${signal}, stopping`);
+        await running.close();
+        process.exit(0);
+      };
+      process.once('SIGINT', () => void stop('SIGINT'));
+      process.once('SIGTERM', () => void stop('SIGTERM'));
+    });
 }
