@@ -3,12 +3,13 @@
 // this step: the loader makes a missing file on first use. `dxs load` writes its own pack per run.
 import { statSync } from 'node:fs';
 import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { writeGeneratedFiles } from '../../fixtures/files.ts';
 import { DEFAULT_PACK_PATH, writeFixturePack } from '../../fixtures/pack.ts';
 import { newRunPrefix } from '../../fixtures/run-prefix.ts';
 
 export default async function buildFixtures(): Promise<void> {
-  const root = new URL('../../', import.meta.url).pathname;
+  const root = fileURLToPath(new URL('../../', import.meta.url));
   const report = (path: string) => console.log(`build: fixtures: ${relative(root, path)} (${statSync(path).size} bytes)`);
   writeGeneratedFiles().forEach(report);
   const seed = Number(process.env.DXS_SEED ?? 1);
