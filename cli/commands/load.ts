@@ -16,6 +16,8 @@ import { analyse, thresholdsFromSummaries, type RunResult } from './load/results
 import { summaryLine, writeLoadReport, type ScriptArtifacts } from './load/report.ts';
 import { collectMergeInputs, checkSummaryExport } from './load/merge.ts';
 import { writeK8sBundle } from './load/k8s.ts';
+import { writeFixturePack } from '../../fixtures/pack.ts';
+import { newRunPrefix } from '../../fixtures/run-prefix.ts';
 
 const positive = (value: unknown): string | undefined => ((value as number) > 0 ? undefined : 'must be greater than 0');
 const duration = (value: unknown): string | undefined => {
@@ -102,7 +104,10 @@ function timestamp(date: Date): string {
   return date.toISOString().replace(/[:.]/g, '-').replace(/-\d{3}Z$/, 'Z');
 }
 
-function scriptSettings(options: ResolvedOptions, target: { baseUrl: string; apiKey: string }, runPrefix: string): ScriptSettings {
+/** Load packs stay small: a k8s archive carries the pack, and a ConfigMap holds at most 1 MiB. */
+const LOAD_PACK_COUNTS = { companies: 40, users: 0, identifiers: 0, networkSetupRequests: 0, providerARegistrations: 1, sendDocuments: 0, lookups: 200 };
+
+function scriptSettings(options: ResolvedOptions, target: { baseUrl: string; apiKey: string }, runPrefix: string, fixturePack: string): ScriptSettings {
   const schemaSample = options.schemaSample as number | undefined;
   if (schemaSample !== undefined && schemaSample < 0) throw new ConfigError('--schema-sample must be 0 or more');
   const ssnCount = options.ssnCount as number | undefined;
@@ -120,7 +125,14 @@ function scriptSettings(options: ResolvedOptions, target: { baseUrl: string; api
     ssnCount,
     seed: options.seed as number | undefined,
     runPrefix,
+    fixturePack: writePack(fixturePack, runPrefix, options.seed as number | undefined),
   };
+}
+
+/** A fresh fixture pack with the run's prefix, for k6 to load into SharedArrays. */
+function writePack(path: string, runPrefix: string, seed: number | undefined): string {
+  writeFixturePack(path, { runPrefix, seed, counts: LOAD_PACK_COUNTS });
+  return path;
 }
 
 /** Maps k6's exit code onto ours: 0 passed, 1 thresholds failed, 2 the run itself failed. */
@@ -151,8 +163,8 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
   if (!existsSync(VALIDATORS_BUNDLE)) notes.push('Schema checks skipped: generated/k6/validators.js is missing (run npm run build).');
   if (segment !== undefined) notes.push(`Runner ${segment.index} of ${segment.count} (execution segment); merge the runners with dxs load merge to judge the thresholds on the whole run.`);
   for (const warning of target.warnings) console.error(`dxs load: ${warning}`);
-  const runPrefix = `load-${startedAt.getTime().toString(36)}${segment === undefined ? '' : `-s${segment.index}of${segment.count}`}`;
-  const settings = scriptSettings(options, target, runPrefix);
+  const runPrefix = `${newRunPrefix(startedAt.getTime())}${segment === undefined ? '' : `-s${segment.index}of${segment.count}`}`;
+  const settings = scriptSettings(options, target, runPrefix, join(reportDir, 'fixtures.json'));
   const results: RunResult[] = [];
   const artifacts: ScriptArtifacts[] = [];
   let exitCode: 0 | 1 | 2 = 0;
@@ -226,7 +238,7 @@ async function runK8s(flags: Record<string, unknown>): Promise<number> {
     script: scripts[0],
     parallelism,
     out: resolve(String(flags.out)),
-    settings: scriptSettings(options, { baseUrl, apiKey: '' }, `load-k8s-${Date.now().toString(36)}`),
+    settings: scriptSettings(options, { baseUrl, apiKey: '' }, newRunPrefix(), join(resolve(String(flags.out)), 'fixtures.json')),
   });
   console.log(`dxs load k8s: wrote ${written.archive}, ${written.manifest} and ${written.readme}`);
   return 0;
@@ -244,8 +256,7 @@ function fail(error: unknown): never {
 export function registerLoadCommand(program: Command): void {
   const load = program
     .command('load')
-    .description('run k6 load scripts (one per flow) with a workload profile and per-endpoint thresholds')
-    .enablePositionalOptions();
+    .description('run k6 load scripts (one per flow) with a workload profile and per-endpoint thresholds');
   addOptions(load, LOAD_OPTIONS);
   load.addHelpText(
     'after',
@@ -272,9 +283,9 @@ k6 missing, target unreachable). Options may also come from DXS_* variables or -
     .argument('<input...>', 'raw.json / k6-summary.json files of the runners, or their report folders')
     .option('--out <DIR>', 'report folder to write (default reports/load-merge-<timestamp>/)')
     .option('--script <NAME>', 'script name for files that are not in a dxs report folder')
-    .action(async (inputs: string[], flags: Record<string, unknown>) => {
+    .action(async (inputs: string[], _flags: Record<string, unknown>, command: Command) => {
       try {
-        process.exit(await runMerge(inputs, flags));
+        process.exit(await runMerge(inputs, command.optsWithGlobals()));
       } catch (error) {
         fail(error);
       }
@@ -286,9 +297,11 @@ k6 missing, target unreachable). Options may also come from DXS_* variables or -
     .option('--parallelism <N>', 'number of runners', '2')
     .option('--out <DIR>', 'folder for the archive, the manifest and the README');
   addOptions(k8s, [...RUN_OPTIONS, TARGET_OPTIONS.find((spec) => spec.key === 'baseUrl')!, TARGET_OPTIONS.find((spec) => spec.key === 'config')!]);
-  k8s.action(async (flags: Record<string, unknown>) => {
+  // optsWithGlobals: options the subcommands share with `dxs load` (--script, --profile, ...) are
+  // parsed by the parent when the root program does not use positional options.
+  k8s.action(async (_flags: Record<string, unknown>, command: Command) => {
     try {
-      process.exit(await runK8s(flags));
+      process.exit(await runK8s(command.optsWithGlobals()));
     } catch (error) {
       fail(error);
     }

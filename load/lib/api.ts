@@ -14,7 +14,7 @@ import { settings } from './settings.ts';
 import { observe, verify, verifyThat, named, type NamedCheck } from './observe.ts';
 import { sampledSchemaCheck } from './schema.ts';
 import exec from 'k6/execution';
-import { companyInput, invoiceXml, INVOICE_FORMAT, type CompanyInput } from './data.ts';
+import { companyInput, invoiceXml, providerARegistration, INVOICE_FORMAT, type CompanyInput, type PartyLookupInput } from './data.ts';
 
 /** Schema names of the bundled validators, per response body. */
 export const SCHEMAS = {
@@ -119,13 +119,13 @@ export function registerAndWait(company: CompanyInput, attempts = 40, intervalSe
   return { token, companyId, registered };
 }
 
-export function buyerLookup(token: string, criteria: object): boolean {
+export function buyerLookup(token: string, criteria: PartyLookupInput): boolean {
   const endpoint = ENDPOINTS.buyerLookup;
   const observed = observe(http.post(url('/buyerparties/lookup'), JSON.stringify(criteria), params(endpoint, tokenHeaders(token))));
   return verify(observed, endpoint, [answers(endpoint, 200), ...sampledSchemaCheck(endpoint, SCHEMAS.buyerLookup, 'buyer lookup')]);
 }
 
-export function sellerLookup(token: string, criteria: object): boolean {
+export function sellerLookup(token: string, criteria: PartyLookupInput): boolean {
   const endpoint = ENDPOINTS.sellerLookup;
   const observed = observe(http.post(url('/sellerparties/lookup'), JSON.stringify(criteria), params(endpoint, tokenHeaders(token))));
   return verify(observed, endpoint, [answers(endpoint, 200), ...sampledSchemaCheck(endpoint, SCHEMAS.sellerLookup, 'seller lookup')]);
@@ -194,19 +194,8 @@ export function markHandled(token: string, ids: string[]): boolean {
 
 export function registerProviderA(token: string, company: CompanyInput): boolean {
   const endpoint = ENDPOINTS.providerARegister;
-  const body = {
-    LegalName: company.Name,
-    DisplayName: company.Name,
-    OrgNo: company.OrgNo,
-    ContactFirstName: 'Load',
-    ContactLastName: 'Runner',
-    ContactPersonEmail: company.Email,
-    GeneralEmail: company.Email,
-    ContactPhone: '+46700000000',
-    PubAgreement: true,
-    TermsAndConditions: true,
-  };
-  const observed = observe(http.post(url('/companies/deliverymethods/b2c/providera'), JSON.stringify(body), params(endpoint, tokenHeaders(token))));
+  const body = JSON.stringify(providerARegistration(company));
+  const observed = observe(http.post(url('/companies/deliverymethods/b2c/providera'), body, params(endpoint, tokenHeaders(token))));
   return verify(observed, endpoint, [answers(endpoint, 200)]);
 }
 
@@ -235,17 +224,17 @@ export interface SetupCompany {
   companyId: string;
   /** Created without expiry: setup data outlives any 10-minute token. */
   token: string;
-  orgNo: string;
+  company: CompanyInput;
 }
 
 /** For setup(): a registered company with a token, or the test stops with the reason. */
-export function setupCompany(erpId: string, processes: string[]): SetupCompany {
-  const company = companyInput(erpId, processes);
+export function setupCompany(erpId: string, processes: string[], swedish = false): SetupCompany {
+  const company = companyInput(erpId, processes, swedish);
   const result = registerAndWait(company);
   if (!result.registered || result.token === undefined || result.companyId === undefined) {
     exec.test.abort(`setup: company ${erpId} did not reach status Registered`);
   }
-  return { erpId, companyId: result.companyId as string, token: result.token as string, orgNo: company.OrgNo };
+  return { erpId, companyId: result.companyId as string, token: result.token as string, company };
 }
 
 /** Uploads the fixture invoice and sends it; the DocumentId, or undefined. */

@@ -1,40 +1,26 @@
-// Test data for the flows, made in the init context from the shared fixture generators and held
-// in SharedArrays, so that every VU reads one copy. The same seed gives the same data on every
-// run and every runner; ErpIds also carry the run prefix (and the segment), so runs against a
-// persistent target do not collide.
+// Test data for the flows: the run's fixture pack (fixtures/pack.ts, written by `dxs load` with
+// the run's prefix; the build's default pack when a script is started by hand), read in the init
+// context into SharedArrays so that every VU reads one copy.
 //
 // k6 side only.
 
 import { SharedArray } from 'k6/data';
-import { generateSsns } from '../../fixtures/ssn.ts';
-import { generateSwedishOrgNo, generateGln } from '../../fixtures/check-digits.ts';
-import { mulberry32, deriveSeed } from '../../fixtures/random.ts';
+import { packInfo, packSection, packSsns } from '../../fixtures/k6.ts';
+import type { CompanyInput, PartyLookupInput, ProviderARegistrationInput } from '../../fixtures/bodies.ts';
 import { settings } from './settings.ts';
 
-/** Swedish personal identity numbers for provider A lookups (DXS_SSN_COUNT of them). */
-export const ssns = new SharedArray('ssns', () => generateSsns(settings.ssnCount, settings.seed));
+// Relative to this module and to the scripts alike: both sit two levels below the project root.
+const PACK = settings.fixturePack ?? '../../fixtures/generated/pack.json';
 
-export interface LookupCriteria {
-  PartyId: string;
-  Name?: string;
-  CountryCode?: string;
-  OrgNo?: string;
-}
+const companies = packSection(SharedArray, open, PACK, 'companies');
+export const buyerLookups = packSection(SharedArray, open, PACK, 'buyerLookups');
+export const sellerLookups = packSection(SharedArray, open, PACK, 'sellerLookups');
+const providerARegistrations = packSection(SharedArray, open, PACK, 'providerARegistrations');
 
-/** Search criteria for buyer and seller lookups: name words that occur in the network, per country. */
-export const lookupCriteria = new SharedArray('lookup-criteria', () => {
-  const words = ['Nordic', 'Baltic', 'Polar', 'Fjord', 'Birch', 'Granite', 'Harbour', 'Aurora', 'Lake', 'Pine'];
-  const countries = ['SE', 'DK', 'FI', 'NO'];
-  const random = mulberry32(deriveSeed(settings.seed, 'lookup'));
-  const criteria: LookupCriteria[] = [];
-  for (let index = 0; index < 200; index++) {
-    const item: LookupCriteria = { PartyId: `party-${index}`, Name: words[index % words.length], CountryCode: countries[index % countries.length] };
-    // Some searches by organisation number, which rarely hit: a lookup with no match is normal traffic too.
-    if (index % 5 === 4) item.OrgNo = generateSwedishOrgNo(random);
-    criteria.push(item);
-  }
-  return criteria;
-});
+/** Swedish personal identity numbers for provider A lookups (DXS_SSN_COUNT of them), from the pack's seed. */
+export const ssns = packSsns(SharedArray, packInfo(SharedArray, open, PACK), settings.ssnCount);
+
+export type { CompanyInput, PartyLookupInput };
 
 /** The UBL invoice of the shared fixtures, uploaded and sent by the document flows. */
 export const invoiceXml: string = open('../../fixtures/files/invoice.xml');
@@ -45,28 +31,26 @@ export function erpIdFor(label: string, vu: number, iteration: number): string {
   return `${settings.runPrefix}-${label}-${vu}-${iteration}`;
 }
 
-export interface CompanyInput {
-  ErpId: string;
-  ErpProduct: string;
-  Name: string;
-  Email: string;
-  CountryCode: string;
-  OrgNo: string;
-  GLN: string;
-  Processes: string[];
+function hash(text: string): number {
+  let value = 0;
+  for (let index = 0; index < text.length; index++) value = (Math.imul(value, 31) + text.charCodeAt(index)) >>> 0;
+  return value;
 }
 
-/** A Swedish company (provider A requires Sweden) with valid check digits, seeded by its ErpId. */
-export function companyInput(erpId: string, processes: string[]): CompanyInput {
-  const random = mulberry32(deriveSeed(settings.seed, erpId));
-  return {
-    ErpId: erpId,
-    ErpProduct: 'dxs load 0.1',
-    Name: `Load ${erpId}`,
-    Email: `${erpId.replace(/[^A-Za-z0-9-]/g, '')}@load.example`,
-    CountryCode: 'SE',
-    OrgNo: generateSwedishOrgNo(random),
-    GLN: generateGln(random, 'SE'),
-    Processes: processes,
-  };
+/** A company of the pack under a new ErpId; `swedish` picks one registered in Sweden (provider A requires it). */
+export function companyInput(erpId: string, processes: string[], swedish = false): CompanyInput {
+  const start = hash(erpId) % companies.length;
+  let template = companies[start] as CompanyInput;
+  // Bounded by the pack's size.
+  for (let offset = 0; swedish && template.CountryCode !== 'SE' && offset < companies.length; offset++) {
+    template = companies[(start + offset) % companies.length] as CompanyInput;
+  }
+  return { ...template, ErpId: erpId, Processes: processes as CompanyInput['Processes'] };
+}
+
+/** The pack's provider A registration body, made to match the company it registers. */
+export function providerARegistration(company: CompanyInput): ProviderARegistrationInput {
+  const template = providerARegistrations[0] as ProviderARegistrationInput;
+  // OrgVatNo is left out: the template's belongs to another organisation.
+  return { ...template, OrgNo: company.OrgNo, LegalName: company.Name, OrgVatNo: undefined };
 }

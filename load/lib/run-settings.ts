@@ -23,6 +23,8 @@ export interface RunSettings {
   seed?: number;
   /** Keeps the ErpIds of different runs (and runners) apart. */
   runPrefix?: string;
+  /** Absolute path of the fixture pack (fixtures/pack.ts) the run's data comes from. */
+  fixturePack?: string;
 }
 
 export const SETTING_ENV_NAMES: Record<keyof RunSettings, string> = {
@@ -38,6 +40,7 @@ export const SETTING_ENV_NAMES: Record<keyof RunSettings, string> = {
   ssnCount: 'DXS_SSN_COUNT',
   seed: 'DXS_SEED',
   runPrefix: 'DXS_RUN_PREFIX',
+  fixturePack: 'DXS_FIXTURE_PACK',
 };
 
 /** The environment of a k6 run; without the API key for an archive that leaves the machine. */

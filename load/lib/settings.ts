@@ -35,4 +35,5 @@ export const settings: LoadSettings = {
   ssnCount: number('ssnCount', false) ?? 5000,
   seed: number('seed', true) ?? 20260101,
   runPrefix: text('runPrefix') ?? 'load',
+  fixturePack: text('fixturePack'),
 };

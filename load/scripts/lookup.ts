@@ -1,9 +1,9 @@
 // Flow: buyer and seller lookups in the network (POST /buyerparties/lookup and
-// /sellerparties/lookup), with search criteria from a SharedArray.
+// /sellerparties/lookup), with the search criteria of the fixture pack.
 import exec from 'k6/execution';
 import { buildOptions } from '../lib/options.ts';
 import { ENDPOINTS, buyerLookup, sellerLookup, setupCompany } from '../lib/api.ts';
-import { lookupCriteria, type LookupCriteria } from '../lib/data.ts';
+import { buyerLookups, sellerLookups, type PartyLookupInput } from '../lib/data.ts';
 import { settings } from '../lib/settings.ts';
 
 export const endpoints = [ENDPOINTS.buyerLookup, ENDPOINTS.sellerLookup];
@@ -18,9 +18,9 @@ export function setupLookup(): LookupData {
 }
 
 export function lookup(data: LookupData): void {
-  const criteria = lookupCriteria[exec.scenario.iterationInTest % lookupCriteria.length] as LookupCriteria;
-  buyerLookup(data.token, criteria);
-  sellerLookup(data.token, criteria);
+  const iteration = exec.scenario.iterationInTest;
+  buyerLookup(data.token, buyerLookups[iteration % buyerLookups.length] as PartyLookupInput);
+  sellerLookup(data.token, sellerLookups[iteration % sellerLookups.length] as PartyLookupInput);
 }
 
 export const setup = setupLookup;

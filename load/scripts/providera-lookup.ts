@@ -1,9 +1,9 @@
 // Flow: provider A lookup with a large Ssns array (POST .../b2c/providera/lookup). The company is
 // registered in Sweden and with provider A in setup(); the SSNs come from the shared generator
-// through a SharedArray (DXS_SSN_COUNT of them, default 5000, at most 500000 by the spec).
+// of the fixture pack's seed through a SharedArray (DXS_SSN_COUNT of them, default 5000, at most 500000 by the spec).
 import { buildOptions } from '../lib/options.ts';
 import { ENDPOINTS, providerALookup, registerProviderA, setupCompany } from '../lib/api.ts';
-import { companyInput, ssns } from '../lib/data.ts';
+import { ssns } from '../lib/data.ts';
 import { settings } from '../lib/settings.ts';
 import exec from 'k6/execution';
 
@@ -15,9 +15,8 @@ export interface ProviderAData {
 }
 
 export function setupProviderA(): ProviderAData {
-  const erpId = `${settings.runPrefix}-providera`;
-  const company = setupCompany(erpId, ['SendInvoices']);
-  if (!registerProviderA(company.token, companyInput(erpId, ['SendInvoices']))) exec.test.abort('setup: provider A registration failed');
+  const company = setupCompany(`${settings.runPrefix}-providera`, ['SendInvoices'], true);
+  if (!registerProviderA(company.token, company.company)) exec.test.abort('setup: provider A registration failed');
   return { token: company.token };
 }
 

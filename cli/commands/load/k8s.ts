@@ -5,7 +5,7 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { scriptPath, type ScriptSettings } from './run.ts';
+import { SYSTEM_TAGS, scriptPath, type ScriptSettings } from './run.ts';
 import { settingsEnvironment } from '../../../load/lib/run-settings.ts';
 
 export interface K8sInput {
@@ -37,7 +37,7 @@ spec:
   # Each runner writes its raw points and summary; collect them and run
   #   dxs load merge <runner files...> --out <dir>
   # to judge the thresholds on the whole run (a runner only judges its own share).
-  arguments: --out json=/tmp/raw.json --summary-export /tmp/k6-summary.json
+  arguments: --out json=/tmp/raw.json --summary-export /tmp/k6-summary.json --system-tags ${SYSTEM_TAGS}
   runner:
     env:
       - name: DXS_BASE_URL
@@ -82,6 +82,8 @@ export async function writeK8sBundle(input: K8sInput): Promise<{ archive: string
   const archiveName = `${input.script}.tar`;
   const archive = join(input.out, archiveName);
   const env = settingsEnvironment(input.settings, false);
+  // The base URL comes from the runner's environment (the manifest): values in the archive would win over it.
+  delete env.DXS_BASE_URL;
   const args = ['archive', '--quiet', '-O', archive];
   for (const [key, value] of Object.entries(env)) args.push('-e', `${key}=${value}`);
   args.push(scriptPath(input.script));

@@ -37,7 +37,7 @@ function dashboardPeriod(settings: ScriptSettings): string {
 
 
 /** The tags our report and thresholds use; fewer tags keep the raw points small. */
-const SYSTEM_TAGS = 'status,method,name,check,scenario,group,expected_response,error_code';
+export const SYSTEM_TAGS = 'status,method,name,check,scenario,group,expected_response,error_code';
 
 export interface RunScriptInput {
   k6: string;
