@@ -4,7 +4,7 @@
 //
 // Pure module: no Node APIs, explicit .ts imports, so k6 can load it as it is.
 
-import { normaliseKeys } from './casing.ts';
+import { casingViolations, normaliseKeys } from './casing.ts';
 
 export interface ObservedRequest {
   method: string;
@@ -100,6 +100,34 @@ export function matchesSchema(schemaName: string, validate: SchemaValidator): Ch
     if (response.json === undefined) return outcome('matchesSchema', false, `a JSON body matching ${schemaName}`, 'no JSON body');
     const result = validate(schemaName, normaliseKeys(response.json));
     return outcome('matchesSchema', result.valid, `body matches ${schemaName}`, result.valid ? 'body matches' : result.errors.join('; '));
+  };
+}
+
+/** Field names of a JSON body written in one casing (the strict modes of dxs test); "mixed" accepts either per key. */
+export function casingIs(casing: 'pascal' | 'camel' | 'mixed'): Check {
+  return (response) => {
+    const violations = response.json === undefined ? [] : casingViolations(response.json, casing);
+    const shown = violations.slice(0, 5).map((violation) => `${violation.path} (expected ${violation.expected})`).join(', ');
+    const expected = casing === 'mixed' ? 'field names in PascalCase or camelCase' : `field names in ${casing === 'pascal' ? 'PascalCase' : 'camelCase'}`;
+    return outcome('casingIs', violations.length === 0, expected, violations.length === 0 ? 'as expected' : `${violations.length} field(s) otherwise: ${shown}`);
+  };
+}
+
+/** A JSON string with a message: the error body of the cases the spec's Errors table lists. */
+export const bodyIsJsonString: Check = (response) =>
+  outcome(
+    'bodyIsJsonString',
+    typeof response.json === 'string' && response.json.trim() !== '',
+    'a JSON string with a message',
+    response.json === undefined ? `body ${truncate(response.text ?? '', 200) || '(empty)'}` : `body ${truncate(JSON.stringify(response.json), 200)}`,
+  );
+
+/** A field of the normalised body satisfies a predicate; `describe` says what was expected. */
+export function fieldSatisfies(name: string, describe: string, predicate: (value: unknown) => boolean): Check {
+  return (response) => {
+    const body = normaliseKeys<Record<string, unknown> | undefined>(response.json);
+    const value = typeof body === 'object' && body !== null ? body[name] : undefined;
+    return outcome(`field ${name}`, predicate(value), `${name} ${describe}`, value === undefined ? `no ${name}` : `${name} = ${truncate(JSON.stringify(value), 200)}`);
   };
 }
 

@@ -10,15 +10,38 @@ export const REDACTED = '[REDACTED]';
 /** Registry of secret values seen during a run; every redaction pass replaces all of them. */
 export class SecretRegistry {
   private readonly secrets = new Set<string>();
+  private readonly listeners: Array<(secret: string) => void> = [];
+  private longestFirst: string[] | undefined;
 
   add(value: unknown): void {
     // Very short values would blank out ordinary words in the report.
-    if (typeof value === 'string' && value.length >= 6) this.secrets.add(value);
+    if (typeof value !== 'string' || value.length < 6 || this.secrets.has(value)) return;
+    this.secrets.add(value);
+    this.longestFirst = undefined;
+    for (const listener of this.listeners) listener(value);
+  }
+
+  /** Called for every new secret: lets a worker process hand the tokens it saw to the process that writes the report. */
+  onAdd(listener: (secret: string) => void): void {
+    this.listeners.push(listener);
+  }
+
+  /** Registers every token value found in a body (fields Token and ClientToken, any casing, any depth). */
+  addTokensIn(body: unknown): void {
+    if (Array.isArray(body)) body.forEach((item) => this.addTokensIn(item));
+    else if (typeof body === 'object' && body !== null) {
+      for (const [key, inner] of Object.entries(body)) {
+        if (SECRET_FIELD_NAMES.has(key.toLowerCase())) this.add(inner);
+        else this.addTokensIn(inner);
+      }
+    }
   }
 
   redactText(text: string): string {
     let result = text;
-    for (const secret of this.secrets) result = result.split(secret).join(REDACTED);
+    // Longest first, so a secret that contains another is replaced whole.
+    this.longestFirst ??= [...this.secrets].sort((a, b) => b.length - a.length);
+    for (const secret of this.longestFirst) result = result.split(secret).join(REDACTED);
     return result;
   }
 

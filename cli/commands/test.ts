@@ -1,9 +1,277 @@
+// dxs test: runs the Playwright suites (suites/) against a target and writes the report directory.
+// Playwright Test has no programmatic API, so its CLI is spawned; the target, the keys and the
+// selection travel in the DXS_RUN_CONTEXT environment variable, never on a command line.
+// Exit codes: 0 no test failed, 1 a test failed, 2 usage, configuration, unreachable target or a
+// run that could not complete. The report is written in every case.
 import type { Command } from 'commander';
+import { spawn } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { basename, join, relative, resolve } from 'node:path';
+import { ConfigError, TEST_OPTIONS, resolveCommandOptions, type ResolvedOptions } from '../../lib/config.ts';
+import { secrets } from '../../lib/redact.ts';
+import { openTarget, type Target } from '../../lib/target.ts';
+import { newRunPrefix } from '../../fixtures/run-prefix.ts';
+import { REQUIREMENT_AREAS } from '../../schemas/requirements.ts';
+import { exitCodeOf, type Results, type RunStatus } from '../../report/results.ts';
+import { loadSecretsFile, readResults, writeReport } from '../../report/write.ts';
+import { RUN_CONTEXT_ENV, type CasingMode, type RunContext } from '../../suites/support/run-context.ts';
+import { addOptions } from '../options.ts';
 
-// Placeholder until the test command lands.
+const ROOT = new URL('../../', import.meta.url).pathname;
+const PLAYWRIGHT_CONFIG = join(ROOT, 'suites', 'playwright.config.ts');
+const PROFILES_FILE = join(ROOT, 'suites', 'profiles.json');
+/** After an interruption, how long Playwright gets to write its reports before it is killed. */
+const SHUTDOWN_GRACE_MS = 15_000;
+
+interface Profile {
+  description: string;
+  areas: string[];
+  destructive: boolean;
+}
+
+export function loadProfiles(): Record<string, Profile> {
+  return (JSON.parse(readFileSync(PROFILES_FILE, 'utf8')) as { profiles: Record<string, Profile> }).profiles;
+}
+
+function version(): string {
+  return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+function timestamp(date: Date): string {
+  return date.toISOString().replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
+}
+
+/** reports/<timestamp>/ and reports/latest pointing to it, unless the user chose a directory. */
+function prepareReportDir(options: ResolvedOptions, started: Date): string {
+  if (typeof options.reportDir === 'string') {
+    const directory = resolve(options.reportDir);
+    mkdirSync(directory, { recursive: true });
+    return directory;
+  }
+  const reports = resolve('reports');
+  let directory = join(reports, timestamp(started));
+  for (let suffix = 2; existsSync(directory); suffix++) directory = join(reports, `${timestamp(started)}-${suffix}`);
+  mkdirSync(directory, { recursive: true });
+  const latest = join(reports, 'latest');
+  try {
+    if (lstatSync(latest, { throwIfNoEntry: false }) !== undefined) unlinkSync(latest);
+    symlinkSync(basename(directory), latest);
+  } catch {
+    // A missing symlink is no reason to fail a run (some file systems have none).
+  }
+  return directory;
+}
+
+interface Selection {
+  profile: string;
+  areas: string[];
+  destructive: boolean;
+}
+
+function select(options: ResolvedOptions): Selection {
+  const profiles = loadProfiles();
+  const name = options.profile as string;
+  const profile = profiles[name];
+  if (profile === undefined) throw new ConfigError(`unknown profile "${name}" (known: ${Object.keys(profiles).join(', ')})`);
+  const areas = (options.area as string[] | undefined) ?? profile.areas;
+  for (const area of areas) {
+    if (!(REQUIREMENT_AREAS as readonly string[]).includes(area)) throw new ConfigError(`unknown area "${area}" (known: ${REQUIREMENT_AREAS.join(', ')})`);
+  }
+  if (typeof options.grep === 'string') {
+    try {
+      new RegExp(options.grep);
+    } catch (error) {
+      throw new ConfigError(`--grep ${JSON.stringify(options.grep)} is not a regular expression: ${(error as Error).message}`);
+    }
+  }
+  return { profile: name, areas, destructive: (options.destructive as boolean) || profile.destructive };
+}
+
+/** The report of a run that never reached Playwright, or that Playwright could not finish. */
+function runReport(context: Partial<RunContext> & { reportDir: string }, status: RunStatus, message: string, started: Date): Results {
+  return {
+    format: 'dxs-results/1',
+    run: {
+      target: context.baseUrl ?? '(none)',
+      embedded: context.embedded ?? false,
+      profile: context.profile ?? '(none)',
+      areas: context.areas ?? [],
+      casing: context.casing ?? 'any',
+      destructive: context.destructive ?? false,
+      version: version(),
+      startedAt: started.toISOString(),
+      finishedAt: new Date().toISOString(),
+      durationMs: Date.now() - started.getTime(),
+      status,
+      message,
+      shards: context.shard !== undefined ? [context.shard] : [],
+    },
+    summary: { total: 0, passed: 0, failed: 0, warning: 0, info: 0, skipped: 0 },
+    tests: [],
+    coverage: {},
+  };
+}
+
+function playwrightCli(): string {
+  return createRequire(import.meta.url).resolve('@playwright/test/cli');
+}
+
+/** Runs Playwright; resolves with its exit code, or null when it had to be killed. */
+function runPlaywright(args: string[], env: NodeJS.ProcessEnv, onInterrupt: () => void): Promise<number | null> {
+  return new Promise((resolvePromise) => {
+    // Its own process group: a Ctrl-C reaches Playwright once, from us, so it shuts down gracefully
+    // (a second SIGINT would make it exit at once, without writing the reports).
+    const child = spawn(process.execPath, [playwrightCli(), ...args], { cwd: ROOT, env, stdio: 'inherit', detached: true });
+    let killTimer: NodeJS.Timeout | undefined;
+    const forward = (signal: NodeJS.Signals): void => {
+      onInterrupt();
+      if (killTimer !== undefined) return;
+      console.error(`\ndxs test: ${signal} received, stopping the run and writing the report...`);
+      child.kill('SIGINT');
+      killTimer = setTimeout(() => child.kill('SIGKILL'), SHUTDOWN_GRACE_MS);
+    };
+    process.on('SIGINT', forward);
+    process.on('SIGTERM', forward);
+    child.on('exit', (code) => {
+      clearTimeout(killTimer);
+      process.off('SIGINT', forward);
+      process.off('SIGTERM', forward);
+      resolvePromise(code);
+    });
+  });
+}
+
+function summaryLine(results: Results, reportDir: string): string {
+  const { summary, run } = results;
+  const where = relative(process.cwd(), join(reportDir, 'index.html')) || join(reportDir, 'index.html');
+  const verdict = run.status === 'passed' ? 'PASSED' : run.status === 'failed' ? 'FAILED' : run.status.toUpperCase();
+  return `dxs test: ${verdict}: ${summary.passed} passed, ${summary.failed} failed, ${summary.warning} warning, ${summary.info} info, ${summary.skipped} skipped${run.message ? ` (${run.message})` : ''}\nreport: ${where}`;
+}
+
+export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const started = new Date();
+  let options: ResolvedOptions;
+  let selection: Selection;
+  try {
+    ({ options } = resolveCommandOptions(TEST_OPTIONS, flags, env, (path) => readFileSync(path, 'utf8')));
+    selection = select(options);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`dxs test: ${error.message}`);
+    return 2;
+  }
+  const reportDir = prepareReportDir(options, started);
+  const casing = options.casing as CasingMode;
+  const partial = { reportDir, baseUrl: options.baseUrl as string | undefined, profile: selection.profile, areas: selection.areas, destructive: selection.destructive, casing, shard: options.shard as string | undefined };
+
+  let target: Target;
+  try {
+    target = await openTarget({
+      baseUrl: options.baseUrl as string | undefined,
+      apiKey: options.apiKey as string | undefined,
+      apiKeyWithoutDelete: options.apiKeyWithoutDelete as string | undefined,
+      sandboxCasing: (options.sandboxCasing as 'pascal' | 'camel' | undefined) ?? (casing === 'strict-pascal' ? 'pascal' : 'camel'),
+      sandboxFaults: options.sandboxFault as string[] | undefined,
+      sandboxVariants: options.sandboxVariant as string[] | undefined,
+    });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`dxs test: ${error.message}`);
+    const status: RunStatus = error.name === 'TargetUnreachable' ? 'unreachable' : 'error';
+    writeReport(reportDir, runReport(partial, status, error.message, started));
+    console.error(`report: ${relative(process.cwd(), join(reportDir, 'index.html'))}`);
+    return 2;
+  }
+  for (const warning of target.warnings) console.error(`dxs test: warning: ${warning}`);
+
+  const secretsFile = join(tmpdir(), `dxs-secrets-${process.pid}-${started.getTime()}`);
+  const context: RunContext = {
+    baseUrl: target.baseUrl,
+    apiKey: target.apiKey,
+    apiKeyWithoutDelete: target.apiKeyWithoutDelete,
+    asyncTimeoutSeconds: options.asyncTimeout as number,
+    casing,
+    areas: selection.areas,
+    grep: options.grep as string | undefined,
+    destructive: selection.destructive,
+    profile: selection.profile,
+    reportDir,
+    runPrefix: newRunPrefix(),
+    seed: started.getTime() % 100_000,
+    embedded: target.embedded,
+    version: version(),
+    startedAt: started.toISOString(),
+    secretsFile,
+    shard: options.shard as string | undefined,
+  };
+  console.error(`dxs test: ${target.embedded ? 'embedded sandbox at ' : ''}${target.baseUrl}, profile ${selection.profile} (${selection.areas.join(', ')}), ${options.workers} workers`);
+
+  const args = ['test', '-c', PLAYWRIGHT_CONFIG, '--workers', String(options.workers)];
+  if (typeof options.shard === 'string') args.push('--shard', options.shard);
+  let interrupted = false;
+  let code: number | null;
+  try {
+    code = await runPlaywright(args, { ...env, [RUN_CONTEXT_ENV]: JSON.stringify(context) }, () => {
+      interrupted = true;
+    });
+  } finally {
+    await target.close().catch(() => {});
+  }
+
+  loadSecretsFile(secretsFile);
+  rmSync(secretsFile, { force: true });
+  const resultsPath = join(reportDir, 'results.json');
+  let results: Results;
+  if (existsSync(resultsPath)) {
+    results = readResults(resultsPath);
+    if (interrupted && results.run.status === 'passed') results.run.status = 'interrupted';
+    // Playwright failed without any failed test: it could not load or select the suites.
+    if (code !== 0 && results.summary.failed === 0 && results.run.status === 'passed') {
+      results.run.status = 'error';
+      results.run.message ??= `Playwright exited with code ${code} (see the output above)`;
+    }
+  } else {
+    results = runReport({ ...context }, interrupted ? 'interrupted' : 'error', interrupted ? 'the run was interrupted before any result was written' : `Playwright exited with code ${code} before writing results`, started);
+  }
+  // Rewritten with every secret the workers saw, and with the final status.
+  writeReport(reportDir, results);
+  console.error(summaryLine(results, reportDir));
+  return exitCodeOf(results);
+}
+
 export function registerTestCommand(program: Command): void {
-  program.command('test').description('(not yet available)').action(() => {
-    console.error('dxs test: not yet available');
-    process.exit(2);
+  const profiles = loadProfiles();
+  const command = program
+    .command('test')
+    .description('Run the contract, scenario and security suites against a target (default: the embedded sandbox).');
+  addOptions(command, TEST_OPTIONS);
+  command.addHelpText(
+    'after',
+    `
+Every option can also be set with its DXS_* environment variable or as a camelCase key of the
+JSON config file (--config / DXS_CONFIG). Precedence: flag > environment > config file > default.
+
+Profiles (--profile):
+${Object.entries(profiles)
+  .map(([name, profile]) => `  ${name.padEnd(18)} ${profile.description}: ${profile.areas.join(', ')}`)
+  .join('\n')}
+
+Examples:
+  $ dxs test                                          all default suites against the embedded sandbox
+  $ dxs test --base-url https://staging.example/v1/api --api-key "$KEY" --async-timeout 120
+  $ DXS_API_KEY=... dxs test --base-url https://staging.example/v1/api --profile invoice-sender
+  $ dxs test --area tokens companies --grep @TOK-01
+  $ dxs test --shard 1/2 --report-dir reports/shard-1 && dxs test --shard 2/2 --report-dir reports/shard-2
+  $ dxs report merge reports/shard-1 reports/shard-2 --out reports/merged
+
+Reports: <report dir>/index.html (our page), results.json, junit.xml, playwright/index.html.
+Exit codes: 0 no test failed (warnings and info allowed), 1 a test failed, 2 usage or configuration
+error, unreachable target, or a run that could not complete.`,
+  );
+  command.action(async (flags: Record<string, unknown>) => {
+    // Exit at once: nothing of the run should keep the process alive after the report is written.
+    process.exit(await runTestCommand(flags));
   });
 }

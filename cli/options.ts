@@ -1,0 +1,17 @@
+// Turns the option tables of lib/config.ts into commander options, so every option has its flag,
+// its DXS_* variable and its config-file key from one description.
+import { Option, type Command } from 'commander';
+import { envName, flagName, type OptionSpec } from '../lib/config.ts';
+
+export function addOptions(command: Command, specs: readonly OptionSpec[]): Command {
+  for (const spec of specs) {
+    const flag = spec.kind === 'boolean' ? flagName(spec.key) : spec.kind === 'list' ? `${flagName(spec.key)} <${(spec.argument ?? 'VALUE').replace(/\.\.\.$/, '')}...>` : `${flagName(spec.key)} <${spec.argument ?? 'VALUE'}>`;
+    const extras = [envName(spec.key)];
+    if (spec.default !== undefined) extras.push(`default: ${JSON.stringify(spec.default)}`);
+    // No commander default: an absent flag must stay undefined so that env and config can apply.
+    const option = new Option(flag, `${spec.description} [${extras.join(', ')}]`);
+    if (spec.choices !== undefined) option.choices(spec.choices as string[]);
+    command.addOption(option);
+  }
+  return command;
+}

@@ -1,0 +1,49 @@
+// junit.xml, rendered from results.json (so a merged run gets one too). Warnings and
+// observations pass, as CI should; they are listed in each case's system-out.
+import type { Results, TestRecord } from './results.ts';
+
+function xml(value: unknown): string {
+  return String(value ?? '')
+    // Characters XML 1.0 cannot carry at all.
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
+}
+
+function testCase(test: TestRecord): string {
+  const name = test.titlePath.join(' › ');
+  const attributes = `name="${xml(name)}" classname="${xml(test.file)}" time="${(test.durationMs / 1000).toFixed(3)}"`;
+  const notes = [
+    `verdict: ${test.verdict}`,
+    `requirements: ${test.requirements.join(', ')}`,
+    ...test.annotations.filter((annotation) => annotation.type === 'warning' || annotation.type === 'info').map((annotation) => `${annotation.type}: ${annotation.description ?? ''}`),
+  ].join('\n');
+  let body = '';
+  if (test.verdict === 'failed') {
+    const first = (test.failure ?? 'failed').split('\n')[0];
+    body = `<failure message="${xml(first)}" type="${xml(test.status)}">${xml(test.failure ?? '')}</failure>`;
+  } else if (test.verdict === 'skipped') {
+    body = `<skipped message="${xml(test.skipReason ?? test.status)}"/>`;
+  }
+  return `    <testcase ${attributes}>${body}<system-out>${xml(notes)}</system-out></testcase>`;
+}
+
+export function renderJunit(results: Results): string {
+  const byFile = new Map<string, TestRecord[]>();
+  for (const test of results.tests) byFile.set(test.file, [...(byFile.get(test.file) ?? []), test]);
+  const suites = [...byFile].map(([file, tests]) => {
+    const failures = tests.filter((test) => test.verdict === 'failed').length;
+    const skipped = tests.filter((test) => test.verdict === 'skipped').length;
+    const time = tests.reduce((sum, test) => sum + test.durationMs, 0) / 1000;
+    return `  <testsuite name="${xml(file)}" tests="${tests.length}" failures="${failures}" skipped="${skipped}" errors="0" time="${time.toFixed(3)}">\n${tests.map(testCase).join('\n')}\n  </testsuite>`;
+  });
+  const { summary, run } = results;
+  // A run that could not be made is one failing case, so CI never reads it as green.
+  if (run.status === 'unreachable' || run.status === 'error' || run.status === 'interrupted') {
+    suites.push(`  <testsuite name="dxs run" tests="1" failures="1" skipped="0" errors="0" time="0"><testcase name="the run completes" classname="dxs"><failure message="${xml(run.message ?? run.status)}" type="${xml(run.status)}"/></testcase></testsuite>`);
+  }
+  const failures = summary.failed + (run.status === 'unreachable' || run.status === 'error' || run.status === 'interrupted' ? 1 : 0);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="dxs test" tests="${summary.total}" failures="${failures}" skipped="${summary.skipped}" errors="0" time="${(run.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`;
+}

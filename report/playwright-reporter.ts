@@ -1,0 +1,116 @@
+// Our Playwright reporter: turns each test's result and its exchange log into results.json,
+// index.html and junit.xml in the report directory. It runs in Playwright's runner process, so it
+// re-registers the keys (from the run context) and the tokens the workers saw (the secrets file).
+// onEnd is called for interrupted runs too (SIGINT, global timeout), so the report is always written.
+import { relative } from 'node:path';
+import type { FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
+import { secrets } from '../lib/redact.ts';
+import { LOG_ATTACHMENT, type ExchangeLog } from '../suites/support/log.ts';
+import { runContext } from '../suites/support/run-context.ts';
+import {
+  addCoverage, areaOf, requirementsOf, requirementVerdicts, runStatus, summarise, testVerdict,
+  type Results, type TestRecord, type TestStatus,
+} from './results.ts';
+import { loadSecretsFile, writeReport } from './write.ts';
+
+const SUITES_ROOT = new URL('../suites/', import.meta.url).pathname;
+
+function readLog(result: TestResult): ExchangeLog {
+  const attachment = result.attachments.find((candidate) => candidate.name === LOG_ATTACHMENT && candidate.body !== undefined);
+  if (attachment?.body === undefined) return { exchanges: [], checks: [] };
+  try {
+    return JSON.parse(attachment.body.toString()) as ExchangeLog;
+  } catch {
+    return { exchanges: [], checks: [] };
+  }
+}
+
+function failureMessage(result: TestResult): string | undefined {
+  if (result.errors.length === 0) return undefined;
+  // Playwright colours its messages for terminals; a report wants plain text.
+  const strip = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, '');
+  return result.errors.map((error) => strip(error.message ?? error.value ?? 'error')).join('\n\n');
+}
+
+export default class DxsReporter implements Reporter {
+  private suite: Suite | undefined;
+  private readonly records = new Map<string, TestRecord>();
+  private readonly coverage: Results['coverage'] = {};
+  private readonly started = Date.now();
+
+  printsToStdio(): boolean {
+    return false;
+  }
+
+  onBegin(_config: unknown, suite: Suite): void {
+    this.suite = suite;
+    runContext();
+  }
+
+  private record(test: TestCase, result: TestResult | undefined, statusOverride?: TestStatus): TestRecord {
+    const tags = test.tags;
+    const requirements = requirementsOf(tags);
+    const log = result === undefined ? { exchanges: [], checks: [] } : readLog(result);
+    const annotations = (result?.annotations ?? test.annotations).map(({ type, description }) => ({ type, description }));
+    const status: TestStatus = statusOverride ?? (result?.status as TestStatus | undefined) ?? 'not run';
+    const verdict = testVerdict(status, log.checks, annotations);
+    const skip = annotations.find((annotation) => annotation.type === 'skip' || annotation.type === 'fixme');
+    return {
+      id: test.id,
+      title: test.title,
+      file: relative(SUITES_ROOT, test.location.file),
+      // titlePath() is root, project, file, describe blocks..., title.
+      titlePath: test.titlePath().slice(3).filter((part) => part !== ''),
+      area: areaOf(tags),
+      requirements,
+      tags,
+      status,
+      verdict,
+      durationMs: result?.duration ?? 0,
+      failure: verdict === 'failed' && result !== undefined ? failureMessage(result) : undefined,
+      skipReason: verdict === 'skipped' ? (skip?.description ?? (status === 'interrupted' || status === 'not run' ? 'the run was interrupted before this test ran' : 'skipped without a reason')) : undefined,
+      annotations,
+      checks: log.checks,
+      requirementVerdicts: requirementVerdicts(requirements, status, log.checks, annotations),
+      exchanges: verdict === 'failed' || verdict === 'warning' ? log.exchanges : undefined,
+    };
+  }
+
+  onTestEnd(test: TestCase, result: TestResult): void {
+    // With retries the last result counts; coverage counts every call that was made.
+    this.records.set(test.id, this.record(test, result));
+    addCoverage(this.coverage, readLog(result).exchanges);
+  }
+
+  onEnd(result: FullResult): void {
+    const context = runContext();
+    loadSecretsFile(context.secretsFile);
+    const interrupted = result.status === 'interrupted' || result.status === 'timedout';
+    const tests: TestRecord[] = [];
+    for (const test of this.suite?.allTests() ?? []) tests.push(this.records.get(test.id) ?? this.record(test, undefined, 'not run'));
+    const summary = summarise(tests);
+    const status = runStatus(summary, interrupted);
+    const results: Results = {
+      format: 'dxs-results/1',
+      run: {
+        target: context.baseUrl,
+        embedded: context.embedded,
+        profile: context.profile,
+        areas: context.areas,
+        casing: context.casing,
+        destructive: context.destructive,
+        version: context.version,
+        startedAt: context.startedAt,
+        finishedAt: new Date().toISOString(),
+        durationMs: Date.now() - Math.min(this.started, Date.parse(context.startedAt) || this.started),
+        status,
+        message: interrupted ? (result.status === 'timedout' ? 'the global time limit was reached' : 'the run was interrupted') : undefined,
+        shards: context.shard !== undefined ? [context.shard] : [],
+      },
+      summary,
+      tests,
+      coverage: this.coverage,
+    };
+    writeReport(context.reportDir, results, secrets);
+  }
+}

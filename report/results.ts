@@ -1,0 +1,150 @@
+// results.json: the one record of a run that every other report file is rendered from (index.html,
+// junit.xml), and that `dxs report merge` combines across shards. Verdicts are computed here.
+import type { CheckRecord, Exchange, Verdict } from '../suites/support/log.ts';
+
+export type { Verdict };
+
+export type TestStatus = 'passed' | 'failed' | 'timedOut' | 'skipped' | 'interrupted' | 'not run';
+
+export interface TestRecord {
+  id: string;
+  title: string;
+  file: string;
+  /** describe blocks and title. */
+  titlePath: string[];
+  area: string;
+  requirements: string[];
+  tags: string[];
+  status: TestStatus;
+  verdict: Verdict;
+  durationMs: number;
+  /** The failure message (redacted), for failed tests. */
+  failure?: string;
+  /** Why the test was skipped. */
+  skipReason?: string;
+  annotations: Array<{ type: string; description?: string }>;
+  checks: CheckRecord[];
+  /** Per catalog ID tagged on the test. */
+  requirementVerdicts: Record<string, Verdict>;
+  /** The calls of failed tests and of tests with warnings, so the report can show request and response. */
+  exchanges?: Exchange[];
+}
+
+export type RunStatus = 'passed' | 'failed' | 'interrupted' | 'unreachable' | 'error';
+
+export interface RunInfo {
+  target: string;
+  embedded: boolean;
+  profile: string;
+  areas: string[];
+  casing: string;
+  destructive: boolean;
+  version: string;
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  status: RunStatus;
+  /** What went wrong with the run itself (unreachable target, interruption). */
+  message?: string;
+  shards: string[];
+}
+
+export interface Summary {
+  total: number;
+  passed: number;
+  failed: number;
+  warning: number;
+  info: number;
+  skipped: number;
+}
+
+export interface Results {
+  format: 'dxs-results/1';
+  run: RunInfo;
+  summary: Summary;
+  tests: TestRecord[];
+  /** "METHOD /template" -> status code -> count of calls. */
+  coverage: Record<string, Record<string, number>>;
+}
+
+/** Severity order for combining verdicts: the worst wins. */
+const ORDER: Verdict[] = ['skipped', 'passed', 'info', 'warning', 'failed'];
+
+export function worst(verdicts: Iterable<Verdict>): Verdict | undefined {
+  let result: Verdict | undefined;
+  for (const verdict of verdicts) if (result === undefined || ORDER.indexOf(verdict) > ORDER.indexOf(result)) result = verdict;
+  return result;
+}
+
+export const REQUIREMENT_TAG = /^@([A-Z]{2,4}(?:-[A-Z]{2,4})?-\d{2})$/;
+export const AREA_TAG = /^@area:(.+)$/;
+
+export function requirementsOf(tags: readonly string[]): string[] {
+  return tags.map((tag) => REQUIREMENT_TAG.exec(tag)?.[1]).filter((id): id is string => id !== undefined);
+}
+
+export function areaOf(tags: readonly string[]): string {
+  for (const tag of tags) {
+    const match = AREA_TAG.exec(tag);
+    if (match !== null) return match[1];
+  }
+  return 'unknown';
+}
+
+function isFailure(status: TestStatus): boolean {
+  return status === 'failed' || status === 'timedOut';
+}
+
+export function testVerdict(status: TestStatus, checks: readonly CheckRecord[], annotations: ReadonlyArray<{ type: string }>): Verdict {
+  if (isFailure(status)) return 'failed';
+  if (status !== 'passed') return 'skipped';
+  if (checks.some((check) => check.verdict === 'warning') || annotations.some((annotation) => annotation.type === 'warning')) return 'warning';
+  if (checks.some((check) => check.verdict === 'info') || annotations.some((annotation) => annotation.type === 'info')) return 'info';
+  return 'passed';
+}
+
+/**
+ * The verdict of each catalog ID a test names. A failure the checks attribute to one ID fails
+ * that ID; a failure no check claims (an exception, a broken setup) fails them all; an ID whose
+ * checks never ran because another one failed first counts as skipped.
+ */
+export function requirementVerdicts(requirements: readonly string[], status: TestStatus, checks: readonly CheckRecord[], annotations: ReadonlyArray<{ type: string; description?: string }>): Record<string, Verdict> {
+  const result: Record<string, Verdict> = {};
+  const attributed = checks.some((check) => check.verdict === 'failed');
+  for (const id of requirements) {
+    const own = checks.filter((check) => check.requirement === id).map((check) => check.verdict as Verdict);
+    const noted = annotations
+      .filter((annotation) => (annotation.type === 'warning' || annotation.type === 'info') && annotation.description?.startsWith(`${id}:`))
+      .map((annotation) => annotation.type as Verdict);
+    if (status === 'skipped' || status === 'interrupted' || status === 'not run') result[id] = 'skipped';
+    else if (isFailure(status)) result[id] = own.includes('failed') || !attributed ? 'failed' : (worst([...own, ...noted]) ?? 'skipped');
+    else result[id] = worst([...own, ...noted].filter((verdict) => verdict !== 'passed')) ?? 'passed';
+  }
+  return result;
+}
+
+export function summarise(tests: readonly TestRecord[]): Summary {
+  const summary: Summary = { total: tests.length, passed: 0, failed: 0, warning: 0, info: 0, skipped: 0 };
+  for (const test of tests) summary[test.verdict]++;
+  return summary;
+}
+
+export function runStatus(summary: Summary, interrupted: boolean): RunStatus {
+  if (summary.failed > 0) return 'failed';
+  return interrupted ? 'interrupted' : 'passed';
+}
+
+export function addCoverage(coverage: Results['coverage'], exchanges: readonly Exchange[]): void {
+  for (const exchange of exchanges) {
+    const status = exchange.response !== undefined ? String(exchange.response.status) : 'no response';
+    const byStatus = (coverage[exchange.endpoint] ??= {});
+    byStatus[status] = (byStatus[status] ?? 0) + 1;
+  }
+}
+
+/** Exit code of dxs test for a run: 0 nothing failed, 1 a test failed, 2 the run itself could not be made. */
+export function exitCodeOf(results: Pick<Results, 'run' | 'summary'>): 0 | 1 | 2 {
+  if (results.summary.failed > 0) return 1;
+  if (results.run.status === 'unreachable' || results.run.status === 'error' || results.run.status === 'interrupted') return 2;
+  return 0;
+}

@@ -1,0 +1,95 @@
+// Contract of the token endpoints: POST /clienttokens/create, /clienttokens/revoke, /clienttokens/createsearchtoken.
+import { checks, createClientToken, expectCheck, observe, schema, tags, test } from '../support/index.ts';
+
+const { statusIs, bodyIsEmpty, isRejected, fieldSatisfies } = checks;
+const nonEmptyString = (value: unknown): boolean => typeof value === 'string' && value.length > 0;
+
+test.describe('client tokens', () => {
+  test('token creation answers 200 with a ClientToken body', { tag: tags('tokens', 'TOK-01', 'TOK-02', 'TOK-07', 'TOK-18') }, async ({ api, registeredCompany }) => {
+    const response = await api.post('/clienttokens/create', { auth: 'apiKey', json: { ErpId: registeredCompany.erpId } });
+    await expectCheck(response, [statusIs(200), schema('client-token.response')], { requirement: 'TOK-01' });
+    await expectCheck(response, [fieldSatisfies('Token', 'is a non-empty string', nonEmptyString)], { requirement: 'TOK-02' });
+    await expectCheck(response, [schema('client-token.response')], { requirement: 'TOK-07' });
+  });
+
+  test('a token created without ValidTo is accepted in the ClientToken header', { tag: tags('tokens', 'TOK-03', 'TOK-05') }, async ({ api, registeredCompany }) => {
+    const { response, token } = await createClientToken(api, registeredCompany.erpId);
+    await expectCheck(response, [statusIs(200)], { requirement: 'TOK-05' });
+    const status = await api.get('/companies/status', { auth: { clientToken: token ?? '' } });
+    await expectCheck(status, [statusIs(200)], { requirement: 'TOK-03' });
+  });
+
+  test('a ValidTo in the future is accepted on token creation', { tag: tags('tokens', 'TOK-06', 'TOK-16') }, async ({ api, registeredCompany }) => {
+    const validTo = new Date(Date.now() + 10 * 60_000).toISOString();
+    const response = await api.post('/clienttokens/create', { auth: 'apiKey', json: { ErpId: registeredCompany.erpId, ValidTo: validTo } });
+    await expectCheck(response, [statusIs(200), schema('client-token.response')], { requirement: 'TOK-06' });
+  });
+
+  test('the optional User object is accepted on token creation', { tag: tags('tokens', 'TOK-08') }, async ({ api, registeredCompany, fixtures }) => {
+    const user = fixtures.user();
+    const response = await api.post('/clienttokens/create', {
+      auth: 'apiKey',
+      json: { ErpId: registeredCompany.erpId, User: { FullName: 'Dxs Conformance', UserName: user.UserName, Email: user.Email, Roles: [] } },
+    });
+    await expectCheck(response, [statusIs(200), schema('client-token.response')], { requirement: 'TOK-08' });
+  });
+
+  test('token creation without ErpId is rejected', { tag: tags('tokens', 'TOK-04') }, async ({ api }) => {
+    const response = await api.post('/clienttokens/create', { auth: 'apiKey', json: {} });
+    await expectCheck(response, [isRejected], { requirement: 'TOK-04' });
+  });
+
+  test('the guide spelling /clientTokens/create is accepted', { tag: tags('tokens', 'TOK-17') }, async ({ api, registeredCompany }) => {
+    const response = await api.post('/clientTokens/create', { auth: 'apiKey', json: { ErpId: registeredCompany.erpId } });
+    await expectCheck(response, [statusIs(200)], { requirement: 'TOK-17' });
+  });
+
+  test('how a token without expiry is represented is recorded', { tag: tags('tokens', 'TOK-29') }, async ({ api, registeredCompany }) => {
+    const { response } = await createClientToken(api, registeredCompany.erpId);
+    const validTo = response.data?.ValidTo;
+    await observe('TOK-29', validTo === undefined ? 'ValidTo is absent' : validTo === null ? 'ValidTo is null' : `ValidTo is ${JSON.stringify(validTo)}`, response);
+  });
+
+  test('the answer for an ErpId that was never registered is recorded', { tag: tags('tokens', 'TOK-30') }, async ({ api, fixtures }) => {
+    const response = await api.post('/clienttokens/create', { auth: 'apiKey', json: { ErpId: fixtures.company('FI').ErpId } });
+    await observe('TOK-30', `status ${response.status}`, response);
+  });
+});
+
+test.describe('revoke', () => {
+  test('revoking a client token answers 200 with no body', { tag: tags('tokens', 'TOK-09') }, async ({ api, registeredCompany }) => {
+    const { token } = await createClientToken(api, registeredCompany.erpId);
+    const response = await api.post('/clienttokens/revoke', { auth: 'apiKey', json: { ClientToken: token } });
+    await expectCheck(response, [statusIs(200), bodyIsEmpty], { requirement: 'TOK-09' });
+  });
+
+  test('revoke without ClientToken is rejected', { tag: tags('tokens', 'TOK-10') }, async ({ api }) => {
+    const response = await api.post('/clienttokens/revoke', { auth: 'apiKey', json: {} });
+    await expectCheck(response, [isRejected], { requirement: 'TOK-10' });
+  });
+
+  test('revoking an unknown token gives no server error', { tag: tags('tokens', 'TOK-26') }, async ({ api }) => {
+    const response = await api.post('/clienttokens/revoke', { auth: 'apiKey', json: { ClientToken: 'dxs-unknown-token-0000' } });
+    await expectCheck(response, [checks.notServerError], { requirement: 'TOK-26' });
+  });
+
+  test('which credential revoke takes is recorded', { tag: tags('tokens', 'TOK-27') }, async ({ api, registeredCompany }) => {
+    const { token } = await createClientToken(api, registeredCompany.erpId);
+    const withToken = await api.post('/clienttokens/revoke', { auth: { clientToken: token ?? '' }, json: { ClientToken: token } });
+    await observe('TOK-27', `revoke with only the ClientToken header answered ${withToken.status}`, withToken);
+  });
+});
+
+test.describe('search tokens', () => {
+  test('search token creation answers 200 with a ClientToken body', { tag: tags('tokens', 'TOK-12', 'TOK-13', 'TOK-14') }, async ({ api, fixtures }) => {
+    const response = await api.post('/clienttokens/createsearchtoken', { auth: 'apiKey', json: { SearchId: fixtures.searchId() } });
+    await expectCheck(response, [statusIs(200), schema('client-token.response')], { requirement: 'TOK-12' });
+  });
+
+  test('the same SearchId can be resent for a new token', { tag: tags('tokens', 'TOK-15') }, async ({ api, fixtures }) => {
+    const searchId = fixtures.searchId();
+    await api.post('/clienttokens/createsearchtoken', { auth: 'apiKey', json: { SearchId: searchId } });
+    const again = await api.post('/clienttokens/createsearchtoken', { auth: 'apiKey', json: { SearchId: searchId } });
+    await expectCheck(again, [statusIs(200), schema('client-token.response')], { requirement: 'TOK-15' });
+  });
+});

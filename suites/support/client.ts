@@ -1,0 +1,193 @@
+// The API client of the suites: a thin layer over Playwright's APIRequestContext. Every call
+// - is a test.step named after it ("POST /companies/register"),
+// - sets its own auth header (no shared extraHTTPHeaders, so no call is authenticated by accident),
+// - registers every token value it receives as a secret, and
+// - records the request and the response, redacted, in the test's exchange log.
+import { test, type APIRequestContext, type APIResponse } from '@playwright/test';
+import { normaliseKeys } from '../../lib/casing.ts';
+import type { ObservedResponse } from '../../lib/checks.ts';
+import { truncate } from '../../lib/checks.ts';
+import { API_KEY_HEADER, CLIENT_TOKEN_HEADER } from '../../lib/defaults.ts';
+import { secrets } from '../../lib/redact.ts';
+import { endpointOf } from '../../report/endpoints.ts';
+import type { Exchange, ExchangeLog } from './log.ts';
+import type { RunContext } from './run-context.ts';
+
+/** Which credential a call carries. Objects name a specific value (a wrong key, a revoked token). */
+export type Auth = 'apiKey' | 'apiKeyWithoutDelete' | 'none' | { apiKey: string } | { clientToken: string };
+
+export interface MultipartFile {
+  name: string;
+  mimeType: string;
+  buffer: Buffer;
+}
+
+export interface CallOptions {
+  auth?: Auth;
+  /** A JSON body (serialised by the client). */
+  json?: unknown;
+  /** A body sent as it is (malformed JSON, oversized bodies); give contentType with it. */
+  rawBody?: string | Buffer;
+  contentType?: string;
+  multipart?: Record<string, string | MultipartFile>;
+  query?: Record<string, string | number | boolean>;
+  headers?: Record<string, string>;
+  /** Per-call bound; the default is generous for slow staging targets. */
+  timeoutMs?: number;
+}
+
+export interface ApiResponse extends ObservedResponse {
+  /** The body with its field names in the spec's spelling (normaliseKeys), when JSON. */
+  data: any;
+  body: Buffer;
+  /** Position of this call in the test's exchange log. */
+  exchange: number;
+  /** The recorded (redacted) exchange, for messages. */
+  recorded: Exchange;
+}
+
+const RECORDED_BODY_LIMIT = 4000;
+const DEFAULT_TIMEOUT_MS = 30_000;
+
+function isJsonType(contentType: string | undefined): boolean {
+  return contentType !== undefined && /[/+]json\b/i.test(contentType);
+}
+
+function isTextType(contentType: string | undefined): boolean {
+  return contentType === undefined || contentType === '' || /^text\/|[/+](json|xml)\b|javascript|urlencoded/i.test(contentType);
+}
+
+/** What a report shows of a body: JSON as a value (tokens redacted), text truncated, binaries as a size. */
+function recordBody(body: Buffer | string | undefined, contentType: string | undefined, json: unknown): unknown {
+  if (body === undefined || body.length === 0) return undefined;
+  if (json !== undefined) {
+    const serialised = JSON.stringify(secrets.redactValue(json));
+    return serialised.length > RECORDED_BODY_LIMIT ? secrets.redactText(truncate(serialised, RECORDED_BODY_LIMIT)) : secrets.redactValue(json);
+  }
+  if (!isTextType(contentType)) return `(${body.length} bytes of ${contentType})`;
+  return secrets.redactText(truncate(body.toString(), RECORDED_BODY_LIMIT));
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export class ApiClient {
+  private readonly request: APIRequestContext;
+  private readonly context: RunContext;
+  private readonly log: ExchangeLog;
+  private readonly steps: boolean;
+
+  /** steps: false for worker-scoped setup, which runs outside any test's step tree. */
+  constructor(request: APIRequestContext, context: RunContext, log: ExchangeLog, options: { steps?: boolean } = {}) {
+    this.request = request;
+    this.context = context;
+    this.log = log;
+    this.steps = options.steps ?? true;
+  }
+
+  get(path: string, options: CallOptions = {}): Promise<ApiResponse> {
+    return this.call('GET', path, options);
+  }
+
+  post(path: string, options: CallOptions = {}): Promise<ApiResponse> {
+    return this.call('POST', path, options);
+  }
+
+  patch(path: string, options: CallOptions = {}): Promise<ApiResponse> {
+    return this.call('PATCH', path, options);
+  }
+
+  async call(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse> {
+    const title = `${method} ${path.split('?')[0]}`;
+    return this.steps ? test.step(title, () => this.perform(method, path, title, options)) : this.perform(method, path, title, options);
+  }
+
+  private authHeaders(auth: Auth): Record<string, string> {
+    if (auth === 'none') return {};
+    if (auth === 'apiKey') return { [API_KEY_HEADER]: this.context.apiKey };
+    if (auth === 'apiKeyWithoutDelete') {
+      if (this.context.apiKeyWithoutDelete === undefined) throw new Error('no API key without the DeleteRegistration role is configured');
+      return { [API_KEY_HEADER]: this.context.apiKeyWithoutDelete };
+    }
+    if ('apiKey' in auth) return { [API_KEY_HEADER]: auth.apiKey };
+    return { [CLIENT_TOKEN_HEADER]: auth.clientToken };
+  }
+
+  private async perform(method: string, path: string, title: string, options: CallOptions): Promise<ApiResponse> {
+    const url = new URL(this.context.baseUrl + path);
+    for (const [name, value] of Object.entries(options.query ?? {})) url.searchParams.set(name, String(value));
+    const headers: Record<string, string> = { ...this.authHeaders(options.auth ?? 'none'), ...options.headers };
+    let data: string | Buffer | undefined;
+    if (options.json !== undefined) {
+      data = JSON.stringify(options.json);
+      headers['content-type'] ??= 'application/json';
+    } else if (options.rawBody !== undefined) {
+      data = options.rawBody;
+      if (options.contentType !== undefined) headers['content-type'] = options.contentType;
+    }
+    const exchange: Exchange = {
+      title,
+      endpoint: endpointOf(method, path),
+      request: {
+        method,
+        url: secrets.redactText(url.toString()),
+        headers: secrets.redactHeaders(headers),
+        body:
+          options.multipart !== undefined
+            ? Object.fromEntries(
+                Object.entries(options.multipart).map(([name, part]) => [name, typeof part === 'string' ? secrets.redactText(part) : `(file ${part.name}, ${part.mimeType}, ${part.buffer.length} bytes)`]),
+              )
+            : recordBody(data, headers['content-type'], options.json),
+      },
+      durationMs: 0,
+    };
+    const index = this.log.exchanges.push(exchange) - 1;
+    const started = performance.now();
+    let response: APIResponse;
+    try {
+      response = await this.request.fetch(url.toString(), {
+        method,
+        headers,
+        data,
+        multipart: options.multipart,
+        failOnStatusCode: false,
+        maxRedirects: 0,
+        timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      });
+    } catch (error) {
+      exchange.durationMs = Math.round(performance.now() - started);
+      exchange.error = secrets.redactText((error as Error).message.split('\n')[0]);
+      // The message names the call so a target that died mid-run reads as such.
+      throw new Error(`${title}: no response from the target (${exchange.error})`);
+    }
+    const body = await response.body();
+    exchange.durationMs = Math.round(performance.now() - started);
+    const responseHeaders = response.headers();
+    const contentType = responseHeaders['content-type'];
+    const text = isTextType(contentType) ? body.toString() : undefined;
+    const json = text !== undefined && (isJsonType(contentType) || /^\s*[[{"]/.test(text)) ? parseJson(text) : undefined;
+    secrets.addTokensIn(json);
+    exchange.response = {
+      status: response.status(),
+      headers: secrets.redactHeaders(responseHeaders),
+      body: recordBody(body, contentType, json),
+      size: body.length,
+    };
+    return {
+      status: response.status(),
+      headers: responseHeaders,
+      json,
+      text,
+      size: body.length,
+      data: json === undefined ? undefined : normaliseKeys(json),
+      body,
+      exchange: index,
+      recorded: exchange,
+    };
+  }
+}

@@ -1,0 +1,89 @@
+// The suites' `test`: Playwright's, extended with the fixtures every suite uses.
+//   target            (worker) the run context: base URL, keys, async timeout, casing mode
+//   fixtures          (worker) seeded data generators; ids start with this run's prefix
+//   api               (test)   the client; its exchange log is attached to the test as dxs-log
+//   registeredCompany (worker) a company registered, Status Registered, with a client token
+//   otherCompany      (worker) a second one, for the checks that one company cannot see another
+import { appendFileSync } from 'node:fs';
+import { test as base } from '@playwright/test';
+import { createFixtures, type Fixtures } from '../../fixtures/index.ts';
+import { secrets } from '../../lib/redact.ts';
+import { ApiClient } from './client.ts';
+import { registerCompany, type RegisteredCompany } from './companies.ts';
+import { LOG_ATTACHMENT, newLog, setCurrentLog } from './log.ts';
+import { runContext, type RunContext } from './run-context.ts';
+
+interface TestFixtures {
+  api: ApiClient;
+}
+
+interface WorkerFixtures {
+  target: RunContext;
+  fixtures: Fixtures;
+  /** A client for worker-scoped setup: no test steps, its log is not attached to any test. */
+  setupApi: ApiClient;
+  registeredCompany: RegisteredCompany;
+  otherCompany: RegisteredCompany;
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  target: [
+    async ({}, use) => {
+      const context = runContext();
+      // Tokens this worker receives must be redacted by the reporter too, which runs in another process.
+      if (context.secretsFile !== undefined) {
+        const file = context.secretsFile;
+        secrets.onAdd((secret) => appendFileSync(file, `${secret}\n`, { mode: 0o600 }));
+      }
+      await use(context);
+    },
+    { scope: 'worker', auto: true },
+  ],
+
+  fixtures: [
+    async ({ target }, use, workerInfo) => {
+      // One stream of data per worker: the same seed gives the same run, workers never collide.
+      await use(createFixtures({ seed: target.seed * 1000 + workerInfo.workerIndex, runPrefix: `${target.runPrefix}-w${workerInfo.workerIndex}` }));
+    },
+    { scope: 'worker' },
+  ],
+
+  setupApi: [
+    async ({ playwright, target }, use) => {
+      const request = await playwright.request.newContext();
+      await use(new ApiClient(request, target, newLog(), { steps: false }));
+      await request.dispose();
+    },
+    { scope: 'worker' },
+  ],
+
+  registeredCompany: [
+    async ({ setupApi, target, fixtures }, use) => {
+      await use(await registerCompany(setupApi, target, fixtures.company('SE')));
+    },
+    { scope: 'worker' },
+  ],
+
+  otherCompany: [
+    async ({ setupApi, target, fixtures }, use) => {
+      await use(await registerCompany(setupApi, target, fixtures.company('DK')));
+    },
+    { scope: 'worker' },
+  ],
+
+  api: async ({ request, target }, use, testInfo) => {
+    const log = newLog();
+    setCurrentLog(log);
+    try {
+      await use(new ApiClient(request, target, log));
+    } finally {
+      setCurrentLog(undefined);
+      if (log.exchanges.length > 0 || log.checks.length > 0) {
+        // Redacted once more: a token first seen in a later answer may sit in an earlier record.
+        await testInfo.attach(LOG_ATTACHMENT, { body: secrets.redactText(JSON.stringify(log, null, 1)), contentType: 'application/json' });
+      }
+    }
+  },
+});
+
+export { expect } from '@playwright/test';

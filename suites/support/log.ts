@@ -1,0 +1,65 @@
+// The exchange log of one test: every request and response (already redacted) and every check
+// with its verdict. The `api` fixture attaches it to the test as `dxs-log` (JSON); our reporter
+// reads it to build the failure details, the requirements matrix and the endpoint coverage.
+
+export type Verdict = 'passed' | 'failed' | 'warning' | 'info' | 'skipped';
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
+export interface RecordedResponse {
+  status: number;
+  headers: Record<string, string>;
+  body?: unknown;
+  size: number;
+}
+
+export interface Exchange {
+  /** "METHOD /path" as called, the title of its test.step. */
+  title: string;
+  /** "METHOD /template" of the catalog, e.g. GET /companies/details/{CompanyId}. */
+  endpoint: string;
+  request: RecordedRequest;
+  response?: RecordedResponse;
+  /** Transport failure (refused, reset, timeout), when there was no response. */
+  error?: string;
+  durationMs: number;
+}
+
+export interface CheckRecord {
+  requirement: string;
+  level: string;
+  verdict: Exclude<Verdict, 'skipped'>;
+  check: string;
+  expected: string;
+  actual: string;
+  /** Index into exchanges of the response the check looked at, if any. */
+  exchange?: number;
+}
+
+export interface ExchangeLog {
+  exchanges: Exchange[];
+  checks: CheckRecord[];
+}
+
+export const LOG_ATTACHMENT = 'dxs-log';
+
+export function newLog(): ExchangeLog {
+  return { exchanges: [], checks: [] };
+}
+
+// Playwright runs one test at a time per worker, so the log of the running test can be found
+// without threading it through every helper.
+let current: ExchangeLog | undefined;
+
+export function setCurrentLog(log: ExchangeLog | undefined): void {
+  current = log;
+}
+
+export function currentLog(): ExchangeLog | undefined {
+  return current;
+}

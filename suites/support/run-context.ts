@@ -1,0 +1,68 @@
+// What `dxs test` hands to the Playwright processes (the runner, its reporter and every worker):
+// one JSON document in the environment variable DXS_RUN_CONTEXT, never on a command line, since
+// it carries the API keys. Workers re-register the keys in their own SecretRegistry.
+import { API_PREFIX, DEFAULT_SANDBOX_HOST, DEFAULT_SANDBOX_PORT, SANDBOX_API_KEY, SANDBOX_API_KEY_WITHOUT_DELETE } from '../../lib/defaults.ts';
+import { secrets } from '../../lib/redact.ts';
+
+export const RUN_CONTEXT_ENV = 'DXS_RUN_CONTEXT';
+
+export type CasingMode = 'strict-pascal' | 'strict-camel' | 'any';
+
+export interface RunContext {
+  baseUrl: string;
+  apiKey: string;
+  apiKeyWithoutDelete?: string;
+  asyncTimeoutSeconds: number;
+  casing: CasingMode;
+  /** Areas selected by the profile and --area; empty means every area. */
+  areas: string[];
+  grep?: string;
+  destructive: boolean;
+  profile: string;
+  reportDir: string;
+  /** Prefix of every id this run invents, so parallel runs never collide. */
+  runPrefix: string;
+  seed: number;
+  embedded: boolean;
+  version: string;
+  startedAt: string;
+  /** Where workers leave the token values they saw, so the reporter can redact them too (outside the report directory). */
+  secretsFile?: string;
+  shard?: string;
+}
+
+let cached: RunContext | undefined;
+
+/**
+ * The context of this run. Without DXS_RUN_CONTEXT (someone ran `npx playwright test -c
+ * suites/playwright.config.ts` directly) it falls back to the DXS_* variables and then to a
+ * sandbox started by hand with `dxs sandbox` on its default port.
+ */
+export function runContext(env: Record<string, string | undefined> = process.env): RunContext {
+  if (cached !== undefined && env === process.env) return cached;
+  const raw = env[RUN_CONTEXT_ENV];
+  const context: RunContext =
+    raw !== undefined && raw !== ''
+      ? (JSON.parse(raw) as RunContext)
+      : {
+          baseUrl: env.DXS_BASE_URL ?? `http://${DEFAULT_SANDBOX_HOST}:${DEFAULT_SANDBOX_PORT}${API_PREFIX}`,
+          apiKey: env.DXS_API_KEY ?? SANDBOX_API_KEY,
+          apiKeyWithoutDelete: env.DXS_API_KEY_WITHOUT_DELETE ?? (env.DXS_BASE_URL === undefined ? SANDBOX_API_KEY_WITHOUT_DELETE : undefined),
+          asyncTimeoutSeconds: Number(env.DXS_ASYNC_TIMEOUT ?? 30),
+          casing: (env.DXS_CASING as CasingMode | undefined) ?? 'any',
+          areas: (env.DXS_AREA ?? '').split(',').map((area) => area.trim()).filter(Boolean),
+          grep: env.DXS_GREP,
+          destructive: /^(1|true)$/i.test(env.DXS_DESTRUCTIVE ?? ''),
+          profile: env.DXS_PROFILE ?? 'full',
+          reportDir: env.DXS_REPORT_DIR ?? 'reports/playwright-direct',
+          runPrefix: `dxs-${Date.now().toString(36)}-pw00`,
+          seed: 1,
+          embedded: false,
+          version: 'dev',
+          startedAt: new Date().toISOString(),
+        };
+  secrets.add(context.apiKey);
+  secrets.add(context.apiKeyWithoutDelete);
+  if (env === process.env) cached = context;
+  return context;
+}
