@@ -27,23 +27,25 @@ function onPath(): string | undefined {
   return undefined;
 }
 
+const HOW_TO_GET = 'Build it with: bash scripts/install-k6.sh (or point K6_BIN or --k6 at a k6 binary)';
+
 /** The k6 binary to use, or K6NotFound with the way to get one. */
-export function findK6(explicit?: string): string {
+export function findK6(explicit?: string, projectK6: string = PROJECT_K6): string {
   const candidates: Array<[string, string | undefined]> = [
     ['--k6', explicit],
     ['K6_BIN', process.env.K6_BIN || undefined],
     ['PATH', onPath()],
-    ['.tools/bin/k6', existsSync(PROJECT_K6) ? PROJECT_K6 : undefined],
+    ['.tools/bin/k6', existsSync(projectK6) ? projectK6 : undefined],
   ];
   for (const [source, path] of candidates) {
     if (path === undefined) continue;
     if (!isExecutable(path)) {
-      if (source === '--k6' || source === 'K6_BIN') throw new K6NotFound(`k6 given by ${source} is not an executable file: ${path}`);
+      if (source === '--k6' || source === 'K6_BIN') throw new K6NotFound(`k6 given by ${source} is not an executable file: ${path}. ${HOW_TO_GET}`);
       continue;
     }
     return path;
   }
-  throw new K6NotFound('k6 not found (looked at --k6, K6_BIN, PATH and .tools/bin/k6). Build it with: bash scripts/install-k6.sh');
+  throw new K6NotFound(`k6 not found (looked at --k6, K6_BIN, PATH and .tools/bin/k6). ${HOW_TO_GET}`);
 }
 
 /** "k6 v2.2.0 (...)" or undefined when the binary does not run. */
