@@ -1,0 +1,36 @@
+// The formats our schemas use, as one object: the Node validators register it, and the k6 build
+// points ajv's standalone code at it, so both sides judge a value the same way.
+// Pure module apart from ajv-formats' own pure format table (bundled for k6).
+import { fullFormats } from 'ajv-formats/dist/formats.js';
+
+/**
+ * ISO 8601 date-time as the service writes it. ajv-formats' "date-time" is RFC 3339 and rejects
+ * the "+0000" offsets of the guide examples, so offsets may be Z, +hh:mm or +hhmm here. A value
+ * without an offset (a .NET DateTime of unspecified kind) is still ISO 8601 and passes.
+ */
+export const DATE_TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?([Zz]|[+-]\\d{2}:?\\d{2})?$';
+
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:[Zz]|[+-](\d{2}):?(\d{2}))?$/;
+const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function isLeapYear(year: number): boolean {
+  return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+}
+
+export function isDxsDateTime(value: string): boolean {
+  const match = DATE_TIME.exec(value);
+  if (match === null) return false;
+  const [year, month, day, hour, minute] = [1, 2, 3, 4, 5].map((index) => Number(match[index]));
+  const second = match[6] === undefined ? 0 : Number(match[6]);
+  if (month < 1 || month > 12 || day < 1) return false;
+  const daysInMonth = month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1];
+  if (day > daysInMonth || hour > 23 || minute > 59 || second > 60) return false;
+  if (match[7] !== undefined && (Number(match[7]) > 23 || Number(match[8]) > 59)) return false;
+  return true;
+}
+
+export const DXS_FORMATS = {
+  'dxs-date-time': isDxsDateTime,
+  email: fullFormats.email,
+  uuid: fullFormats.uuid,
+};

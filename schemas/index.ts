@@ -1,0 +1,72 @@
+// The JSON Schemas of every body, compiled once (lazily) with ajv and ajv-formats. Consumers pass
+// normaliseKeys(body), so one PascalCase schema serves both casings; validateRaw adds the option to
+// require one casing strictly. The k6 scripts use the standalone build of the same schemas
+// (generated/k6/validators.js, see scripts/build/10-validators.ts).
+import { readdirSync, readFileSync } from 'node:fs';
+import { Ajv2020, type AnySchemaObject } from 'ajv/dist/2020.js';
+import { casingViolations, normaliseKeys, type Casing } from '../lib/casing.ts';
+import { DXS_FORMATS } from './formats.ts';
+import { describeErrors } from './describe-errors.ts';
+
+export const SCHEMA_DIRECTORY = new URL('./bodies/', import.meta.url).pathname;
+export const SCHEMA_ID_BASE = 'https://dxs.invalid/schemas/';
+const SUFFIX = '.schema.json';
+/** Holds only shared $defs; it has no body of its own to validate. */
+export const COMMON_SCHEMA = 'common';
+
+export interface ValidationResult {
+  valid: boolean;
+  errors: string[];
+}
+
+let documents: Map<string, AnySchemaObject> | undefined;
+
+/** Every schema document by name ("client-token.response"), the shared definitions included. */
+export function schemaDocuments(): Map<string, AnySchemaObject> {
+  if (documents === undefined) {
+    documents = new Map();
+    for (const file of readdirSync(SCHEMA_DIRECTORY).filter((name) => name.endsWith(SUFFIX)).sort()) {
+      documents.set(file.slice(0, -SUFFIX.length), JSON.parse(readFileSync(SCHEMA_DIRECTORY + file, 'utf8')) as AnySchemaObject);
+    }
+  }
+  return documents;
+}
+
+/** Names a body can be validated against. */
+export function schemaNames(): string[] {
+  return [...schemaDocuments().keys()].filter((name) => name !== COMMON_SCHEMA);
+}
+
+export function schemaId(name: string): string {
+  return `${SCHEMA_ID_BASE}${name}${SUFFIX}`;
+}
+
+/** A fresh ajv holding every schema; the build step passes code options for the standalone output. */
+export function createAjv(options: ConstructorParameters<typeof Ajv2020>[0] = {}): Ajv2020 {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, formats: DXS_FORMATS, ...options });
+  for (const schema of schemaDocuments().values()) ajv.addSchema(schema);
+  return ajv;
+}
+
+let shared: Ajv2020 | undefined;
+
+export function validate(schemaName: string, body: unknown): ValidationResult {
+  shared ??= createAjv();
+  const validator = shared.getSchema(schemaId(schemaName));
+  if (validator === undefined) return { valid: false, errors: [`unknown schema ${schemaName}`] };
+  const valid = validator(body) as boolean;
+  return { valid, errors: valid ? [] : describeErrors(validator.errors) };
+}
+
+export interface RawValidationOptions {
+  /** Require this casing of the spec's field names; left out, either casing passes. */
+  casing?: Casing | 'mixed';
+}
+
+/** Validates a body as received: names normalised first, then, when asked, judged for casing. */
+export function validateRaw(schemaName: string, rawBody: unknown, options: RawValidationOptions = {}): ValidationResult {
+  const result = validate(schemaName, normaliseKeys(rawBody));
+  if (options.casing === undefined) return result;
+  const casing = casingViolations(rawBody, options.casing).map((violation) => `${violation.path} should be written ${violation.expected}`);
+  return { valid: result.valid && casing.length === 0, errors: [...result.errors, ...casing] };
+}
