@@ -15,3 +15,14 @@ export function addOptions(command: Command, specs: readonly OptionSpec[]): Comm
   }
   return command;
 }
+
+/**
+ * Usage errors exit 2, as dxs promises. cli/index.ts sets this on the program after the commands
+ * are added, and commander copies such settings only to commands added later.
+ */
+export function exitTwoOnUsageError(command: Command): Command {
+  return command.exitOverride((error) => {
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.help' || error.code === 'commander.version') process.exit(0);
+    process.exit(error.exitCode === 0 ? 0 : 2);
+  });
+}

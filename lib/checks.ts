@@ -131,6 +131,14 @@ export function fieldSatisfies(name: string, describe: string, predicate: (value
   };
 }
 
+/** The body text mentions at least one of the words (an error message naming the expected values). */
+export function bodyMentionsAny(words: readonly string[], describe: string): Check {
+  return (response) => {
+    const text = response.text ?? '';
+    return outcome('bodyMentionsAny', words.some((word) => text.includes(word)), `${describe} (one of ${words.join(', ')})`, `body ${truncate(text, 200) || '(empty)'}`);
+  };
+}
+
 export function truncate(text: string, length: number): string {
   return text.length > length ? `${text.slice(0, length)}… (${text.length} characters)` : text;
 }

@@ -49,8 +49,9 @@ export default class DxsReporter implements Reporter {
 
   private record(test: TestCase, result: TestResult | undefined, statusOverride?: TestStatus): TestRecord {
     const tags = test.tags;
-    const requirements = requirementsOf(tags);
     const log = result === undefined ? { exchanges: [], checks: [] } : readLog(result);
+    // The IDs of the tags, and any other ID a check served on the way.
+    const requirements = [...new Set([...requirementsOf(tags), ...log.checks.map((check) => check.requirement)])];
     const annotations = (result?.annotations ?? test.annotations).map(({ type, description }) => ({ type, description }));
     const status: TestStatus = statusOverride ?? (result?.status as TestStatus | undefined) ?? 'not run';
     const verdict = testVerdict(status, log.checks, annotations);

@@ -1,7 +1,7 @@
 // Writes the report files of a run (results.json, index.html, junit.xml) into a directory, each
 // passed through the SecretRegistry as a last line of defence.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { secrets as processSecrets, type SecretRegistry } from '../lib/redact.ts';
 import { loadRequirements, type Requirement } from '../schemas/requirements.ts';
 import { catalogEndpoints } from './endpoints.ts';
@@ -41,4 +41,10 @@ export function readResults(path: string): Results {
   const results = JSON.parse(readFileSync(path, 'utf8')) as Results;
   if (results.format !== 'dxs-results/1') throw new Error(`${path} is not a dxs results.json (format ${JSON.stringify(results.format)})`);
   return results;
+}
+
+/** A path as the user would type it: relative to the working directory when below it, else absolute. */
+export function displayPath(path: string): string {
+  const shown = relative(process.cwd(), path);
+  return shown === '' || shown.startsWith('..') || isAbsolute(shown) ? path : shown;
 }

@@ -5,19 +5,19 @@
 // run that could not complete. The report is written in every case.
 import type { Command } from 'commander';
 import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readFileSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { basename, join, relative, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { ConfigError, TEST_OPTIONS, resolveCommandOptions, type ResolvedOptions } from '../../lib/config.ts';
 import { secrets } from '../../lib/redact.ts';
 import { openTarget, type Target } from '../../lib/target.ts';
 import { newRunPrefix } from '../../fixtures/run-prefix.ts';
 import { REQUIREMENT_AREAS } from '../../schemas/requirements.ts';
 import { exitCodeOf, type Results, type RunStatus } from '../../report/results.ts';
-import { loadSecretsFile, readResults, writeReport } from '../../report/write.ts';
+import { displayPath, loadSecretsFile, readResults, writeReport } from '../../report/write.ts';
 import { RUN_CONTEXT_ENV, type CasingMode, type RunContext } from '../../suites/support/run-context.ts';
-import { addOptions } from '../options.ts';
+import { addOptions, exitTwoOnUsageError } from '../options.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const PLAYWRIGHT_CONFIG = join(ROOT, 'suites', 'playwright.config.ts');
@@ -114,6 +114,17 @@ function runReport(context: Partial<RunContext> & { reportDir: string }, status:
   };
 }
 
+/** Playwright leaves a directory per test even when it holds nothing; those only clutter the evidence. */
+function removeEmptyDirectories(directory: string): boolean {
+  if (!existsSync(directory) || !lstatSync(directory).isDirectory()) return false;
+  let empty = true;
+  for (const entry of readdirSync(directory)) {
+    if (!removeEmptyDirectories(join(directory, entry))) empty = false;
+  }
+  if (empty) rmdirSync(directory);
+  return empty;
+}
+
 function playwrightCli(): string {
   return createRequire(import.meta.url).resolve('@playwright/test/cli');
 }
@@ -145,7 +156,7 @@ function runPlaywright(args: string[], env: NodeJS.ProcessEnv, onInterrupt: () =
 
 function summaryLine(results: Results, reportDir: string): string {
   const { summary, run } = results;
-  const where = relative(process.cwd(), join(reportDir, 'index.html')) || join(reportDir, 'index.html');
+  const where = displayPath(join(reportDir, 'index.html'));
   const verdict = run.status === 'passed' ? 'PASSED' : run.status === 'failed' ? 'FAILED' : run.status.toUpperCase();
   return `dxs test: ${verdict}: ${summary.passed} passed, ${summary.failed} failed, ${summary.warning} warning, ${summary.info} info, ${summary.skipped} skipped${run.message ? ` (${run.message})` : ''}\nreport: ${where}`;
 }
@@ -181,7 +192,7 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
     console.error(`dxs test: ${error.message}`);
     const status: RunStatus = error.name === 'TargetUnreachable' ? 'unreachable' : 'error';
     writeReport(reportDir, runReport(partial, status, error.message, started));
-    console.error(`report: ${relative(process.cwd(), join(reportDir, 'index.html'))}`);
+    console.error(`report: ${displayPath(join(reportDir, 'index.html'))}`);
     return 2;
   }
   for (const warning of target.warnings) console.error(`dxs test: warning: ${warning}`);
@@ -222,6 +233,7 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
 
   loadSecretsFile(secretsFile);
   rmSync(secretsFile, { force: true });
+  removeEmptyDirectories(join(reportDir, 'test-results'));
   const resultsPath = join(reportDir, 'results.json');
   let results: Results;
   if (existsSync(resultsPath)) {
@@ -247,6 +259,7 @@ export function registerTestCommand(program: Command): void {
     .command('test')
     .description('Run the contract, scenario and security suites against a target (default: the embedded sandbox).');
   addOptions(command, TEST_OPTIONS);
+  exitTwoOnUsageError(command);
   command.addHelpText(
     'after',
     `

@@ -1,0 +1,110 @@
+// Authentication and isolation. Where the spec does not say which status a refusal carries, the
+// checks assert that the call was rejected (a 4xx), not which code came back.
+import { checks, createClientToken, expectCheck, pollUntil, tags, test } from '../support/index.ts';
+
+const { isRejected, statusIs } = checks;
+const WRONG_API_KEY = 'dxs-wrong-api-key-0000000000';
+const RANDOM_TOKEN = 'dxs-random-client-token-0000000000';
+
+test.describe('missing and wrong credentials', () => {
+  test('token creation without an API key is rejected', { tag: tags('security', 'TOK-19', 'SEC-01') }, async ({ api, registeredCompany }) => {
+    const response = await api.post('/clienttokens/create', { auth: 'none', json: { ErpId: registeredCompany.erpId } });
+    await expectCheck(response, [isRejected], { requirement: 'TOK-19' });
+  });
+
+  test('token creation with a wrong API key is rejected', { tag: tags('security', 'TOK-20') }, async ({ api, registeredCompany }) => {
+    const response = await api.post('/clienttokens/create', { auth: { apiKey: WRONG_API_KEY }, json: { ErpId: registeredCompany.erpId } });
+    await expectCheck(response, [isRejected], { requirement: 'TOK-20' });
+  });
+
+  test('register without an API key, or with a wrong one, is rejected', { tag: tags('security', 'CMP-REG-16', 'CMP-REG-17') }, async ({ api, fixtures }) => {
+    const none = await api.post('/companies/register', { auth: 'none', json: fixtures.company('SE') });
+    await expectCheck(none, [isRejected], { requirement: 'CMP-REG-16' });
+    const wrong = await api.post('/companies/register', { auth: { apiKey: WRONG_API_KEY }, json: fixtures.company('SE') });
+    await expectCheck(wrong, [isRejected], { requirement: 'CMP-REG-17' });
+  });
+
+  test('company status without a client token, or with a random one, is rejected', { tag: tags('security', 'CMP-STA-09', 'CMP-STA-10', 'SEC-01', 'SEC-02') }, async ({ api }) => {
+    const none = await api.get('/companies/status', { auth: 'none' });
+    await expectCheck(none, [isRejected], { requirement: 'CMP-STA-09' });
+    await expectCheck(none, [statusIs(401, 403)], { requirement: 'SEC-01' });
+    const random = await api.get('/companies/status', { auth: { clientToken: RANDOM_TOKEN } });
+    await expectCheck(random, [isRejected], { requirement: 'CMP-STA-10' });
+    await expectCheck(random, [isRejected], { requirement: 'SEC-02' });
+  });
+
+  test('an empty credential header counts as no credential', { tag: tags('security', 'SEC-16') }, async ({ api }) => {
+    const response = await api.get('/companies/status', { auth: { clientToken: '' } });
+    await expectCheck(response, [isRejected], { requirement: 'SEC-16' });
+  });
+
+  test('the API key is not accepted in place of a client token', { tag: tags('security', 'SEC-03', 'CMP-STA-11') }, async ({ api }) => {
+    const response = await api.get('/companies/status', { auth: 'apiKey' });
+    await expectCheck(response, [isRejected], { requirement: 'CMP-STA-11' });
+    await expectCheck(response, [isRejected], { requirement: 'SEC-03' });
+  });
+
+  test('a client token is not accepted in place of the API key', { tag: tags('security', 'SEC-04') }, async ({ api, registeredCompany, fixtures }) => {
+    const response = await api.post('/companies/register', { auth: { clientToken: registeredCompany.token }, json: fixtures.company('SE') });
+    await expectCheck(response, [isRejected], { requirement: 'SEC-04' });
+  });
+});
+
+test.describe('revoked and expired tokens', () => {
+  test('a revoked client token is rejected', { tag: tags('security', 'TOK-11', 'SEC-05') }, async ({ api, registeredCompany }) => {
+    const { token } = await createClientToken(api, registeredCompany.erpId);
+    test.skip(token === undefined, 'no client token could be created');
+    const before = await api.get('/companies/status', { auth: { clientToken: token as string } });
+    await expectCheck(before, [statusIs(200)], { requirement: 'TOK-03' });
+    const revoke = await api.post('/clienttokens/revoke', { auth: 'apiKey', json: { ClientToken: token } });
+    await expectCheck(revoke, [statusIs(200)], { requirement: 'TOK-09' });
+    const after = await api.get('/companies/status', { auth: { clientToken: token as string } });
+    await expectCheck(after, [isRejected], { requirement: 'TOK-11' });
+    await expectCheck(after, [isRejected], { requirement: 'SEC-05' });
+  });
+
+  test('an expired client token is rejected', { tag: tags('security', 'TOK-21', 'SEC-06') }, async ({ api, registeredCompany, target }) => {
+    // A token that lives two seconds, then is used after it expired: bounded by the async timeout.
+    const validTo = new Date(Date.now() + 2_000);
+    const { response, token } = await createClientToken(api, registeredCompany.erpId, { ValidTo: validTo.toISOString() });
+    await expectCheck(response, [statusIs(200)], { requirement: 'TOK-06' });
+    test.skip(token === undefined, 'no client token with a ValidTo could be created');
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, validTo.getTime() - Date.now()) + 500));
+    // Clocks differ between hosts; the token has the async timeout to stop working.
+    let last = await api.get('/companies/status', { auth: { clientToken: token as string } });
+    await pollUntil(target, 'the expired token being refused', async () => {
+      if (last.status >= 400 && last.status < 500) return true;
+      last = await api.get('/companies/status', { auth: { clientToken: token as string } });
+      return last.status >= 400 && last.status < 500 ? true : undefined;
+    }).catch(() => undefined);
+    await expectCheck(last, [isRejected], { requirement: 'TOK-21' });
+    await expectCheck(last, [isRejected], { requirement: 'SEC-06' });
+  });
+
+  test('a ValidTo in the past never yields a usable token', { tag: tags('security', 'TOK-22') }, async ({ api, registeredCompany }) => {
+    const { response, token } = await createClientToken(api, registeredCompany.erpId, { ValidTo: new Date(Date.now() - 60 * 60_000).toISOString() });
+    if (token === undefined) {
+      await expectCheck(response, [isRejected], { requirement: 'TOK-22' });
+      return;
+    }
+    const status = await api.get('/companies/status', { auth: { clientToken: token } });
+    await expectCheck(status, [isRejected], { requirement: 'TOK-22' });
+  });
+});
+
+test.describe('one company cannot see another', () => {
+  test("one company's token does not read another company's details", { tag: tags('security', 'CMP-DET-19', 'SEC-09') }, async ({ api, registeredCompany, otherCompany }) => {
+    const response = await api.get(`/companies/details/${encodeURIComponent(otherCompany.companyId)}`, { auth: { clientToken: registeredCompany.token } });
+    await expectCheck(response, [isRejected], { requirement: 'CMP-DET-19' });
+    await expectCheck(response, [isRejected], { requirement: 'SEC-09' });
+  });
+
+  test("a company's status call answers with its own company only", { tag: tags('security', 'SEC-09') }, async ({ api, registeredCompany, otherCompany }) => {
+    const response = await api.get('/companies/status', { auth: { clientToken: registeredCompany.token } });
+    await expectCheck(
+      response,
+      [checks.fieldSatisfies('CompanyId', `is ${registeredCompany.companyId}, not the other company's ${otherCompany.companyId}`, (value) => value === registeredCompany.companyId)],
+      { requirement: 'SEC-09' },
+    );
+  });
+});

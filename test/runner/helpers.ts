@@ -1,0 +1,128 @@
+// Helpers of the runner tests: run the dxs CLI as a user would, read every byte a report
+// directory holds (including the zip that Playwright's HTML report embeds), and put a recording
+// proxy in front of a target to learn every token it handed out.
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { inflateRawSync } from 'node:zlib';
+
+export const ROOT = new URL('../../', import.meta.url).pathname;
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs bin/dxs.js with the DXS_* variables of the caller removed; killed after `timeoutMs` (a bound, not an assertion). */
+export function runDxs(args: string[], options: { env?: Record<string, string>; timeoutMs?: number; cwd?: string } = {}): Promise<CliResult> {
+  const env: Record<string, string | undefined> = { ...process.env };
+  for (const name of Object.keys(env)) if (name.startsWith('DXS_')) delete env[name];
+  Object.assign(env, options.env, { FORCE_COLOR: '0', CI: '1' });
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT, 'bin', 'dxs.js'), ...args], { cwd: options.cwd ?? ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+export function filesUnder(directory: string): string[] {
+  const files: string[] = [];
+  for (const entry of readdirSync(directory)) {
+    const path = join(directory, entry);
+    if (statSync(path).isDirectory()) files.push(...filesUnder(path));
+    else files.push(path);
+  }
+  return files;
+}
+
+/** The entries of a zip archive (stored or deflated), enough for Playwright's embedded report. */
+export function unzip(archive: Buffer): Map<string, Buffer> {
+  const entries = new Map<string, Buffer>();
+  let end = archive.length - 22;
+  while (end >= 0 && archive.readUInt32LE(end) !== 0x06054b50) end--;
+  if (end < 0) throw new Error('not a zip archive');
+  const count = archive.readUInt16LE(end + 10);
+  let offset = archive.readUInt32LE(end + 16);
+  for (let index = 0; index < count; index++) {
+    if (archive.readUInt32LE(offset) !== 0x02014b50) throw new Error('bad central directory');
+    const method = archive.readUInt16LE(offset + 10);
+    const compressedSize = archive.readUInt32LE(offset + 20);
+    const nameLength = archive.readUInt16LE(offset + 28);
+    const extraLength = archive.readUInt16LE(offset + 30);
+    const commentLength = archive.readUInt16LE(offset + 32);
+    const localOffset = archive.readUInt32LE(offset + 42);
+    const name = archive.subarray(offset + 46, offset + 46 + nameLength).toString();
+    const dataStart = localOffset + 30 + archive.readUInt16LE(localOffset + 26) + archive.readUInt16LE(localOffset + 28);
+    const data = archive.subarray(dataStart, dataStart + compressedSize);
+    entries.set(name, method === 8 ? inflateRawSync(data) : Buffer.from(data));
+    offset += 46 + nameLength + extraLength + commentLength;
+  }
+  return entries;
+}
+
+/** Every file of a report directory as text, plus the files inside Playwright's embedded zip. */
+export function reportTexts(directory: string): Map<string, string> {
+  const texts = new Map<string, string>();
+  for (const file of filesUnder(directory)) {
+    const content = readFileSync(file);
+    texts.set(file, content.toString('latin1'));
+    const embedded = /data:application\/zip;base64,([A-Za-z0-9+/=]+)/.exec(content.toString('latin1'));
+    if (embedded !== null) {
+      for (const [name, entry] of unzip(Buffer.from(embedded[1], 'base64'))) texts.set(`${file}!${name}`, entry.toString('latin1'));
+    }
+  }
+  return texts;
+}
+
+export interface RecordingProxy {
+  baseUrl: string;
+  /** Every response body that passed through, as text. */
+  bodies: string[];
+  close(): Promise<void>;
+}
+
+/** A pass-through HTTP proxy in front of `upstream` (a base URL), keeping each response body. */
+export async function startRecordingProxy(upstream: string): Promise<RecordingProxy> {
+  const target = new URL(upstream);
+  const bodies: string[] = [];
+  const server: Server = createServer((incoming, outgoing) => {
+    const headers = { ...incoming.headers, host: target.host, 'accept-encoding': 'identity' };
+    const forwarded = httpRequest({ host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers }, (answer) => {
+      const chunks: Buffer[] = [];
+      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+      answer.on('end', () => {
+        const body = Buffer.concat(chunks);
+        bodies.push(body.toString());
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        outgoing.end(body);
+      });
+    });
+    forwarded.on('error', () => {
+      outgoing.writeHead(502);
+      outgoing.end();
+    });
+    incoming.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}${target.pathname.replace(/\/+$/, '')}`,
+    bodies,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
