@@ -41,6 +41,21 @@ export function schemaId(name: string): string {
   return `${SCHEMA_ID_BASE}${name}${SUFFIX}`;
 }
 
+let titles: Map<string, string> | undefined;
+
+/**
+ * A schema's name, given its name or its title ("ClientToken" -> "client-token.response"). The
+ * titles are the OpenAPI component names, and the k6 scripts address bodies by them.
+ */
+export function resolveSchemaName(nameOrTitle: string): string | undefined {
+  if (titles === undefined) {
+    titles = new Map();
+    for (const [name, schema] of schemaDocuments()) if (typeof schema.title === 'string' && name !== COMMON_SCHEMA) titles.set(schema.title, name);
+  }
+  if (nameOrTitle !== COMMON_SCHEMA && schemaDocuments().has(nameOrTitle)) return nameOrTitle;
+  return titles.get(nameOrTitle);
+}
+
 /** A fresh ajv holding every schema; the build step passes code options for the standalone output. */
 export function createAjv(options: ConstructorParameters<typeof Ajv2020>[0] = {}): Ajv2020 {
   const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, formats: DXS_FORMATS, ...options });
@@ -52,7 +67,8 @@ let shared: Ajv2020 | undefined;
 
 export function validate(schemaName: string, body: unknown): ValidationResult {
   shared ??= createAjv();
-  const validator = shared.getSchema(schemaId(schemaName));
+  const name = resolveSchemaName(schemaName);
+  const validator = name === undefined ? undefined : shared.getSchema(schemaId(name));
   if (validator === undefined) return { valid: false, errors: [`unknown schema ${schemaName}`] };
   const valid = validator(body) as boolean;
   return { valid, errors: valid ? [] : describeErrors(validator.errors) };
