@@ -10,8 +10,20 @@ import { SPEC_FIELD_NAMES } from './field-names.ts';
 
 export type Casing = 'pascal' | 'camel';
 
+// Responses are rendered on every request (the sandbox's hot path), over a small set of names.
+const camelCache = new Map<string, string>();
+const CAMEL_CACHE_LIMIT = 4096;
+
 /** camelCase the way System.Text.Json does it: a leading run of capitals is lowered ("GLN" -> "gln", "ErpId" -> "erpId"). */
 export function toCamel(name: string): string {
+  const cached = camelCache.get(name);
+  if (cached !== undefined) return cached;
+  const camel = computeCamel(name);
+  if (camelCache.size < CAMEL_CACHE_LIMIT) camelCache.set(name, camel);
+  return camel;
+}
+
+function computeCamel(name: string): string {
   if (name.length === 0 || !/[A-Z]/.test(name[0])) return name;
   const chars = name.split('');
   for (let index = 0; index < chars.length; index++) {

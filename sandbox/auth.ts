@@ -1,7 +1,7 @@
 // The spec's two schemes: APIkey identifies the integrator, ClientToken the company (or, for a
 // search token, a temporary search). Each route names the schemes it takes through one of these
 // preHandlers; where the spec leaves the scheme "not shown" the route takes either.
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './errors.ts';
 import { hasFault, type SandboxContext } from './context.ts';
 import type { TokenRecord } from './store.ts';
@@ -35,27 +35,40 @@ function checkClientToken(context: SandboxContext, request: FastifyRequest, allo
   request.auth = { apiKey: token.ApiKey, token, company };
 }
 
-export function requireApiKey(context: SandboxContext) {
-  return async (request: FastifyRequest): Promise<void> => {
-    request.auth = { apiKey: checkApiKey(context, request) };
+type Hook = (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => void;
+
+// Callback-style hooks: they sit on every request, and skip a promise per call.
+function hook(check: (request: FastifyRequest) => void): Hook {
+  return (request, _reply, done) => {
+    try {
+      check(request);
+    } catch (error) {
+      done(error as Error);
+      return;
+    }
+    done();
   };
+}
+
+export function requireApiKey(context: SandboxContext): Hook {
+  return hook((request) => {
+    request.auth = { apiKey: checkApiKey(context, request) };
+  });
 }
 
 /** A client token of a company; with allowSearch also a search token (lookups). */
-export function requireClientToken(context: SandboxContext, allowSearch = false) {
-  return async (request: FastifyRequest): Promise<void> => {
-    checkClientToken(context, request, allowSearch);
-  };
+export function requireClientToken(context: SandboxContext, allowSearch = false): Hook {
+  return hook((request) => checkClientToken(context, request, allowSearch));
 }
 
 /** For calls whose scheme the spec does not show: a ClientToken when one is sent, otherwise an APIkey. */
-export function requireEither(context: SandboxContext, allowSearch = false) {
-  return async (request: FastifyRequest): Promise<void> => {
+export function requireEither(context: SandboxContext, allowSearch = false): Hook {
+  return hook((request) => {
     if (header(request, 'clienttoken') !== undefined) return checkClientToken(context, request, allowSearch);
     if (header(request, 'apikey') !== undefined) {
       request.auth = { apiKey: checkApiKey(context, request) };
       return;
     }
     throw new ApiError(401, 'credentialsMissing');
-  };
+  });
 }

@@ -150,6 +150,22 @@ export interface User {
   CompanyId: string;
 }
 
+const TOKEN_BYTES = 24;
+// Token creation is a hot path under load: one call to the random source serves many tokens.
+let randomPool = Buffer.alloc(0);
+let randomOffset = 0;
+
+/** An opaque random token (24 random bytes, base64url). */
+function newTokenValue(): string {
+  if (randomOffset + TOKEN_BYTES > randomPool.length) {
+    randomPool = randomBytes(TOKEN_BYTES * 256);
+    randomOffset = 0;
+  }
+  const value = randomPool.toString('base64url', randomOffset, randomOffset + TOKEN_BYTES);
+  randomOffset += TOKEN_BYTES;
+  return value;
+}
+
 function companyKey(apiKey: string, erpId: string): string {
   return `${apiKey}\n${erpId}`;
 }
@@ -226,7 +242,16 @@ export class Store {
   }
 
   createToken(record: Omit<TokenRecord, 'Token' | 'Revoked'>): TokenRecord {
-    const token: TokenRecord = { ...record, Token: randomBytes(24).toString('base64url'), Revoked: false };
+    const token: TokenRecord = {
+      Token: newTokenValue(),
+      ApiKey: record.ApiKey,
+      Kind: record.Kind,
+      CompanyId: record.CompanyId,
+      SearchId: record.SearchId,
+      ValidTo: record.ValidTo,
+      Revoked: false,
+      UserRoles: record.UserRoles,
+    };
     this.tokens.set(token.Token, token);
     if (this.tokens.size > this.config.maxTokens) {
       const oldest = this.tokens.keys().next().value;
