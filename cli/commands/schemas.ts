@@ -1,9 +1,69 @@
+// dxs schemas: the contract layer on the command line. `openapi` writes the OpenAPI 3.1 document
+// assembled from schemas/bodies, `list` names the schemas, `requirements` prints the catalog.
 import type { Command } from 'commander';
+import { writeFileSync } from 'node:fs';
+import { schemaDocuments, schemaNames } from '../../schemas/index.ts';
+import { buildOpenApi } from '../../schemas/openapi.ts';
+import { filterRequirements, REQUIREMENT_AREAS, REQUIREMENT_LEVELS } from '../../schemas/requirements.ts';
 
-// Placeholder until the schemas command lands.
+function usage(message: string): never {
+  console.error(`dxs schemas: ${message}`);
+  process.exit(2);
+}
+
 export function registerSchemasCommand(program: Command): void {
-  program.command('schemas').description('(not yet available)').action(() => {
-    console.error('dxs schemas: not yet available');
-    process.exit(2);
-  });
+  const schemas = program.command('schemas').description('The contract: JSON Schemas, the OpenAPI document and the requirements catalog.');
+
+  schemas
+    .command('openapi')
+    .description('Write the OpenAPI 3.1 document assembled from the JSON Schemas (to stdout unless --out).')
+    .option('--out <file>', 'write to this file')
+    .action((flags: { out?: string }) => {
+      const text = `${JSON.stringify(buildOpenApi(), null, 2)}\n`;
+      if (flags.out === undefined) {
+        process.stdout.write(text);
+        return;
+      }
+      try {
+        writeFileSync(flags.out, text);
+      } catch (error) {
+        usage(`cannot write ${flags.out}: ${(error as Error).message}`);
+      }
+      console.error(`dxs schemas: OpenAPI document written to ${flags.out}`);
+    });
+
+  schemas
+    .command('list')
+    .description('List the schema names (as passed to the validators) with their titles.')
+    .action(() => {
+      const documents = schemaDocuments();
+      const width = Math.max(...schemaNames().map((name) => name.length));
+      for (const name of schemaNames()) console.log(`${name.padEnd(width)}  ${String(documents.get(name)?.title ?? '')}`);
+    });
+
+  schemas
+    .command('requirements')
+    .description('Print the requirements catalog, optionally filtered.')
+    .option('--level <level>', `one of ${REQUIREMENT_LEVELS.join(', ')}`)
+    .option('--area <area>', `one of ${REQUIREMENT_AREAS.join(', ')}`)
+    .option('--json', 'print JSON instead of text')
+    .action((flags: { level?: string; area?: string; json?: boolean }) => {
+      if (flags.level !== undefined && !(REQUIREMENT_LEVELS as readonly string[]).includes(flags.level.toUpperCase())) {
+        usage(`--level ${flags.level}: choose one of ${REQUIREMENT_LEVELS.join(', ')}`);
+      }
+      if (flags.area !== undefined && !(REQUIREMENT_AREAS as readonly string[]).includes(flags.area.toLowerCase())) {
+        usage(`--area ${flags.area}: choose one of ${REQUIREMENT_AREAS.join(', ')}`);
+      }
+      const requirements = filterRequirements({ level: flags.level, area: flags.area });
+      if (flags.json === true) {
+        console.log(JSON.stringify(requirements, null, 2));
+        return;
+      }
+      for (const requirement of requirements) {
+        console.log(`${requirement.id}  ${requirement.level}  ${requirement.endpoints.join(', ')}`);
+        console.log(`  ${requirement.statement}`);
+        console.log(`  test: ${requirement.test}`);
+      }
+      console.log(`${requirements.length} requirement(s)`);
+    });
 }
