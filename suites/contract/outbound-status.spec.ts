@@ -1,0 +1,122 @@
+// Contract of the outbound status: GET /documents/outbound/{DocumentId}, GET /invoices/outbound/{DocumentId}
+// and GET /invoices/outbound/byerpid/{ErpDocumentId}, with and without IncludeFileInfo.
+import { checks, expectCheck, observe, schema, tags, type ApiResponse } from '../support/index.ts';
+import { currentStatusOf, fact, historyOf, sentDocument, statusPath, test, UNKNOWN_DOCUMENT_ID } from '../support/outbound.ts';
+
+const { statusIs, isRejected, fieldSatisfies } = checks;
+
+/** Every string in a JSON value, with where it sits (for the file information, whose structure is not shown). */
+function stringsIn(value: unknown, path = ''): Array<[string, string]> {
+  if (typeof value === 'string') return [[path, value]];
+  if (Array.isArray(value)) return value.flatMap((item, index) => stringsIn(item, `${path}[${index}]`));
+  if (typeof value === 'object' && value !== null) return Object.entries(value).flatMap(([key, inner]) => stringsIn(inner, path === '' ? key : `${path}.${key}`));
+  return [];
+}
+
+function shapeOf(value: unknown): unknown {
+  if (Array.isArray(value)) return value.length === 0 ? [] : [shapeOf(value[0])];
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, shapeOf(inner)]));
+  return value === null ? 'null' : typeof value;
+}
+
+function topLevelFields(response: ApiResponse): string[] {
+  return typeof response.data === 'object' && response.data !== null ? Object.keys(response.data).sort() : [];
+}
+
+const URL_LIKE = /^(https?:\/\/|\/)\S+$/i;
+const OFFSET_FORMS = /(Z|[+-]\d{2}:\d{2}|[+-]\d{4})$/i;
+
+test.describe('outbound status by id', () => {
+  for (const path of ['documents', 'invoices'] as const) {
+    const requirement = path === 'documents' ? 'OUT-STA-01' : 'OUT-STA-02';
+    test(`GET /${path}/outbound/{DocumentId} answers 200 with the OutboundDocument of the sent invoice`, { tag: tags('outbound', requirement, 'OUT-STA-03', 'OUT-STA-05', 'OUT-STA-06', 'OUT-STA-07', 'OUT-STA-08', 'OUT-STA-09', 'OUT-STA-12', 'OUT-STA-24') }, async ({ api, fixtures, registeredCompany }) => {
+      const sent = await sentDocument(api, fixtures, registeredCompany.token, 'PDF');
+      const response = await api.get(statusPath(sent.documentId, path), { auth: { clientToken: registeredCompany.token } });
+      await expectCheck(response, [statusIs(200), schema('outbound-document.response')], { requirement });
+      await expectCheck(response, [statusIs(200)], { requirement: 'OUT-STA-24' });
+      await expectCheck(response, [fieldSatisfies('Id', `equals the DocumentId of the Location, ${sent.documentId}`, (value) => typeof value === 'string' && value.toLowerCase() === sent.documentId.toLowerCase())], { requirement: 'OUT-STA-03' });
+      // The schema holds CurrentStatus, StatusHistory, the closed DocumentStatus enum and ErrorInfo; each ID is judged on it.
+      for (const id of ['OUT-STA-05', 'OUT-STA-06', 'OUT-STA-08', 'OUT-STA-09']) await expectCheck(response, [schema('outbound-document.response')], { requirement: id });
+      await expectCheck(response, [fieldSatisfies('ErpDocumentId', `equals the id sent, ${sent.erpDocumentId}`, (value) => value === sent.erpDocumentId)], { requirement: 'OUT-STA-07' });
+      const times = [response.data?.CurrentStatus, ...(response.data?.StatusHistory ?? [])].map((entry: any) => String(entry?.Time));
+      await expectCheck(response, [fact('Time offsets', times.every((time) => OFFSET_FORMS.test(time)), 'every Time with an offset: Z, +hh:mm, or +0000 as the guide writes it', times.join(', '))], { requirement: 'OUT-STA-12' });
+    });
+  }
+
+  test('a newly sent document is reported as Pending', { tag: tags('outbound', 'OUT-STA-10', 'OUT-STA-04') }, async ({ api, fixtures, registeredCompany }) => {
+    const sent = await sentDocument(api, fixtures, registeredCompany.token, 'PDF');
+    const response = await api.get(statusPath(sent.documentId), { auth: { clientToken: registeredCompany.token } });
+    // A fast target may already be past Pending: then Pending heads StatusHistory.
+    const status = currentStatusOf(response.data);
+    const history = historyOf(response.data);
+    await expectCheck(response, [statusIs(200), fact('Pending first', status === 'Pending' || history[0] === 'Pending', 'CurrentStatus Pending, or Pending as the first StatusHistory entry', `CurrentStatus ${status}; StatusHistory ${history.join(', ')}`)], { requirement: 'OUT-STA-10' });
+    const documentType = response.data?.DocumentType;
+    await expectCheck(response, [fact('DocumentType while Pending', status !== 'Pending' || documentType === 'Document', 'DocumentType Document while the status is Pending', `DocumentType ${JSON.stringify(documentType)} at status ${status}`)], { requirement: 'OUT-STA-04' });
+  });
+
+  test('IncludeFileInfo=true adds file information with URLs, and the default equals false', { tag: tags('outbound', 'OUT-STA-13', 'OUT-STA-14', 'OUT-STA-25') }, async ({ api, fixtures, registeredCompany }) => {
+    const auth = { clientToken: registeredCompany.token };
+    const sent = await sentDocument(api, fixtures, registeredCompany.token, 'PDF');
+    const plain = await api.get(statusPath(sent.documentId), { auth });
+    const explicitFalse = await api.get(statusPath(sent.documentId), { auth, query: { IncludeFileInfo: false } });
+    const withInfo = await api.get(statusPath(sent.documentId), { auth, query: { IncludeFileInfo: true } });
+    const plainFields = topLevelFields(plain);
+    await expectCheck(explicitFalse, [statusIs(200), fact('same fields', JSON.stringify(topLevelFields(explicitFalse)) === JSON.stringify(plainFields), `the fields of the answer without the query: ${plainFields.join(', ')}`, topLevelFields(explicitFalse).join(', '))], { requirement: 'OUT-STA-25' });
+    const added = Object.fromEntries(Object.entries(withInfo.data ?? {}).filter(([key]) => !plainFields.includes(key)));
+    const urls = stringsIn(added).filter(([, value]) => URL_LIKE.test(value));
+    await expectCheck(withInfo, [statusIs(200), schema('outbound-document.response'), fact('file information', urls.length > 0, 'at least one URL in fields absent without IncludeFileInfo', `added fields: ${Object.keys(added).join(', ') || 'none'}; URLs: ${urls.map(([where]) => where).join(', ') || 'none'}`)], { requirement: 'OUT-STA-13' });
+    await observe('OUT-STA-14', `IncludeFileInfo=true added ${JSON.stringify(shapeOf(added))}`, withInfo);
+  });
+
+  test('the pattern GET /{documentType}/outbound/{id} for an order is recorded', { tag: tags('outbound', 'OUT-STA-23') }, async ({ api, fixtures, registeredCompany }) => {
+    const sent = await sentDocument(api, fixtures, registeredCompany.token, 'PDF', { file: 'order.xml' });
+    const response = await api.get(`/orders/outbound/${sent.documentId}`, { auth: { clientToken: registeredCompany.token } });
+    await observe('OUT-STA-23', `GET /orders/outbound/{id} of a sent order answered ${response.status}${response.data?.DocumentType ? ` with DocumentType ${response.data.DocumentType}` : ''}`, response);
+  });
+});
+
+test.describe('outbound status by ErpDocumentId', () => {
+  test('GET /invoices/outbound/byerpid/{ErpDocumentId} answers 200 with the same document', { tag: tags('outbound', 'OUT-STA-15') }, async ({ api, fixtures, registeredCompany }) => {
+    const sent = await sentDocument(api, fixtures, registeredCompany.token, 'PDF');
+    const response = await api.get(`/invoices/outbound/byerpid/${encodeURIComponent(sent.erpDocumentId ?? '')}`, { auth: { clientToken: registeredCompany.token } });
+    await expectCheck(
+      response,
+      [statusIs(200), schema('outbound-document.response'), fieldSatisfies('Id', `equals ${sent.documentId}`, (value) => typeof value === 'string' && value.toLowerCase() === sent.documentId.toLowerCase())],
+      { requirement: 'OUT-STA-15' },
+    );
+  });
+
+  test('an ErpDocumentId that was never supplied is rejected', { tag: tags('outbound', 'OUT-STA-16') }, async ({ api, registeredCompany, target }) => {
+    const response = await api.get(`/invoices/outbound/byerpid/${target.runPrefix}-never-sent`, { auth: { clientToken: registeredCompany.token } });
+    await expectCheck(response, [isRejected], { requirement: 'OUT-STA-16' });
+  });
+});
+
+test.describe('outbound status refusals', () => {
+  for (const path of ['documents', 'invoices'] as const) {
+    test(`GET /${path}/outbound/{DocumentId} rejects an id that is not a uuid and an unknown uuid`, { tag: tags('outbound', 'OUT-STA-17', 'OUT-STA-18') }, async ({ api, registeredCompany }) => {
+      const auth = { clientToken: registeredCompany.token };
+      const notUuid = await api.get(`/${path}/outbound/not-a-uuid`, { auth });
+      await expectCheck(notUuid, [isRejected], { requirement: 'OUT-STA-17' });
+      const unknown = await api.get(statusPath(UNKNOWN_DOCUMENT_ID, path), { auth });
+      await expectCheck(unknown, [isRejected], { requirement: 'OUT-STA-18' });
+    });
+  }
+
+  test("one company's token does not read another company's outbound status", { tag: tags('outbound', 'OUT-STA-20') }, async ({ api, fixtures, registeredCompany, otherCompany }) => {
+    const sent = await sentDocument(api, fixtures, registeredCompany.token, 'PDF');
+    const auth = { clientToken: otherCompany.token };
+    for (const path of [statusPath(sent.documentId), statusPath(sent.documentId, 'invoices'), `/invoices/outbound/byerpid/${encodeURIComponent(sent.erpDocumentId ?? '')}`]) {
+      const response = await api.get(path, { auth });
+      await expectCheck(response, [isRejected], { requirement: 'OUT-STA-20' });
+    }
+  });
+
+  test('outbound status without credentials is rejected', { tag: tags('outbound', 'OUT-STA-21') }, async ({ api, fixtures, registeredCompany }) => {
+    const sent = await sentDocument(api, fixtures, registeredCompany.token, 'PDF');
+    for (const path of [statusPath(sent.documentId), statusPath(sent.documentId, 'invoices'), `/invoices/outbound/byerpid/${encodeURIComponent(sent.erpDocumentId ?? '')}`]) {
+      const response = await api.get(path, { auth: 'none' });
+      await expectCheck(response, [isRejected], { requirement: 'OUT-STA-21' });
+    }
+  });
+});

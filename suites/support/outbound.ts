@@ -1,0 +1,223 @@
+// Outbound documents for the suites: upload a fixture file, send it with a SendDocumentAs type,
+// read the DocumentId from the Location, and poll a document's status until it reaches a target.
+// Worker-scoped fixtures the outbound suites share:
+//   outboundRecipient  (worker) a registered company that receives invoices: Electronic sends go to it,
+//                               so no other suite's inbox gets our documents
+//   b2cSender          (worker) a Swedish company with provider A onboarded, for BusinessToConsumer sends
+// The shared registeredCompany never gets provider A: other suites send with it and expect no
+// business-to-consumer provider to be active.
+import type { SendDocumentAsType, SendDocumentInput } from '../../fixtures/bodies.ts';
+import { fixtureFile, type FixtureFileName, type Fixtures } from '../../fixtures/index.ts';
+import type { Check } from '../../lib/checks.ts';
+import type { ApiClient, ApiResponse, MultipartFile } from './client.ts';
+import { pollUntil, registerCompany, SetupFailed, type RegisteredCompany } from './companies.ts';
+import { test as base } from './fixtures.ts';
+import type { RunContext } from './run-context.ts';
+
+export const DOCUMENT_STATUSES = ['Pending', 'PendingInPlatform', 'Converting', 'ConversionComplete', 'ConversionFailed', 'Sent', 'Delivered', 'Stopped', 'Sold'] as const;
+
+/**
+ * Statuses after which we stop polling. Transitions are not shown: this is our reading of the
+ * names (delivered, failed, stopped), and polling is bounded by the async timeout regardless.
+ */
+export const FINAL_STATUSES: readonly string[] = ['Delivered', 'ConversionFailed', 'Stopped'];
+
+export const PROVIDER_A_PATH = '/companies/deliverymethods/b2c/providera';
+
+/** A uuid that no target has handed out (version nibble 4, random-looking, fixed so runs compare). */
+export const UNKNOWN_DOCUMENT_ID = '6f1c2d3e-4b5a-4c7d-8e9f-0a1b2c3d4e5f';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * A check of something the test worked out itself (over a poll, or comparing two answers); the
+ * response it is recorded against gives the report its context.
+ */
+export function fact(check: string, ok: boolean, expected: string, actual: string): Check {
+  return () => ({ check, ok, expected, actual, severity: 'failure' });
+}
+
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID.test(value);
+}
+
+/**
+ * The last segment of a Location: the uuid after the last ':' of an upload URN, or the last
+ * path segment of a send link (query and trailing slashes dropped).
+ */
+export function lastSegment(location: string | undefined): string | undefined {
+  if (location === undefined || location.trim() === '') return undefined;
+  const path = location.trim().split(/[?#]/)[0].replace(/\/+$/, '');
+  const segment = path.split(/[/:]/).pop();
+  if (segment === undefined || segment === '') return undefined;
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+export interface Upload {
+  response: ApiResponse;
+  /** The Location of a successful upload: the reference sent later as DocumentUri. */
+  reference?: string;
+}
+
+/** Uploads a fixture file (or any file) as the multipart part File. */
+export async function uploadFile(api: ApiClient, token: string, file: FixtureFileName | MultipartFile): Promise<Upload> {
+  const part: MultipartFile = typeof file === 'string' ? { name: file, mimeType: fixtureFile(file).contentType, buffer: fixtureFile(file).bytes } : file;
+  const response = await api.post('/documents', { auth: { clientToken: token }, multipart: { File: part } });
+  const location = response.headers['location'];
+  return { response, reference: response.status >= 200 && response.status < 300 && location ? location : undefined };
+}
+
+export interface Sent {
+  response: ApiResponse;
+  /** The last segment of the Location of a successful send. */
+  documentId?: string;
+}
+
+export async function sendDocument(api: ApiClient, token: string, body: unknown): Promise<Sent> {
+  const response = await api.post('/documents/outbound', { auth: { clientToken: token }, json: body });
+  return { response, documentId: response.status >= 200 && response.status < 300 ? lastSegment(response.headers['location']) : undefined };
+}
+
+export interface SendOptions {
+  file?: FixtureFileName;
+  recipient?: RegisteredCompany;
+  sender?: RegisteredCompany;
+  /** BusinessToConsumer: the person's SSN. */
+  ssn?: string;
+  /** Changes the body before it is sent (drop a field, add one). */
+  edit?: (body: SendDocumentInput) => void;
+}
+
+export interface UploadedAndSent extends Sent {
+  upload: Upload;
+  body: SendDocumentInput;
+  erpDocumentId?: string;
+}
+
+function shortly(response: ApiResponse): string {
+  const answer = response.recorded.response;
+  return `${response.recorded.title} answered ${answer?.status ?? 'nothing'}${answer?.body !== undefined ? ` ${JSON.stringify(answer.body).slice(0, 300)}` : ''}`;
+}
+
+/** Uploads a file (invoice.xml by default) and sends it with the given type. Throws SetupFailed when the upload fails. */
+export async function uploadAndSend(api: ApiClient, fixtures: Fixtures, token: string, type: SendDocumentAsType, options: SendOptions = {}): Promise<UploadedAndSent> {
+  const file = options.file ?? 'invoice.xml';
+  const upload = await uploadFile(api, token, file);
+  if (upload.reference === undefined) throw new SetupFailed(`cannot upload ${file}: ${shortly(upload.response)}`);
+  const body = fixtures.sendDocument(type, {
+    documentUri: upload.reference,
+    documentFormat: fixtureFile(file).documentFormat,
+    recipient: options.recipient?.input,
+    sender: options.sender?.input,
+    ssn: options.ssn,
+  });
+  options.edit?.(body);
+  const sent = await sendDocument(api, token, body);
+  return { ...sent, upload, body, erpDocumentId: body.Document.ErpDocumentId };
+}
+
+/** Like uploadAndSend, for tests whose subject comes after the send: a refused send throws SetupFailed. */
+export async function sentDocument(api: ApiClient, fixtures: Fixtures, token: string, type: SendDocumentAsType, options: SendOptions = {}): Promise<UploadedAndSent & { documentId: string }> {
+  const sent = await uploadAndSend(api, fixtures, token, type, options);
+  if (sent.documentId === undefined) throw new SetupFailed(`cannot send as ${type}: ${shortly(sent.response)}`);
+  return sent as UploadedAndSent & { documentId: string };
+}
+
+export type StatusPath = 'documents' | 'invoices';
+
+export function statusPath(documentId: string, path: StatusPath = 'documents'): string {
+  return `/${path}/outbound/${encodeURIComponent(documentId)}`;
+}
+
+export function currentStatusOf(data: any): string | undefined {
+  const status = data?.CurrentStatus?.Status;
+  return typeof status === 'string' ? status : undefined;
+}
+
+export function historyOf(data: any): string[] {
+  return Array.isArray(data?.StatusHistory) ? data.StatusHistory.map((entry: any) => String(entry?.Status)) : [];
+}
+
+export interface StatusRead {
+  status?: string;
+  documentType?: string;
+  history: string[];
+}
+
+export interface StatusPoll {
+  /** The last answer (the one that reached the target, or the last one before the timeout). */
+  last: ApiResponse;
+  /** Every read, in order. */
+  reads: StatusRead[];
+  /** The distinct CurrentStatus values seen, in order. */
+  seen: string[];
+  reached: boolean;
+}
+
+/**
+ * Reads a document's status until `until` holds (by default: a final status), within the run's
+ * async timeout. Never throws on the timeout: the caller's checks judge the last answer.
+ */
+export async function pollStatus(api: ApiClient, context: RunContext, token: string, documentId: string, until: (data: any) => boolean = (data) => FINAL_STATUSES.includes(currentStatusOf(data) ?? ''), path: StatusPath = 'documents'): Promise<StatusPoll> {
+  const reads: StatusRead[] = [];
+  const seen: string[] = [];
+  let last: ApiResponse | undefined;
+  let reached = false;
+  try {
+    reached = await pollUntil(context, `document ${documentId} reaching the expected status`, async () => {
+      last = await api.get(statusPath(documentId, path), { auth: { clientToken: token } });
+      const status = currentStatusOf(last.data);
+      reads.push({ status, documentType: typeof last.data?.DocumentType === 'string' ? last.data.DocumentType : undefined, history: historyOf(last.data) });
+      const described = `${last.status === 200 ? '' : `HTTP ${last.status} `}${status ?? '(no status)'}`;
+      if (seen[seen.length - 1] !== described) seen.push(described);
+      // A refusal does not get better by waiting.
+      if (last.status >= 400 && last.status < 500) return false;
+      return last.status === 200 && until(last.data) ? true : undefined;
+    });
+  } catch (error) {
+    if (!(error instanceof SetupFailed) || last === undefined) throw error;
+  }
+  return { last: last as ApiResponse, reads, seen, reached };
+}
+
+/** Onboards provider A for a Swedish company the way the guide does it, and waits for the record to be Completed. */
+export async function activateProviderA(api: ApiClient, context: RunContext, fixtures: Fixtures, company: RegisteredCompany): Promise<void> {
+  const auth = { clientToken: company.token };
+  const response = await api.post(PROVIDER_A_PATH, { auth, json: fixtures.providerARegistration(company.input) });
+  if (response.status !== 200) throw new SetupFailed(`cannot activate provider A for business-to-consumer sending: ${shortly(response)}`);
+  let last = response;
+  await pollUntil(context, 'provider A registration reaching status Completed', async () => {
+    last = await api.get(PROVIDER_A_PATH, { auth });
+    return last.status === 200 && last.data?.Status === 'Completed' ? true : undefined;
+  }).catch((error: Error) => {
+    throw new SetupFailed(`${error.message}; last answer: ${shortly(last)}`);
+  });
+}
+
+interface OutboundWorkerFixtures {
+  outboundRecipient: RegisteredCompany;
+  b2cSender: RegisteredCompany;
+}
+
+export const test = base.extend<{}, OutboundWorkerFixtures>({
+  outboundRecipient: [
+    async ({ setupApi, target, fixtures }, use) => {
+      await use(await registerCompany(setupApi, target, fixtures.company('DK', { processes: ['ReceiveInvoices', 'SendInvoices'] })));
+    },
+    { scope: 'worker' },
+  ],
+
+  b2cSender: [
+    async ({ setupApi, target, fixtures }, use) => {
+      // Provider A requires a company registered in Sweden.
+      const company = await registerCompany(setupApi, target, fixtures.company('SE'));
+      await activateProviderA(setupApi, target, fixtures, company);
+      await use(company);
+    },
+    { scope: 'worker' },
+  ],
+});
