@@ -37,6 +37,9 @@ export default class DxsReporter implements Reporter {
   private readonly records = new Map<string, TestRecord>();
   private readonly coverage: Results['coverage'] = {};
   private readonly started = Date.now();
+  /** Calls that got no response at all: a target that went away mid-run shows here. */
+  private transportFailures = 0;
+  private readonly errors: string[] = [];
 
   printsToStdio(): boolean {
     return false;
@@ -80,7 +83,14 @@ export default class DxsReporter implements Reporter {
   onTestEnd(test: TestCase, result: TestResult): void {
     // With retries the last result counts; coverage counts every call that was made.
     this.records.set(test.id, this.record(test, result));
-    addCoverage(this.coverage, readLog(result).exchanges);
+    const exchanges = readLog(result).exchanges;
+    addCoverage(this.coverage, exchanges);
+    this.transportFailures += exchanges.filter((exchange) => exchange.response === undefined).length;
+  }
+
+  /** Errors outside any test: a suite that does not load, a broken worker fixture, no test found. */
+  onError(error: { message?: string; value?: string }): void {
+    this.errors.push((error.message ?? error.value ?? 'error').replace(/\u001b\[[0-9;]*m/g, '').split('\n')[0]);
   }
 
   onEnd(result: FullResult): void {
@@ -90,7 +100,14 @@ export default class DxsReporter implements Reporter {
     const tests: TestRecord[] = [];
     for (const test of this.suite?.allTests() ?? []) tests.push(this.records.get(test.id) ?? this.record(test, undefined, 'not run'));
     const summary = summarise(tests);
-    const status = runStatus(summary, interrupted);
+    let status = runStatus(summary, interrupted);
+    const messages: string[] = [];
+    if (interrupted) messages.push(result.status === 'timedout' ? 'the global time limit was reached' : 'the run was interrupted');
+    if (this.transportFailures > 0) messages.push(`${this.transportFailures} call(s) got no response from the target (it may have stopped answering mid-run)`);
+    if (this.errors.length > 0) {
+      messages.push(...this.errors);
+      if (status === 'passed') status = 'error';
+    }
     const results: Results = {
       format: 'dxs-results/1',
       run: {
@@ -105,7 +122,7 @@ export default class DxsReporter implements Reporter {
         finishedAt: new Date().toISOString(),
         durationMs: Date.now() - Math.min(this.started, Date.parse(context.startedAt) || this.started),
         status,
-        message: interrupted ? (result.status === 'timedout' ? 'the global time limit was reached' : 'the run was interrupted') : undefined,
+        message: messages.length > 0 ? messages.join('; ') : undefined,
         shards: context.shard !== undefined ? [context.shard] : [],
       },
       summary,

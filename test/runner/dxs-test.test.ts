@@ -107,3 +107,69 @@ test('no API key or token value appears in any file of the report directory', as
     rmSync(directory, { recursive: true, force: true });
   }
 });
+
+test('shards merge into one report with dxs report merge', async () => {
+  const directory = scratch();
+  try {
+    const shards = [join(directory, 'shard-1'), join(directory, 'shard-2')];
+    const runs = await Promise.all(shards.map((shard, index) => runDxs(['test', '--area', 'tokens', '--workers', '1', '--shard', `${index + 1}/2`, '--report-dir', shard])));
+    for (const run of runs) assert.equal(run.code, 0, run.stdout + run.stderr);
+    const totals = shards.map((shard) => JSON.parse(readFileSync(join(shard, 'results.json'), 'utf8')).summary.total as number);
+    assert.ok(totals.every((total) => total > 0));
+    const merged = join(directory, 'merged');
+    const result = await runDxs(['report', 'merge', ...shards, '--out', merged], { timeoutMs: 30_000 });
+    assert.equal(result.code, 0, result.stderr);
+    const results = JSON.parse(readFileSync(join(merged, 'results.json'), 'utf8'));
+    assert.equal(results.summary.total, totals[0] + totals[1]);
+    assert.deepEqual(results.run.shards, ['1/2', '2/2']);
+    assert.ok(results.coverage['POST /clienttokens/create']['200'] > 0);
+    assert.match(readFileSync(join(merged, 'index.html'), 'utf8'), /Shards/);
+    assert.match(readFileSync(join(merged, 'junit.xml'), 'utf8'), new RegExp(`tests="${results.summary.total}"`));
+    const missing = await runDxs(['report', 'merge', join(directory, 'nope'), '--out', merged], { timeoutMs: 30_000 });
+    assert.equal(missing.code, 2);
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+});
+
+test('an interrupted run still writes its report', async () => {
+  const directory = scratch();
+  try {
+    let signalled = false;
+    const result = await runDxs(['test', '--workers', '1', '--report-dir', directory], {
+      onOutput: (output, child) => {
+        // Once the first test has passed, the run is under way: interrupt it like Ctrl-C would.
+        if (!signalled && output.includes('✓')) {
+          signalled = true;
+          child.kill('SIGINT');
+        }
+      },
+    });
+    assert.ok(signalled, 'the run started');
+    assert.equal(result.code, 2, result.stdout + result.stderr);
+    const results = JSON.parse(readFileSync(join(directory, 'results.json'), 'utf8'));
+    assert.equal(results.run.status, 'interrupted');
+    assert.ok(results.tests.some((entry: { skipReason?: string }) => /interrupted/.test(entry.skipReason ?? '')), 'tests that never ran say why');
+    assert.match(readFileSync(join(directory, 'index.html'), 'utf8'), /the run was interrupted/);
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+});
+
+test('a target that dies mid-run fails the run, and the report says the target stopped answering', async () => {
+  const directory = scratch();
+  const sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
+  const proxy = await startRecordingProxy(sandbox.baseUrl, { dieAfter: 25 });
+  try {
+    const result = await runDxs(['test', '--base-url', proxy.baseUrl, '--api-key', sandbox.apiKey, '--area', 'tokens', 'security', '--async-timeout', '2', '--report-dir', directory]);
+    assert.equal(result.code, 1, result.stdout + result.stderr);
+    const results = JSON.parse(readFileSync(join(directory, 'results.json'), 'utf8'));
+    assert.match(results.run.message, /no response from the target/);
+    assert.ok(results.summary.failed > 0);
+    assert.match(readFileSync(join(directory, 'index.html'), 'utf8'), /stopped answering/);
+  } finally {
+    await proxy.close();
+    await sandbox.close();
+    rmSync(directory, { recursive: true, force: true });
+  }
+});

@@ -1,7 +1,7 @@
 // Helpers of the runner tests: run the dxs CLI as a user would, read every byte a report
 // directory holds (including the zip that Playwright's HTML report embeds), and put a recording
 // proxy in front of a target to learn every token it handed out.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -17,7 +17,10 @@ export interface CliResult {
 }
 
 /** Runs bin/dxs.js with the DXS_* variables of the caller removed; killed after `timeoutMs` (a bound, not an assertion). */
-export function runDxs(args: string[], options: { env?: Record<string, string>; timeoutMs?: number; cwd?: string } = {}): Promise<CliResult> {
+export function runDxs(
+  args: string[],
+  options: { env?: Record<string, string>; timeoutMs?: number; cwd?: string; onOutput?: (output: string, child: ChildProcess) => void } = {},
+): Promise<CliResult> {
   const env: Record<string, string | undefined> = { ...process.env };
   for (const name of Object.keys(env)) if (name.startsWith('DXS_')) delete env[name];
   Object.assign(env, options.env, { FORCE_COLOR: '0', CI: '1' });
@@ -25,7 +28,10 @@ export function runDxs(args: string[], options: { env?: Record<string, string>; 
     const child = spawn(process.execPath, [join(ROOT, 'bin', 'dxs.js'), ...args], { cwd: options.cwd ?? ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      options.onOutput?.(stdout, child);
+    });
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
     child.on('error', reject);
@@ -92,11 +98,19 @@ export interface RecordingProxy {
   close(): Promise<void>;
 }
 
-/** A pass-through HTTP proxy in front of `upstream` (a base URL), keeping each response body. */
-export async function startRecordingProxy(upstream: string): Promise<RecordingProxy> {
+/**
+ * A pass-through HTTP proxy in front of `upstream` (a base URL), keeping each response body.
+ * With `dieAfter`, it drops every connection after that many requests: a target that dies mid-run.
+ */
+export async function startRecordingProxy(upstream: string, options: { dieAfter?: number } = {}): Promise<RecordingProxy> {
   const target = new URL(upstream);
   const bodies: string[] = [];
+  let requests = 0;
   const server: Server = createServer((incoming, outgoing) => {
+    if (options.dieAfter !== undefined && ++requests > options.dieAfter) {
+      incoming.socket.destroy();
+      return;
+    }
     const headers = { ...incoming.headers, host: target.host, 'accept-encoding': 'identity' };
     const forwarded = httpRequest({ host: target.hostname, port: target.port, method: incoming.method, path: incoming.url, headers }, (answer) => {
       const chunks: Buffer[] = [];
