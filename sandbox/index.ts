@@ -69,7 +69,9 @@ async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyIns
   const context: SandboxContext = { store, engine, casing: resolveCasing(options, variants), faults, variants };
 
   const app = fastify({
-    logger: options.logger ? { level: 'info', redact: ['req.headers.apikey', 'req.headers.clienttoken'] } : false,
+    // Logs go to stderr so that stdout carries only the CLI's ready line. Request logs carry no
+    // headers; the redaction guards against a serializer that adds them.
+    logger: options.logger ? { level: 'info', stream: process.stderr, redact: ['req.headers.apikey', 'req.headers.clienttoken'] } : false,
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 500 },
   });

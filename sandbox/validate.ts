@@ -137,5 +137,13 @@ export function queryBoolean(query: unknown, name: string): boolean {
 
 /** The request's JSON body with field names in the spec's spelling, whatever casing the client sent. */
 export function bodyOf(request: { body: unknown }): Body {
-  return objectBody(normaliseKeys(request.body));
+  let normalised: unknown;
+  try {
+    normalised = normaliseKeys(request.body);
+  } catch (error) {
+    // normaliseKeys recurses; a body nested thousands of levels deep overflows the stack.
+    if (error instanceof RangeError) throw badRequest('bodyMalformed', { detail: 'nested too deeply' });
+    throw error;
+  }
+  return objectBody(normalised);
 }

@@ -47,7 +47,8 @@ function sameOrgNo(left: string | undefined, right: string): boolean {
 }
 
 export async function companiesArea(app: FastifyInstance, { context }: AreaOptions): Promise<void> {
-  const { store, engine, config } = { ...context, config: context.store.config };
+  const { store, engine } = context;
+  const config = store.config;
 
   app.post('/companies/register', { preHandler: requireApiKey(context) }, async (request, reply) => {
     const body = bodyOf(request);

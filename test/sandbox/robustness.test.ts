@@ -54,6 +54,36 @@ describe('bad input gets a clear 4xx, never a 5xx', () => {
     }
   });
 
+  test('a body nested thousands of levels deep gets 400', async () => {
+    for (const payload of ['{"a":'.repeat(20_000) + '1' + '}'.repeat(20_000), '['.repeat(20_000) + ']'.repeat(20_000)]) {
+      const answer = await call(app, 'POST', '/companies/register', { apiKey: SANDBOX_API_KEY, payload, headers: { 'content-type': 'application/json' } });
+      assert.equal(answer.status, 400);
+    }
+  });
+
+  test('every route answers odd bodies and ids with a 4xx, never a 5xx', async () => {
+    const routes: Array<[string, string]> = [
+      ['POST', '/clienttokens/create'], ['POST', '/clienttokens/revoke'], ['POST', '/clienttokens/createsearchtoken'],
+      ['POST', '/companies/register'], ['POST', '/companies/details'], ['POST', '/companies/services'], ['POST', '/companies/users'],
+      ['POST', '/companies/identifiers'], ['POST', '/companies/delete'], ['POST', '/buyerparties/lookup'], ['POST', '/sellerparties/lookup'],
+      ['POST', '/network/setup'], ['POST', '/documents'], ['POST', '/documents/outbound'], ['POST', '/documents/outbound/list'],
+      ['POST', '/documents/handled'], ['POST', '/companies/deliverymethods/b2c/providera'], ['PATCH', '/companies/deliverymethods/b2c/providera'],
+      ['POST', '/companies/deliverymethods/b2c/providera/icon'], ['POST', '/companies/deliverymethods/b2c/providera/lookup'],
+      ['GET', '/companies/details/%00%ff'], ['GET', '/documents/outbound/%2e%2e'], ['GET', '/invoices/outbound/byerpid/%20'],
+      ['GET', '/documents/outbound/download/x'], ['GET', '/documents/x'], ['GET', '/documents/x/info'], ['GET', '/documents/x/attachments/-1'],
+    ];
+    const odd = [null, [], 'x', 1, true, {}, { ErpId: {}, SendDocumentAs: [], Document: 'x', Ssns: {}, Documents: [null], Take: '1', User: [] },
+      { PartyId: 'p', PaymentMeans: [null], Operator: 'x', Processes: [1], ValidTo: 12, Data: 5, ContentType: [], PubAgreement: 'true' }];
+    for (const [method, path] of routes) {
+      for (const body of odd) {
+        const payload = JSON.stringify(body);
+        const headers = { 'content-type': 'application/json', APIkey: SANDBOX_API_KEY, ClientToken: company.token };
+        const answer = await call(app, method, path, method === 'GET' ? { headers } : { headers, payload });
+        assert.ok(answer.status < 500, `${method} ${path} ${payload} -> ${answer.status} ${answer.text}`);
+      }
+    }
+  });
+
   test('an oversized body gets 413 and the server keeps serving', async () => {
     const huge = JSON.stringify({ PartyId: 'x', Name: 'y'.repeat(17 * 1024 * 1024) });
     const answer = await call(app, 'POST', '/buyerparties/lookup', { token: company.token, payload: huge, headers: { 'content-type': 'application/json' } });
