@@ -1,29 +1,14 @@
 // Contract of the outbound status: GET /documents/outbound/{DocumentId}, GET /invoices/outbound/{DocumentId}
 // and GET /invoices/outbound/byerpid/{ErpDocumentId}, with and without IncludeFileInfo.
 import { checks, expectCheck, observe, schema, tags, type ApiResponse } from '../support/index.ts';
-import { currentStatusOf, fact, historyOf, sentDocument, statusPath, test, UNKNOWN_DOCUMENT_ID } from '../support/outbound.ts';
+import { currentStatusOf, fact, historyOf, shapeOf, urlsIn, sentDocument, statusPath, test, UNKNOWN_DOCUMENT_ID } from '../support/outbound.ts';
 
 const { statusIs, isRejected, fieldSatisfies } = checks;
-
-/** Every string in a JSON value, with where it sits (for the file information, whose structure is not shown). */
-function stringsIn(value: unknown, path = ''): Array<[string, string]> {
-  if (typeof value === 'string') return [[path, value]];
-  if (Array.isArray(value)) return value.flatMap((item, index) => stringsIn(item, `${path}[${index}]`));
-  if (typeof value === 'object' && value !== null) return Object.entries(value).flatMap(([key, inner]) => stringsIn(inner, path === '' ? key : `${path}.${key}`));
-  return [];
-}
-
-function shapeOf(value: unknown): unknown {
-  if (Array.isArray(value)) return value.length === 0 ? [] : [shapeOf(value[0])];
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, shapeOf(inner)]));
-  return value === null ? 'null' : typeof value;
-}
 
 function topLevelFields(response: ApiResponse): string[] {
   return typeof response.data === 'object' && response.data !== null ? Object.keys(response.data).sort() : [];
 }
 
-const URL_LIKE = /^(https?:\/\/|\/)\S+$/i;
 const OFFSET_FORMS = /(Z|[+-]\d{2}:\d{2}|[+-]\d{4})$/i;
 
 test.describe('outbound status by id', () => {
@@ -63,7 +48,7 @@ test.describe('outbound status by id', () => {
     const plainFields = topLevelFields(plain);
     await expectCheck(explicitFalse, [statusIs(200), fact('same fields', JSON.stringify(topLevelFields(explicitFalse)) === JSON.stringify(plainFields), `the fields of the answer without the query: ${plainFields.join(', ')}`, topLevelFields(explicitFalse).join(', '))], { requirement: 'OUT-STA-25' });
     const added = Object.fromEntries(Object.entries(withInfo.data ?? {}).filter(([key]) => !plainFields.includes(key)));
-    const urls = stringsIn(added).filter(([, value]) => URL_LIKE.test(value));
+    const urls = urlsIn(added);
     await expectCheck(withInfo, [statusIs(200), schema('outbound-document.response'), fact('file information', urls.length > 0, 'at least one URL in fields absent without IncludeFileInfo', `added fields: ${Object.keys(added).join(', ') || 'none'}; URLs: ${urls.map(([where]) => where).join(', ') || 'none'}`)], { requirement: 'OUT-STA-13' });
     await observe('OUT-STA-14', `IncludeFileInfo=true added ${JSON.stringify(shapeOf(added))}`, withInfo);
   });

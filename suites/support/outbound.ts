@@ -127,6 +127,42 @@ export async function sentDocument(api: ApiClient, fixtures: Fixtures, token: st
   return sent as UploadedAndSent & { documentId: string };
 }
 
+/** The shape of a JSON value (field names and value types, the first item of each array), for observations. */
+export function shapeOf(value: unknown): unknown {
+  if (Array.isArray(value)) return value.length === 0 ? [] : [shapeOf(value[0])];
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, shapeOf(inner)]));
+  return value === null ? 'null' : typeof value;
+}
+
+/** Every string in a JSON value, with where it sits. */
+function stringsIn(value: unknown, path = ''): Array<[string, string]> {
+  if (typeof value === 'string') return [[path, value]];
+  if (Array.isArray(value)) return value.flatMap((item, index) => stringsIn(item, `${path}[${index}]`));
+  if (typeof value === 'object' && value !== null) return Object.entries(value).flatMap(([key, inner]) => stringsIn(inner, path === '' ? key : `${path}.${key}`));
+  return [];
+}
+
+/** The URLs (absolute, or paths) anywhere in a JSON value, with where each sits: the file information's structure is not shown. */
+export function urlsIn(value: unknown): Array<[string, string]> {
+  return stringsIn(value).filter(([, text]) => /^(https?:\/\/|\/)\S+$/i.test(text));
+}
+
+/**
+ * A URL the target handed out (absolute, or a path on its host), as a path under the base URL
+ * for the client; undefined when it points elsewhere.
+ */
+export function pathUnderBase(url: string, baseUrl: string): string | undefined {
+  const base = new URL(baseUrl.replace(/\/+$/, ''));
+  let resolved: URL;
+  try {
+    resolved = new URL(url, base);
+  } catch {
+    return undefined;
+  }
+  if (resolved.origin !== base.origin || !resolved.pathname.startsWith(`${base.pathname}/`)) return undefined;
+  return resolved.pathname.slice(base.pathname.length) + resolved.search;
+}
+
 export type StatusPath = 'documents' | 'invoices';
 
 export function statusPath(documentId: string, path: StatusPath = 'documents'): string {

@@ -1,0 +1,77 @@
+// Contract of the outbound download: GET /documents/outbound/download/{DocumentId}, and the
+// download URLs of the file information (IncludeFileInfo=true).
+import { checks, expectCheck, observe, tags, type ApiResponse } from '../support/index.ts';
+import { fact, pathUnderBase, sentDocument, statusPath, test, UNKNOWN_DOCUMENT_ID, urlsIn } from '../support/outbound.ts';
+
+const { statusIs, isRejected } = checks;
+
+function downloadPath(documentId: string): string {
+  return `/documents/outbound/download/${encodeURIComponent(documentId)}`;
+}
+
+/** A non-empty body that is the document itself, not a JSON wrapper around it. */
+function isBinaryDocument(response: ApiResponse) {
+  const contentType = response.headers['content-type'] ?? '(none)';
+  const wrapped = response.json !== undefined && typeof response.json === 'object';
+  return fact('binary document', response.body.length > 0 && !wrapped, 'a non-empty body that is the document, not JSON', `${response.body.length} bytes of ${contentType}${wrapped ? ' (a JSON object)' : ''}`);
+}
+
+test.describe('outbound download', () => {
+  test('a sent document downloads with 200 and its binary content', { tag: tags('outbound', 'OUT-DL-01', 'OUT-DL-07') }, async ({ api, fixtures, registeredCompany }) => {
+    const sent = await sentDocument(api, fixtures, registeredCompany.token, 'PDF');
+    const response = await api.get(downloadPath(sent.documentId), { auth: { clientToken: registeredCompany.token } });
+    await expectCheck(response, [statusIs(200), isBinaryDocument(response)], { requirement: 'OUT-DL-01' });
+    await observe('OUT-DL-07', `Content-Type ${response.headers['content-type'] ?? '(none)'}; Content-Disposition ${response.headers['content-disposition'] ?? '(none)'}`, response);
+  });
+
+  test('the download URLs of the file information lead to the document', { tag: tags('outbound', 'OUT-DL-06') }, async ({ api, fixtures, registeredCompany, target }) => {
+    const auth = { clientToken: registeredCompany.token };
+    const sent = await sentDocument(api, fixtures, registeredCompany.token, 'PDF');
+    const plain = await api.get(statusPath(sent.documentId), { auth });
+    const withInfo = await api.get(statusPath(sent.documentId), { auth, query: { IncludeFileInfo: true } });
+    const added = Object.fromEntries(Object.entries(withInfo.data ?? {}).filter(([key]) => !(key in (plain.data ?? {}))));
+    const urls = urlsIn(added);
+    await expectCheck(withInfo, [statusIs(200), fact('download URL', urls.length > 0, 'a URL in the file information', `${urls.length} URL(s)`)], { requirement: 'OUT-DL-06' });
+    for (const [where, url] of urls) {
+      const path = pathUnderBase(url, target.baseUrl);
+      if (path === undefined) {
+        await observe('OUT-DL-06', `${where} points outside the base URL (${url}); not followed`, withInfo);
+        continue;
+      }
+      const response = await api.get(path, { auth });
+      await expectCheck(response, [statusIs(200), isBinaryDocument(response)], { requirement: 'OUT-DL-06' });
+    }
+  });
+
+  test('which credential the download takes is recorded', { tag: tags('outbound', 'OUT-DL-03', 'OUT-DL-01') }, async ({ api, fixtures, registeredCompany }) => {
+    const sent = await sentDocument(api, fixtures, registeredCompany.token, 'PDF');
+    const withToken = await api.get(downloadPath(sent.documentId), { auth: { clientToken: registeredCompany.token } });
+    await observe('OUT-DL-03', `download with only the ClientToken header answered ${withToken.status}`, withToken);
+    const withApiKey = await api.get(downloadPath(sent.documentId), { auth: 'apiKey' });
+    await observe('OUT-DL-03', `download with only the APIkey header answered ${withApiKey.status}`, withApiKey);
+    // The guide downloads with the company's token (authentication rule 4 names outbound status); one of the two must work.
+    await expectCheck(withToken.status === 200 ? withToken : withApiKey, [statusIs(200)], { requirement: 'OUT-DL-01' });
+  });
+});
+
+test.describe('outbound download refusals', () => {
+  test('a DocumentId that is not a uuid, and an unknown uuid, are rejected', { tag: tags('outbound', 'OUT-DL-02', 'OUT-DL-08') }, async ({ api, registeredCompany }) => {
+    const auth = { clientToken: registeredCompany.token };
+    const notUuid = await api.get('/documents/outbound/download/not-a-uuid', { auth });
+    await expectCheck(notUuid, [isRejected], { requirement: 'OUT-DL-02' });
+    const unknown = await api.get(downloadPath(UNKNOWN_DOCUMENT_ID), { auth });
+    await expectCheck(unknown, [isRejected], { requirement: 'OUT-DL-08' });
+  });
+
+  test("one company's token does not download another company's outbound document", { tag: tags('outbound', 'OUT-DL-04') }, async ({ api, fixtures, registeredCompany, otherCompany }) => {
+    const sent = await sentDocument(api, fixtures, registeredCompany.token, 'PDF');
+    const response = await api.get(downloadPath(sent.documentId), { auth: { clientToken: otherCompany.token } });
+    await expectCheck(response, [isRejected], { requirement: 'OUT-DL-04' });
+  });
+
+  test('outbound download without credentials is rejected', { tag: tags('outbound', 'OUT-DL-05') }, async ({ api, fixtures, registeredCompany }) => {
+    const sent = await sentDocument(api, fixtures, registeredCompany.token, 'PDF');
+    const response = await api.get(downloadPath(sent.documentId), { auth: 'none' });
+    await expectCheck(response, [isRejected], { requirement: 'OUT-DL-05' });
+  });
+});
