@@ -47,6 +47,7 @@ export interface ApiResponse extends ObservedResponse {
 }
 
 const RECORDED_BODY_LIMIT = 4000;
+const LARGE_BODY_BYTES = 256 * 1024;
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 function isJsonType(contentType: string | undefined): boolean {
@@ -61,6 +62,12 @@ function isTextType(contentType: string | undefined): boolean {
 function recordBody(body: Buffer | string | undefined, contentType: string | undefined, json: unknown): unknown {
   if (body === undefined || body.length === 0) return undefined;
   if (json !== undefined) {
+    if (body.length > LARGE_BODY_BYTES) {
+      // Redacting every value of a body of megabytes (a 500000-SSN lookup) takes seconds. Only the
+      // shown head is redacted, with a margin, so a secret cut by the limit is still replaced whole.
+      const text = JSON.stringify(json);
+      return `${secrets.redactText(text.slice(0, RECORDED_BODY_LIMIT + 1024)).slice(0, RECORDED_BODY_LIMIT)}… (${text.length} characters)`;
+    }
     const serialised = JSON.stringify(secrets.redactValue(json));
     return serialised.length > RECORDED_BODY_LIMIT ? secrets.redactText(truncate(serialised, RECORDED_BODY_LIMIT)) : secrets.redactValue(json);
   }
