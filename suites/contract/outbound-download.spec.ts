@@ -1,19 +1,12 @@
 // Contract of the outbound download: GET /documents/outbound/download/{DocumentId}, and the
 // download URLs of the file information (IncludeFileInfo=true).
 import { checks, expectCheck, observe, tags, type ApiResponse } from '../support/index.ts';
-import { fact, pathUnderBase, sentDocument, statusPath, test, UNKNOWN_DOCUMENT_ID, urlsIn } from '../support/outbound.ts';
+import { fact, isBinaryDocument, pathUnderBase, sentDocument, statusPath, test, UNKNOWN_DOCUMENT_ID, urlsIn } from '../support/outbound.ts';
 
 const { statusIs, isRejected } = checks;
 
 function downloadPath(documentId: string): string {
   return `/documents/outbound/download/${encodeURIComponent(documentId)}`;
-}
-
-/** A non-empty body that is the document itself, not a JSON wrapper around it. */
-function isBinaryDocument(response: ApiResponse) {
-  const contentType = response.headers['content-type'] ?? '(none)';
-  const wrapped = response.json !== undefined && typeof response.json === 'object';
-  return fact('binary document', response.body.length > 0 && !wrapped, 'a non-empty body that is the document, not JSON', `${response.body.length} bytes of ${contentType}${wrapped ? ' (a JSON object)' : ''}`);
 }
 
 test.describe('outbound download', () => {

@@ -37,6 +37,13 @@ export function fact(check: string, ok: boolean, expected: string, actual: strin
   return () => ({ check, ok, expected, actual, severity: 'failure' });
 }
 
+/** A non-empty body that is the document itself, not a JSON wrapper around it. */
+export function isBinaryDocument(response: ApiResponse): Check {
+  const contentType = response.headers['content-type'] ?? '(none)';
+  const wrapped = response.json !== undefined && typeof response.json === 'object';
+  return fact('binary document', response.body.length > 0 && !wrapped, 'a non-empty body that is the document, not JSON', `${response.body.length} bytes of ${contentType}${wrapped ? ' (a JSON object)' : ''}`);
+}
+
 export function isUuid(value: unknown): value is string {
   return typeof value === 'string' && UUID.test(value);
 }

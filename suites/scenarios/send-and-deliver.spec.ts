@@ -1,0 +1,133 @@
+// Upload -> send with each SendDocumentAs type -> status by id (both paths) and by ErpDocumentId
+// -> progression from Pending to Delivered -> download.
+// Transitions are not shown, so the progression is judged tolerantly: a correct target may skip
+// intermediate statuses and may already be past Pending at the first read; a StatusHistory whose
+// first entry is Pending is the evidence that the document started there.
+import type { SendDocumentAsType } from '../../fixtures/bodies.ts';
+import type { Fixtures } from '../../fixtures/index.ts';
+import { checks, expectCheck, observe, schema, tags, type ApiClient, type RegisteredCompany, type RunContext } from '../support/index.ts';
+import { currentStatusOf, DOCUMENT_STATUSES, fact, isBinaryDocument, historyOf, pollStatus, sentDocument, shapeOf, statusPath, test } from '../support/outbound.ts';
+
+const { statusIs, fieldSatisfies } = checks;
+
+interface Case {
+  type: SendDocumentAsType;
+  /** The catalog entry for this type's delivery. */
+  requirement: string;
+  /** Whether the spec's flow for this type asks for Delivered (MUST) or only for progress beyond Pending. */
+  deliveredIs: 'MUST' | 'GUIDE';
+}
+
+const CASES: Case[] = [
+  { type: 'Electronic', requirement: 'FLOW-03', deliveredIs: 'MUST' },
+  { type: 'PDF', requirement: 'FLOW-12', deliveredIs: 'GUIDE' },
+  { type: 'Paper', requirement: 'FLOW-13', deliveredIs: 'GUIDE' },
+  { type: 'BusinessToConsumer', requirement: 'OUT-SEND-12', deliveredIs: 'GUIDE' },
+];
+
+/** Whether each list is a prefix of the next: the history only grows. */
+function growsOnly(histories: string[][]): boolean {
+  return histories.every((history, index) => index === 0 || histories[index - 1].every((status, at) => history[at] === status));
+}
+
+function sameId(documentId: string) {
+  return fieldSatisfies('Id', `equals ${documentId}`, (value) => typeof value === 'string' && value.toLowerCase() === documentId.toLowerCase());
+}
+
+interface Scenario {
+  api: ApiClient;
+  fixtures: Fixtures;
+  target: RunContext;
+  company: RegisteredCompany;
+  recipient?: RegisteredCompany;
+}
+
+async function sendAndFollow({ type, requirement, deliveredIs }: Case, { api, fixtures, target, company, recipient }: Scenario): Promise<void> {
+  const auth = { clientToken: company.token };
+  const sent = await sentDocument(api, fixtures, company.token, type, {
+    sender: company,
+    recipient,
+    ssn: type === 'BusinessToConsumer' ? fixtures.ssns(1)[0] : undefined,
+  });
+  await expectCheck(sent.response, [statusIs(200)], { requirement: 'OUT-SEND-06' });
+
+  const first = await api.get(statusPath(sent.documentId), { auth });
+  await expectCheck(first, [statusIs(200), schema('outbound-document.response'), sameId(sent.documentId)], { requirement: 'OUT-STA-09' });
+
+  // Polled until a final status (Delivered, ConversionFailed, Stopped), bounded by the async timeout.
+  const poll = await pollStatus(api, target, company.token, sent.documentId);
+  const last = poll.last;
+  const reads = [{ status: currentStatusOf(first.data), documentType: first.data?.DocumentType, history: historyOf(first.data) }, ...poll.reads];
+  const finalStatus = currentStatusOf(last.data);
+  const finalHistory = historyOf(last.data);
+  await observe('OUT-STA-19', `${type}: CurrentStatus seen while polling: ${poll.seen.join(' -> ')}; final StatusHistory: ${finalHistory.join(' -> ')}`, last);
+
+  await expectCheck(last, [statusIs(200), schema('outbound-document.response')], { requirement: 'OUT-STA-09' });
+  await expectCheck(last, [fact('first history entry', finalHistory[0] === 'Pending', 'StatusHistory starting with Pending', finalHistory.join(', ') || '(empty)')], { requirement: 'OUT-STA-10' });
+  const seenStatuses = [...new Set(reads.map((read) => read.status).filter((status): status is string => status !== undefined))];
+  const missing = seenStatuses.filter((status) => !finalHistory.includes(status));
+  await expectCheck(
+    last,
+    [
+      fact('every status seen is in the history', missing.length === 0, `StatusHistory holding every CurrentStatus seen (${seenStatuses.join(', ')})`, missing.length === 0 ? finalHistory.join(', ') : `missing ${missing.join(', ')}`),
+      fact('history grows', growsOnly(reads.map((read) => read.history)), 'each read\'s StatusHistory extends the previous one', reads.map((read) => `[${read.history.join(',')}]`).join(' ')),
+      fact('history ends with CurrentStatus', finalHistory[finalHistory.length - 1] === finalStatus, `last StatusHistory entry equal to CurrentStatus ${finalStatus}`, finalHistory[finalHistory.length - 1] ?? '(none)'),
+      fact('statuses in the enum', finalHistory.every((status) => (DOCUMENT_STATUSES as readonly string[]).includes(status)), 'every status a DocumentStatus', finalHistory.join(', ')),
+    ],
+    { requirement: 'OUT-STA-11' },
+  );
+
+  // Beyond Pending is what every type must reach; Delivered at the end is what the flow shows.
+  await expectCheck(last, [fact('progress', finalHistory.some((status) => status !== 'Pending'), 'a status other than Pending', `final ${finalStatus}`)], { requirement, level: 'MUST' });
+  await expectCheck(last, [fact('delivered', finalStatus === 'Delivered', 'CurrentStatus Delivered at the end (bounded by the async timeout)', `final ${finalStatus}; seen ${poll.seen.join(' -> ')}`)], { requirement, level: deliveredIs });
+
+  const pendingTypes = reads.filter((read) => read.status === 'Pending').map((read) => read.documentType);
+  await expectCheck(last, [fact('DocumentType while Pending', pendingTypes.every((documentType) => documentType === 'Document'), 'DocumentType Document at every read whose status was Pending', pendingTypes.join(', ') || '(no read at Pending)')], { requirement: 'OUT-STA-04' });
+  const finalType = last.data?.DocumentType;
+  await expectCheck(last, [fact('actual type once delivered', finalStatus !== 'Delivered' || (typeof finalType === 'string' && finalType !== 'Document' && /invoice/i.test(finalType)), 'DocumentType the actual type (an invoice) once Delivered', `DocumentType ${JSON.stringify(finalType)} at ${finalStatus}`)], { requirement: 'FLOW-15' });
+
+  const invoices = await api.get(statusPath(sent.documentId, 'invoices'), { auth });
+  await expectCheck(invoices, [statusIs(200), schema('outbound-document.response'), sameId(sent.documentId)], { requirement: 'OUT-STA-02' });
+  const byErpId = await api.get(`/invoices/outbound/byerpid/${encodeURIComponent(sent.erpDocumentId ?? '')}`, { auth });
+  await expectCheck(byErpId, [statusIs(200), sameId(sent.documentId), fieldSatisfies('ErpDocumentId', `equals ${sent.erpDocumentId}`, (value) => value === sent.erpDocumentId)], { requirement: 'FLOW-14' });
+  await expectCheck(byErpId, [statusIs(200), schema('outbound-document.response')], { requirement: 'OUT-STA-15' });
+
+  if (type === 'Electronic') {
+    const withInfo = await api.get(statusPath(sent.documentId), { auth, query: { IncludeFileInfo: true } });
+    const added = Object.fromEntries(Object.entries(withInfo.data ?? {}).filter(([key]) => !(key in (last.data ?? {}))));
+    await observe('OUT-STA-14', `a delivered ${type} document with IncludeFileInfo=true added ${JSON.stringify(shapeOf(added))}`, withInfo);
+  }
+
+  const download = await api.get(`/documents/outbound/download/${encodeURIComponent(sent.documentId)}`, { auth });
+  await expectCheck(download, [statusIs(200), isBinaryDocument(download)], { requirement: 'FLOW-19' });
+  await expectCheck(download, [statusIs(200)], { requirement: 'OUT-DL-01' });
+}
+
+function tagsOf({ type, requirement }: Case): string[] {
+  const ids = [requirement, 'FLOW-14', 'FLOW-15', 'FLOW-19', 'OUT-SEND-06', 'OUT-STA-02', 'OUT-STA-04', 'OUT-STA-09', 'OUT-STA-10', 'OUT-STA-11', 'OUT-STA-15', 'OUT-STA-19', 'OUT-DL-01'];
+  if (type === 'Electronic') ids.push('OUT-STA-14');
+  return tags('flows', ...new Set(ids));
+}
+
+function titleOf({ type }: Case): string {
+  return `a document sent as ${type} starts Pending, reaches Delivered, is followed by id and ErpDocumentId, and downloads`;
+}
+
+// Each test asks only for the companies it needs: a worker-scoped fixture is set up on first use.
+const [electronic, pdf, paper, businessToConsumer] = CASES;
+
+test(titleOf(electronic), { tag: tagsOf(electronic) }, async ({ api, fixtures, target, registeredCompany, outboundRecipient }) => {
+  // Electronic sends go to a company this run registered, so no other suite's inbox gets them.
+  await sendAndFollow(electronic, { api, fixtures, target, company: registeredCompany, recipient: outboundRecipient });
+});
+
+for (const item of [pdf, paper]) {
+  test(titleOf(item), { tag: tagsOf(item) }, async ({ api, fixtures, target, registeredCompany }) => {
+    await sendAndFollow(item, { api, fixtures, target, company: registeredCompany });
+  });
+}
+
+test(titleOf(businessToConsumer), { tag: tagsOf(businessToConsumer) }, async ({ api, fixtures, target, b2cSender }) => {
+  // Needs an active business-to-consumer method: provider A onboarded for a Swedish company.
+  await sendAndFollow(businessToConsumer, { api, fixtures, target, company: b2cSender });
+});
