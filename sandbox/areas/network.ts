@@ -77,6 +77,8 @@ function validateLookup(body: Body, kind: PartyKind): void {
 }
 
 function lookup(context: SandboxContext, kind: PartyKind) {
+  // The directory never changes, so its views are made once.
+  const directory = context.store.directory.map(partyOfDirectory);
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const body = bodyOf(request);
     validateLookup(body, kind);
@@ -89,7 +91,7 @@ function lookup(context: SandboxContext, kind: PartyKind) {
       if (found.length < MAX_PARTIES) found.push(party);
     };
     for (const company of context.store.liveCompanies()) if (company.Status === 'Registered') consider(partyOfCompany(company));
-    for (const party of context.store.directory) consider(partyOfDirectory(party));
+    for (const party of directory) consider(party);
     // An exact hit: one single party, found by an identifier rather than by name or address.
     const byIdentifier = criteria.orgNo !== undefined || criteria.peppol !== undefined || criteria.exact.some(([name]) => name === 'GLN' || name === 'VatNo');
     return sendBody(context, reply, 200, {
