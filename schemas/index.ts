@@ -2,6 +2,7 @@
 // normaliseKeys(body), so one PascalCase schema serves both casings; validateRaw adds the option to
 // require one casing strictly. The k6 scripts use the standalone build of the same schemas
 // (generated/k6/validators.js, see scripts/build/10-validators.ts).
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { Ajv2020, type AnySchemaObject } from 'ajv/dist/2020.js';
 import { casingViolations, normaliseKeys, type Casing } from '../lib/casing.ts';
@@ -30,6 +31,14 @@ export function schemaDocuments(): Map<string, AnySchemaObject> {
     }
   }
   return documents;
+}
+
+/** A digest of everything the validators are made of, so a stale k6 bundle can be told from a current one. */
+export function schemasDigest(): string {
+  const hash = createHash('sha256');
+  for (const [name, schema] of schemaDocuments()) hash.update(`${name}\n${JSON.stringify(schema)}\n`);
+  for (const module of ['formats.ts', 'describe-errors.ts']) hash.update(readFileSync(new URL(`./${module}`, import.meta.url)));
+  return hash.digest('hex').slice(0, 16);
 }
 
 /** Names a body can be validated against. */

@@ -2,13 +2,13 @@
 // ES module that k6 can load without npm (generated/k6/validators.js). It exports
 // validate(schemaName, body) with the same result shape as schemas/index.ts, accepting a schema's
 // name or its title.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { _ } from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
-import { createAjv, resolveSchemaName, schemaDocuments, schemaId, schemaNames, COMMON_SCHEMA } from '../../schemas/index.ts';
+import { createAjv, resolveSchemaName, schemaDocuments, schemaId, schemaNames, schemasDigest, COMMON_SCHEMA } from '../../schemas/index.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 export const VALIDATORS_OUTPUT = join(root, 'generated', 'k6', 'validators.js');
@@ -38,6 +38,9 @@ ${Object.entries(byName).map(([name, exportName]) => `  ${JSON.stringify(name)}:
 
 export const schemaNames = ${JSON.stringify(names)};
 
+/** Compared by validatorsBundleIsCurrent() with the digest of the schemas on disk. */
+export const schemasDigest = ${JSON.stringify(schemasDigest())};
+
 export function validate(schemaName, body) {
   const validator = Object.prototype.hasOwnProperty.call(byName, schemaName) ? byName[schemaName] : undefined;
   if (validator === undefined) return { valid: false, errors: ['unknown schema ' + schemaName] };
@@ -45,9 +48,14 @@ export function validate(schemaName, body) {
   return { valid, errors: valid ? [] : describeErrors(validator.errors) };
 }
 
-export default { validate, schemaNames };
+export default { validate, schemaNames, schemasDigest };
 `;
   return { standalone, entry };
+}
+
+/** True when the bundle exists and was built from the schemas as they are now (run `npm run build` otherwise). */
+export function validatorsBundleIsCurrent(path: string = VALIDATORS_OUTPUT): boolean {
+  return existsSync(path) && readFileSync(path, 'utf8').includes(`schemasDigest = ${JSON.stringify(schemasDigest())}`);
 }
 
 /** Writes the bundle to `outfile` (tests pass their own, so a build never races a running k6). */

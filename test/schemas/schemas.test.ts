@@ -32,6 +32,13 @@ test('extra fields are allowed (the schemas are open where the spec is)', () => 
   assert.equal(validate('company-details.response', { CompanyId: 'c', ReceiveElectronicInvoiceCapability: 'ReceivesEverything' }).valid, true);
 });
 
+test('answers may carry null for unset optional fields; requests and required answer fields may not', () => {
+  assert.equal(validate('company-status.response', { Status: 'Registered', Details: { City: null, PostalCode: null } }).valid, true);
+  assert.equal(validate('company-details.response', { CompanyId: 'c', SendsElectronicOrderCapability: null }).valid, true);
+  assert.equal(validate('company-status.response', { Status: null }).valid, false);
+  assert.equal(validate('company-register.request', { ...(VALID_SAMPLES['company-register.request'] as object), City: null }).valid, false);
+});
+
 test('error messages name the place and the allowed values', () => {
   const result = validate('outbound-document.response', { Id: 'x', DocumentType: 'Document', CurrentStatus: { Status: 'Lost', Time: 'now' }, StatusHistory: [] });
   assert.ok(result.errors.some((error) => error.startsWith('/CurrentStatus/Status') && error.includes('Pending, PendingInPlatform')), result.errors.join('\n'));

@@ -4,8 +4,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
-import buildValidators from '../../scripts/build/10-validators.ts';
-import { validate as validateInNode, schemaNames } from '../../schemas/index.ts';
+import buildValidators, { validatorsBundleIsCurrent } from '../../scripts/build/10-validators.ts';
+import { validate as validateInNode, schemaNames, schemasDigest } from '../../schemas/index.ts';
 import { normaliseKeys, renderKeys } from '../../lib/casing.ts';
 import { VALID_SAMPLES, MUTATIONS } from './samples.ts';
 
@@ -18,6 +18,7 @@ await buildValidators(outfile);
 const bundle = (await import(pathToFileURL(outfile).href)) as {
   validate: (name: string, body: unknown) => { valid: boolean; errors: string[] };
   schemaNames: string[];
+  schemasDigest: string;
 };
 
 test.after(() => rmSync(work, { recursive: true, force: true }));
@@ -28,6 +29,15 @@ test('the bundle imports no bare modules and calls no require', () => {
   assert.doesNotMatch(code, /\bfrom\s*["'][^./]/);
   assert.doesNotMatch(code, /\bimport\s*\(/);
   assert.doesNotMatch(code, /Dynamic require/);
+});
+
+test('a bundle built from the current schemas is recognised as current, a stale one is not', () => {
+  assert.equal(bundle.schemasDigest, schemasDigest());
+  assert.equal(validatorsBundleIsCurrent(outfile), true);
+  const stale = join(work, 'stale.js');
+  writeFileSync(stale, readFileSync(outfile, 'utf8').replace(schemasDigest(), '0000000000000000'));
+  assert.equal(validatorsBundleIsCurrent(stale), false);
+  assert.equal(validatorsBundleIsCurrent(join(work, 'missing.js')), false);
 });
 
 test('the bundle knows every schema', () => {
