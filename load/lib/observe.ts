@@ -8,6 +8,8 @@
 import { check } from 'k6';
 import type { RefinedResponse, ResponseType } from 'k6/http';
 import type { Check, ObservedResponse } from '../../lib/checks.ts';
+import { SecretRegistry } from '../../lib/redact.ts';
+import { settings } from './settings.ts';
 
 type K6Response = RefinedResponse<ResponseType | undefined>;
 
@@ -17,21 +19,56 @@ function looksLikeJson(contentType: string, text: string): boolean {
   return first === '{' || first === '[' || first === '"';
 }
 
-export function observe(response: K6Response): ObservedResponse {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of Object.entries(response.headers)) headers[name.toLowerCase()] = value;
-  const body = response.body;
-  if (body === null || body === undefined) return { status: response.status, headers, text: '', size: 0 };
-  if (typeof body !== 'string') return { status: response.status, headers, size: body.byteLength };
-  const observed: ObservedResponse = { status: response.status, headers, text: body, size: body.length };
-  if (body.length > 0 && looksLikeJson(headers['content-type'] ?? '', body)) {
-    try {
-      observed.json = JSON.parse(body);
-    } catch {
-      // Not JSON after all: the checks that need JSON say so.
-    }
+/**
+ * The response as the shared checks see it. Headers and JSON are made on first use (prototype
+ * getters): most checks only read the status, and copying every response costs throughput.
+ */
+class K6Observed implements ObservedResponse {
+  readonly status: number;
+  readonly text: string | undefined;
+  readonly size: number;
+  private readonly response: K6Response;
+  private headerCopy: Record<string, string> | undefined;
+  private parsed = false;
+  private parsedJson: unknown;
+
+  constructor(response: K6Response) {
+    this.response = response;
+    this.status = response.status;
+    const body = response.body;
+    this.text = typeof body === 'string' ? body : body === null || body === undefined ? '' : undefined;
+    this.size = typeof body === 'string' ? body.length : body === null || body === undefined ? 0 : body.byteLength;
   }
-  return observed;
+
+  get headers(): Record<string, string> {
+    if (this.headerCopy === undefined) {
+      const copy: Record<string, string> = {};
+      for (const name in this.response.headers) copy[name.toLowerCase()] = this.response.headers[name];
+      this.headerCopy = copy;
+    }
+    return this.headerCopy;
+  }
+
+  get json(): unknown {
+    if (!this.parsed) {
+      this.parsed = true;
+      const text = this.text;
+      // k6 gives header names in canonical form; the content type is read without copying the headers.
+      const contentType = this.response.headers['Content-Type'] ?? this.response.headers['content-type'] ?? '';
+      if (text !== undefined && text.length > 0 && looksLikeJson(contentType, text)) {
+        try {
+          this.parsedJson = JSON.parse(text);
+        } catch {
+          // Not JSON after all: the checks that need JSON say so.
+        }
+      }
+    }
+    return this.parsedJson;
+  }
+}
+
+export function observe(response: K6Response): ObservedResponse {
+  return new K6Observed(response);
 }
 
 /** A check of the shared library under the name that the k6 summary and our report show. */
@@ -44,10 +81,26 @@ export function named(name: string, checkFunction: Check): NamedCheck {
   return { name, check: checkFunction };
 }
 
+/** Keys and tokens seen by this VU: a logged failure never shows them. */
+export const vuSecrets = new SecretRegistry();
+vuSecrets.add(settings.apiKey);
+const reported = new Set<string>();
+
 /** Runs the named checks on one observed response; true when all passed. */
 export function verify(observed: ObservedResponse, endpoint: string, checks: NamedCheck[]): boolean {
-  const sets: Record<string, () => boolean> = {};
-  for (const item of checks) sets[item.name] = () => item.check(observed).ok;
+  const sets: Record<string, (value: ObservedResponse) => boolean> = {};
+  for (const item of checks) {
+    sets[item.name] = (value) => {
+      const outcome = item.check(value);
+      // The first failure of each check per VU goes to the log with expected and actual, so a
+      // failed run says why without flooding the log.
+      if (!outcome.ok && !reported.has(item.name)) {
+        reported.add(item.name);
+        console.warn(vuSecrets.redactText(`check failed: ${item.name} (${endpoint}): expected ${outcome.expected}, got ${outcome.actual}`));
+      }
+      return outcome.ok;
+    };
+  }
   return check(observed, sets, { endpoint });
 }
 

@@ -23,9 +23,11 @@ export function setupClientTokens(): ClientTokensData {
   return { erpIds };
 }
 
+// A counter of this VU spreads the companies without asking k6/execution on every iteration.
+let iteration = 0;
+
 export function clientTokens(data: ClientTokensData): void {
-  const erpId = data.erpIds[exec.scenario.iterationInTest % data.erpIds.length];
-  createClientToken(erpId, 10);
+  createClientToken(data.erpIds[iteration++ % data.erpIds.length], 10);
 }
 
 export const setup = setupClientTokens;

@@ -42,6 +42,8 @@ export const SYSTEM_TAGS = 'status,method,name,check,scenario,group,expected_res
 export interface RunScriptInput {
   k6: string;
   script: string;
+  /** Another script file run the same way (the bench's bare script); default load/scripts/<script>.ts. */
+  scriptFile?: string;
   settings: ScriptSettings;
   directory: string;
   segment?: Segment;
@@ -58,7 +60,7 @@ export async function runScript(input: RunScriptInput): Promise<ScriptArtifacts 
   const log = join(input.directory, 'k6.log');
   const args = ['run', '--summary-export', summary, '--out', `json=${raw}`, '--system-tags', SYSTEM_TAGS, '--no-usage-report'];
   if (input.segment !== undefined) args.push(...segmentArguments(input.segment));
-  args.push(scriptPath(input.script));
+  args.push(input.scriptFile ?? scriptPath(input.script));
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DXS_') && !name.startsWith('K6_')));
   const env = {
     ...inherited,
