@@ -3,7 +3,7 @@
 // Thresholds judged on the merged points fail the merge with exit 1.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.ts';
 import { NO_K6, dxs, k6Binary, readSummary, tempDirectory } from './helpers.ts';
@@ -65,4 +65,15 @@ test('a failing threshold exits 1, for one run and for a merge', { skip: k6 === 
   const merge = await dxs(['load', 'merge', join(files, 'run'), '--out', join(files, 'merged')]);
   assert.equal(merge.code, 1, `${merge.stdout}\n${merge.stderr}`);
   assert.equal(readSummary(join(files, 'merged')).results[0].passed, false);
+});
+
+test('abortOnFail stops a run whose error rate spikes, and the run exits 1', { skip: k6 === undefined ? NO_K6 : false, timeout: 300_000 }, async () => {
+  const files = tempDirectory('abort');
+  const thresholds = join(files, 'abort.json');
+  // No error rate is below 0: the abort threshold is crossed at its first evaluation after 1 s.
+  writeFileSync(thresholds, JSON.stringify({ abortOnFail: { errorRate: 0, delayAbortEval: '1s' } }));
+  const run = await dxs(['load', '--script', 'client-tokens', '--base-url', sandbox!.baseUrl, '--api-key', sandbox!.apiKey,
+    '--vus', '1', '--duration', '60s', '--thresholds', thresholds, '--report-dir', join(files, 'run')]);
+  assert.equal(run.code, 1, `${run.stdout}\n${run.stderr}`);
+  assert.match(readFileSync(join(files, 'run', 'client-tokens', 'k6.log'), 'utf8'), /abortOnFail/);
 });
