@@ -1,0 +1,140 @@
+// Contract of the inbound endpoints: GET /documents/incoming, GET /documents/{id},
+// GET /documents/{id}/info and POST /documents/handled. The documents are real deliveries: an
+// electronic invoice from registeredCompany (A) to recipientCompany (B), both registered by this run.
+// The handled rules 1-3 are checked in suites/scenarios/electronic-routing.spec.ts.
+import { randomUUID } from 'node:crypto';
+import type { Check } from '../../lib/checks.ts';
+import { checks, expectCheck, observe, schema, tags, type ApiResponse } from '../support/index.ts';
+import { deliverInvoice, download, entriesOf, INCOMING_PATH, listIncoming, listed, markHandled, test } from '../support/inbound.ts';
+import { pathUnderBase } from '../support/outbound.ts';
+
+const { statusIs, isRejected, notServerError, bodyIsEmpty, hasHeader, isClientError } = checks;
+
+const bodyNotEmpty: Check = (response) => ({
+  check: 'bodyNotEmpty', ok: (response.size ?? 0) > 0, expected: 'a non-empty document', actual: `${response.size ?? 0} bytes`, severity: 'failure',
+});
+
+function sameBytesAs(reference: ApiResponse): Check {
+  return (response) => {
+    const body = (response as ApiResponse).body;
+    return { check: 'sameBytes', ok: body !== undefined && Buffer.compare(reference.body, body) === 0, expected: `the ${reference.size} bytes of GET /documents/{id}`, actual: `${response.size ?? 0} bytes`, severity: 'failure' };
+  };
+}
+
+test.describe('incoming list', () => {
+  test('the incoming list with type=invoice answers 200 with IncomingDocuments', {
+    tag: tags('inbound', 'INB-01', 'INB-02', 'INB-03', 'INB-04', 'INB-15'),
+  }, async ({ api, recipientCompany }) => {
+    const response = await listIncoming(api, recipientCompany.token);
+    await expectCheck(response, [statusIs(200), schema('incoming-documents.response')], { requirement: 'INB-01' });
+    await expectCheck(response, [statusIs(200)], { requirement: 'INB-04' });
+    await expectCheck(response, [statusIs(200)], { requirement: 'INB-15' });
+    await expectCheck(response, [checks.fieldSatisfies('Total', 'is an integer', Number.isInteger)], { requirement: 'INB-02' });
+    await expectCheck(response, [schema('incoming-documents.response')], { requirement: 'INB-03' });
+  });
+
+  test('the list answer for type=order is recorded', { tag: tags('inbound', 'INB-26') }, async ({ api, recipientCompany }) => {
+    const response = await listIncoming(api, recipientCompany.token, { type: 'order' });
+    await observe('INB-26', `type=order answered ${response.status}${response.status === 200 ? ` with Total ${JSON.stringify(response.data?.Total)}` : ''}`, response);
+  });
+
+  test('a sequenceNo that is no number gives no 5xx', { tag: tags('inbound', 'INB-27') }, async ({ api, recipientCompany }) => {
+    const response = await listIncoming(api, recipientCompany.token, { sequenceNo: 'abc' });
+    await expectCheck(response, [notServerError], { requirement: 'INB-27' });
+  });
+});
+
+test.describe('a delivered invoice', () => {
+  test('a delivered invoice is listed with its fields, downloads with the metadata headers and its info resolves', {
+    tag: tags('inbound', 'INB-03', 'INB-08', 'INB-09', 'INB-10', 'INB-11', 'INB-12', 'INB-13', 'INB-16', 'INB-18'),
+  }, async ({ api, target, fixtures, registeredCompany, recipientCompany }) => {
+    const delivery = await deliverInvoice(api, target, fixtures, registeredCompany, recipientCompany);
+    const { entry } = delivery;
+    await expectCheck(delivery.list, [schema('incoming-documents.response')], { requirement: 'INB-03' });
+    await expectCheck(
+      delivery.list,
+      [checks.fieldSatisfies('Documents', `each belong to company ${recipientCompany.companyId}`, (documents) =>
+        Array.isArray(documents) && documents.every((document) => document?.CompanyId === undefined || document.CompanyId === recipientCompany.companyId))],
+      { requirement: 'INB-18' },
+    );
+    await observe('INB-16', `with at least one document delivered: Total ${JSON.stringify(delivery.list.data?.Total)} and ${entriesOf(delivery.list).length} listed Documents`, delivery.list);
+
+    const fetched = await download(api, recipientCompany.token, entry.Id);
+    await expectCheck(fetched, [statusIs(200), bodyNotEmpty], { requirement: 'INB-08' });
+    await expectCheck(fetched, [hasHeader('Content-Disposition'), hasHeader('X-Filename'), hasHeader('X-Document-Format')], { requirement: 'INB-09' });
+
+    const info = await api.get(`/documents/${encodeURIComponent(entry.Id)}/info`, { auth: { clientToken: recipientCompany.token } });
+    await expectCheck(info, [statusIs(200), schema('incoming-document-info.response')], { requirement: 'INB-10' });
+    await expectCheck(info, [schema('incoming-document-info.response')], { requirement: 'INB-11' });
+
+    // The URLs the list hands out are followed with the same token, when they lie under the base URL.
+    const unfollowable: string[] = [];
+    const downloadPath = typeof entry.DownloadUrl === 'string' ? pathUnderBase(entry.DownloadUrl, target.baseUrl) : undefined;
+    if (downloadPath === undefined) unfollowable.push(`DownloadUrl ${String(entry.DownloadUrl)}`);
+    else {
+      const byUrl = await api.get(downloadPath, { auth: { clientToken: recipientCompany.token } });
+      await expectCheck(byUrl, [statusIs(200), sameBytesAs(fetched)], { requirement: 'INB-13' });
+    }
+    const infoPath = typeof entry.InfoUrl === 'string' ? pathUnderBase(entry.InfoUrl, target.baseUrl) : undefined;
+    if (infoPath === undefined) unfollowable.push(`InfoUrl ${String(entry.InfoUrl)}`);
+    else {
+      const byInfoUrl = await api.get(infoPath, { auth: { clientToken: recipientCompany.token } });
+      await expectCheck(byInfoUrl, [statusIs(200), checks.fieldSatisfies('Id', `equals ${entry.Id}`, (value) => value === entry.Id)], { requirement: 'INB-12' });
+    }
+    test.skip(unfollowable.length > 0, `not under the base URL, so not followed: ${unfollowable.join('; ')}`);
+  });
+
+  test('marking a listed document handled answers 200 with no body', { tag: tags('inbound', 'INB-14') }, async ({ api, target, fixtures, registeredCompany, recipientCompany }) => {
+    const { entry } = await deliverInvoice(api, target, fixtures, registeredCompany, recipientCompany);
+    const response = await markHandled(api, recipientCompany.token, [entry.Id]);
+    await expectCheck(response, [statusIs(200), bodyIsEmpty], { requirement: 'INB-14' });
+  });
+
+  test('marking an unknown document id handled is recorded', { tag: tags('inbound', 'INB-25') }, async ({ api, recipientCompany }) => {
+    const response = await markHandled(api, recipientCompany.token, [randomUUID()]);
+    await observe('INB-25', `marking a random uuid handled answered ${response.status}`, response);
+  });
+});
+
+test.describe('inbound security', () => {
+  test('another company cannot download, read the info of, or mark a document of the recipient', {
+    tag: tags('inbound', 'INB-20', 'INB-21', 'INB-22'),
+  }, async ({ api, target, fixtures, registeredCompany, recipientCompany }) => {
+    const { entry } = await deliverInvoice(api, target, fixtures, registeredCompany, recipientCompany);
+    // The sender (A) is the company that knows the document best, and still is not its recipient.
+    const intruder = { clientToken: registeredCompany.token };
+    const fetched = await api.get(`/documents/${encodeURIComponent(entry.Id)}`, { auth: intruder });
+    await expectCheck(fetched, [statusIs(401, 403, 404)], { requirement: 'INB-20' });
+    const info = await api.get(`/documents/${encodeURIComponent(entry.Id)}/info`, { auth: intruder });
+    await expectCheck(info, [statusIs(401, 403, 404)], { requirement: 'INB-21' });
+    await markHandled(api, registeredCompany.token, [entry.Id]);
+    const after = await listIncoming(api, recipientCompany.token);
+    await expectCheck(
+      after,
+      [checks.fieldSatisfies('Documents', `still list ${entry.Id}`, () => listed(after, entry.Id) !== undefined)],
+      { requirement: 'INB-22' },
+    );
+  });
+
+  test('unknown document ids on download and info give a 4xx', { tag: tags('inbound', 'INB-23') }, async ({ api, recipientCompany }) => {
+    const id = randomUUID();
+    await expectCheck(await download(api, recipientCompany.token, id), [isClientError], { requirement: 'INB-23' });
+    await expectCheck(await api.get(`/documents/${id}/info`, { auth: { clientToken: recipientCompany.token } }), [isClientError], { requirement: 'INB-23' });
+  });
+
+  test('the incoming list, download, info and handled without credentials are refused', { tag: tags('inbound', 'INB-19', 'INB-28') }, async ({ api }) => {
+    const id = randomUUID();
+    await expectCheck(await api.get(INCOMING_PATH, { auth: 'none', query: { type: 'invoice' } }), [isRejected], { requirement: 'INB-19' });
+    await expectCheck(await api.get(`/documents/${id}`, { auth: 'none' }), [isRejected], { requirement: 'INB-28' });
+    await expectCheck(await api.get(`/documents/${id}/info`, { auth: 'none' }), [isRejected], { requirement: 'INB-28' });
+    await expectCheck(await api.post('/documents/handled', { auth: 'none', json: { documents: [id] } }), [isRejected], { requirement: 'INB-28' });
+  });
+
+  test('malformed JSON and wrong types on handled give no 5xx', { tag: tags('inbound', 'INB-24') }, async ({ api, recipientCompany }) => {
+    const auth = { clientToken: recipientCompany.token };
+    for (const rawBody of ['{"documents": [', JSON.stringify({ documents: randomUUID() }), JSON.stringify({ documents: [42, { id: 'x' }] }), JSON.stringify([randomUUID()])]) {
+      const response = await api.post('/documents/handled', { auth, rawBody, contentType: 'application/json' });
+      await expectCheck(response, [notServerError], { requirement: 'INB-24' });
+    }
+  });
+});

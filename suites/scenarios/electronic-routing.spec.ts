@@ -1,0 +1,116 @@
+// Company A (registeredCompany) sends an electronic invoice to company B (recipientCompany, with
+// ReceiveInvoices), both registered by this run: the invoice arrives in B's inbox, downloads with
+// its metadata headers, its info resolves through InfoUrl, and the handled rules of the spec hold:
+//   1. without sequenceNo the list holds the documents not yet marked, and they stay until marked;
+//   2. with sequenceNo the handled flag is ignored;
+//   3. after a marked document is fetched, it no longer appears in the list made without sequenceNo.
+import { checks, expectCheck, observe, schema, tags } from '../support/index.ts';
+import {
+  awaitDeliveries, deliverInvoice, download, entriesOf, listed, listIncoming, listWithSequenceNo, markHandled, sendInvoice, SINGLE_ADDRESSINGS, test, type Sent,
+} from '../support/inbound.ts';
+import { pathUnderBase } from '../support/outbound.ts';
+import type { ApiResponse } from '../support/index.ts';
+import type { Check } from '../../lib/checks.ts';
+
+const { statusIs, hasHeader, bodyIsEmpty } = checks;
+
+function lists(id: string, yes: boolean): Check {
+  return (response) => {
+    const ids = entriesOf(response as ApiResponse).map((entry) => entry.Id);
+    return {
+      check: yes ? 'listsDocument' : 'omitsDocument',
+      ok: ids.includes(id) === yes,
+      expected: `${yes ? '' : 'no '}document ${id} in Documents`,
+      actual: `${ids.length} document(s)${ids.length > 0 ? `: ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ', ...' : ''}` : ''}`,
+      severity: 'failure',
+    };
+  };
+}
+
+test.describe('electronic routing into the recipient\'s inbox', () => {
+  test('an electronic invoice from A reaches B\'s inbox, downloads, resolves its info, and once handled leaves the unmarked list but stays listed with sequenceNo', {
+    tag: tags('flows', 'FLOW-04', 'FLOW-05', 'FLOW-20', 'INB-09', 'INB-10', 'INB-12'),
+  }, async ({ api, target, fixtures, registeredCompany, recipientCompany }) => {
+    const token = recipientCompany.token;
+    const delivery = await deliverInvoice(api, target, fixtures, registeredCompany, recipientCompany);
+    const { entry } = delivery;
+    await expectCheck(delivery.list, [statusIs(200), schema('incoming-documents.response'), lists(entry.Id, true)], { requirement: 'FLOW-04' });
+
+    const fetched = await download(api, token, entry.Id);
+    await expectCheck(fetched, [statusIs(200), hasHeader('Content-Disposition'), hasHeader('X-Filename'), hasHeader('X-Document-Format')], { requirement: 'INB-09' });
+
+    const infoPath = typeof entry.InfoUrl === 'string' ? pathUnderBase(entry.InfoUrl, target.baseUrl) : undefined;
+    const info = await api.get(infoPath ?? `/documents/${encodeURIComponent(entry.Id)}/info`, { auth: { clientToken: token } });
+    await expectCheck(info, [statusIs(200), schema('incoming-document-info.response')], { requirement: 'INB-10' });
+    if (infoPath !== undefined) await expectCheck(info, [checks.fieldSatisfies('Id', `equals ${entry.Id}`, (value) => value === entry.Id)], { requirement: 'INB-12' });
+
+    const handled = await markHandled(api, token, [entry.Id]);
+    await expectCheck(handled, [statusIs(200), bodyIsEmpty], { requirement: 'FLOW-05' });
+    const unmarked = await listIncoming(api, token);
+    await expectCheck(unmarked, [statusIs(200), lists(entry.Id, false)], { requirement: 'FLOW-05' });
+    const tracked = await listWithSequenceNo(api, token, entry);
+    await expectCheck(tracked.response, [statusIs(200), lists(entry.Id, true)], { requirement: 'FLOW-20' });
+  });
+
+  test('rule 1: without sequenceNo an unmarked document stays listed, also after it was downloaded', { tag: tags('inbound', 'INB-05') }, async ({ api, target, fixtures, registeredCompany, recipientCompany }) => {
+    const token = recipientCompany.token;
+    // The delivery itself downloaded the document once to recognise it.
+    const { entry } = await deliverInvoice(api, target, fixtures, registeredCompany, recipientCompany);
+    const first = await listIncoming(api, token);
+    await expectCheck(first, [statusIs(200), lists(entry.Id, true)], { requirement: 'INB-05' });
+    await download(api, token, entry.Id);
+    const second = await listIncoming(api, token);
+    await expectCheck(second, [statusIs(200), lists(entry.Id, true)], { requirement: 'INB-05' });
+    await markHandled(api, token, [entry.Id]);
+  });
+
+  test('rule 2: with sequenceNo a document marked handled is still listed', { tag: tags('inbound', 'INB-06', 'FLOW-20', 'INB-17') }, async ({ api, target, fixtures, registeredCompany, recipientCompany }) => {
+    const token = recipientCompany.token;
+    const { entry } = await deliverInvoice(api, target, fixtures, registeredCompany, recipientCompany);
+    const handled = await markHandled(api, token, [entry.Id]);
+    await expectCheck(handled, [statusIs(200)], { requirement: 'INB-06' });
+    const tracked = await listWithSequenceNo(api, token, entry);
+    await expectCheck(tracked.response, [statusIs(200), lists(entry.Id, true)], { requirement: 'INB-06' });
+    await expectCheck(tracked.response, [lists(entry.Id, true)], { requirement: 'FLOW-20' });
+    // Which documents a given sequenceNo selects is not shown: the document's own number is recorded.
+    const own = await listIncoming(api, token, { sequenceNo: entry.SequenceNo ?? 0 });
+    const numbers = entriesOf(own).map((item) => item.SequenceNo);
+    await observe(
+      'INB-17',
+      `sequenceNo=${entry.SequenceNo} (the document's own) answered ${own.status} with SequenceNos [${numbers.slice(0, 10).join(', ')}${numbers.length > 10 ? ', ...' : ''}]: the document itself ${listed(own, entry.Id) ? 'included' : 'excluded'}; found with sequenceNo=${tracked.sequenceNo}`,
+      own,
+    );
+  });
+
+  test('rule 3: after a marked document is fetched it no longer appears in the list without sequenceNo', { tag: tags('inbound', 'INB-07') }, async ({ api, target, fixtures, registeredCompany, recipientCompany }) => {
+    const token = recipientCompany.token;
+    const { entry } = await deliverInvoice(api, target, fixtures, registeredCompany, recipientCompany);
+    const handled = await markHandled(api, token, [entry.Id]);
+    await expectCheck(handled, [statusIs(200)], { requirement: 'INB-07' });
+    await download(api, token, entry.Id);
+    const after = await listIncoming(api, token);
+    await expectCheck(after, [statusIs(200), lists(entry.Id, false)], { requirement: 'INB-07' });
+  });
+
+  test('which addressing fields route an electronic invoice is recorded', { tag: tags('flows', 'FLOW-21', 'FLOW-04') }, async ({ api, target, fixtures, registeredCompany, recipientCompany }) => {
+    const known = new Set(entriesOf(await listIncoming(api, recipientCompany.token)).map((entry) => entry.Id));
+    const sent: Array<[string, Sent]> = [];
+    const refused: string[] = [];
+    for (const addressing of SINGLE_ADDRESSINGS) {
+      try {
+        sent.push([addressing, await sendInvoice(api, fixtures, registeredCompany, recipientCompany, addressing)]);
+      } catch (error) {
+        refused.push(`${addressing} (${(error as Error).message.slice(0, 120)})`);
+      }
+    }
+    const arrived = await awaitDeliveries(api, target, recipientCompany, sent.map(([, item]) => item), { all: true, known }).catch(() => new Map());
+    const routed = sent.filter(([, item]) => arrived.has(item)).map(([addressing]) => addressing);
+    const lost = sent.filter(([, item]) => !arrived.has(item)).map(([addressing]) => addressing);
+    await observe('FLOW-21', `routed to the recipient: ${routed.join(', ') || 'none'}; sent but not arrived within the async timeout: ${lost.join(', ') || 'none'}; refused at send: ${refused.join('; ') || 'none'}`);
+    // At least one of the spec's addressing fields must carry the invoice to a registered recipient.
+    const first = [...arrived.values()][0];
+    await expectCheck(first?.list ?? (await listIncoming(api, recipientCompany.token)), [checks.fieldSatisfies('Documents', 'hold an invoice routed by one of the addressing fields', () => routed.length > 0)], { requirement: 'FLOW-04' });
+    const ids = [...arrived.values()].map((delivery) => delivery.entry.Id);
+    if (ids.length > 0) await markHandled(api, recipientCompany.token, ids);
+  });
+});
