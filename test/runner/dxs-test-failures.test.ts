@@ -14,13 +14,14 @@ function scratch(): string {
 
 test('a target that breaks a MUST exits 1 with the failure in the report, and no key or token reaches any report file', async () => {
   const directory = scratch();
-  const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', faults: ['revoked-token-accepted'] });
+  // PascalCase answers held to --casing strict-pascal: only the fault may fail.
+  const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', casing: 'pascal', faults: ['revoked-token-accepted'] });
   // The proxy learns every token the target hands out, to look for each one in the report.
   const proxy = await startRecordingProxy(sandbox.baseUrl);
   try {
     const result = await runDxs([
       'test', '--base-url', proxy.baseUrl, '--api-key', sandbox.apiKey, '--api-key-without-delete', sandbox.apiKeyWithoutDelete,
-      '--area', 'tokens', 'security', '--report-dir', directory,
+      '--area', 'tokens', 'security', '--casing', 'strict-pascal', '--report-dir', directory,
     ]);
     assert.equal(result.code, 1, result.stdout + result.stderr);
     const results = JSON.parse(readFileSync(join(directory, 'results.json'), 'utf8'));

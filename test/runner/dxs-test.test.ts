@@ -16,7 +16,7 @@ test('dxs test against the embedded sandbox exits 0 in two shards, and dxs repor
   const directory = scratch();
   try {
     const shards = [join(directory, 'shard-1'), join(directory, 'shard-2')];
-    const runs = await Promise.all(shards.map((shard, index) => runDxs(['test', '--area', 'tokens', '--workers', '1', '--shard', `${index + 1}/2`, '--report-dir', shard])));
+    const runs = await Promise.all(shards.map((shard, index) => runDxs(['test', '--area', 'tokens', '--casing', 'strict-camel', '--workers', '1', '--shard', `${index + 1}/2`, '--report-dir', shard])));
     for (const run of runs) assert.equal(run.code, 0, run.stdout + run.stderr);
     for (const shard of shards) {
       for (const file of ['index.html', 'results.json', 'junit.xml', 'playwright/index.html']) assert.ok(existsSync(join(shard, file)), `${file} written`);
