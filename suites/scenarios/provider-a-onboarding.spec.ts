@@ -62,23 +62,28 @@ test(
       const progressed = await pollResponse(target, 'the B2C invoice leaving Pending', () => statusOf(first.documentId), (response) => response.status === 200 && currentStatus(response) !== undefined && currentStatus(response) !== 'Pending');
       await expectCheck(progressed, [statusIs(200), fieldSatisfies('CurrentStatus', 'has moved on from Pending', (value: any) => typeof value?.Status === 'string' && value.Status !== 'Pending')], { requirement: 'FLOW-06' });
 
-      // The second invoice is sent right before offboarding, so it is still on its way.
+      // The second invoice is sent right before offboarding, so it is still on its way; it is read
+      // once, just before, to know whether there is anything left to stop.
       const second = await sendBusinessToConsumer(api, company.token, businessToConsumer);
-      const before = new Map<string, string | undefined>();
-      for (const { documentId } of [first, second]) before.set(documentId, currentStatus(await statusOf(documentId)));
+      const before = currentStatus(await statusOf(second.documentId));
 
       const offboard = await api.post(OFFBOARD_PATH, { auth });
       offboarded = offboard.status < 300;
       await expectCheck(offboard, [statusIs(200), hasHeader('Location')], { requirement: 'PRA-36' });
       await expectCheck(offboard, [isSuccess], { requirement: 'PRA-44' });
 
-      const undelivered = [...before].filter(([, status]) => status !== 'Delivered' && status !== 'Stopped');
-      if (undelivered.length === 0) {
-        test.info().annotations.push({ type: 'warning', description: `FLOW-07 not checked: both B2C invoices were already ${[...before.values()].join(' and ')} before offboarding` });
-      }
-      for (const [documentId, status] of undelivered) {
-        const after = await pollResponse(target, `B2C invoice ${documentId} being stopped`, () => statusOf(documentId), (response) => currentStatus(response) === 'Stopped');
-        await expectCheck(after, [statusIs(200), fieldSatisfies('CurrentStatus', `is Stopped (it was ${status} before offboarding)`, (value: any) => value?.Status === 'Stopped')], { requirement: 'FLOW-07' });
+      if (before === 'Delivered' || before === 'Stopped' || before === undefined) {
+        test.info().annotations.push({ type: 'warning', description: `FLOW-07 not checked: the B2C invoice was ${before ?? 'unreadable'} just before offboarding` });
+      } else {
+        const after = await pollResponse(target, 'the B2C invoice being stopped', () => statusOf(second.documentId), (response) => ['Stopped', 'Delivered'].includes(currentStatus(response) ?? ''));
+        // A document passes through several statuses before it is delivered (spec), so one read as
+        // Pending cannot have been delivered in the moment before the offboarding reached the target;
+        // one read further along might have been, so for it a Delivered only warns.
+        await expectCheck(
+          after,
+          [statusIs(200), fieldSatisfies('CurrentStatus', `is Stopped (it was ${before} just before offboarding)`, (value: any) => value?.Status === 'Stopped')],
+          { requirement: 'FLOW-07', ...(before === 'Pending' ? {} : { level: 'GUIDE' as const }) },
+        );
       }
 
       const afterOffboarding = await api.get(PROVIDER_A_PATH, { auth });
