@@ -244,6 +244,9 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
       results.run.status = 'error';
       results.run.message ??= `Playwright exited with code ${code} (see the output above)`;
     }
+    if (results.run.message?.includes('No tests found')) {
+      results.run.message += ': the selection matched no test (check --area, --grep, --profile and --destructive)';
+    }
   } else {
     results = runReport({ ...context }, interrupted ? 'interrupted' : 'error', interrupted ? 'the run was interrupted before any result was written' : `Playwright exited with code ${code} before writing results`, started);
   }
