@@ -151,13 +151,28 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
   const startedAt = new Date();
   const reportDir = resolve(String(options.reportDir ?? join(PROJECT_ROOT, 'reports', `load-${timestamp(startedAt)}`)));
   mkdirSync(reportDir, { recursive: true });
-  const target: Target = await openTarget({
-    baseUrl: options.baseUrl as string | undefined,
-    apiKey: options.apiKey as string | undefined,
-    sandboxCasing: options.sandboxCasing as 'pascal' | 'camel' | undefined,
-    sandboxFaults: options.sandboxFault as string[] | undefined,
-    sandboxVariants: options.sandboxVariant as string[] | undefined,
-  });
+  let target: Target;
+  try {
+    target = await openTarget({
+      baseUrl: options.baseUrl as string | undefined,
+      apiKey: options.apiKey as string | undefined,
+      sandboxCasing: options.sandboxCasing as 'pascal' | 'camel' | undefined,
+      sandboxFaults: options.sandboxFault as string[] | undefined,
+      sandboxVariants: options.sandboxVariant as string[] | undefined,
+    });
+  } catch (error) {
+    // The report is written even when the target cannot be reached: it says why nothing ran.
+    writeLoadReport(reportDir, {
+      title: 'dxs load - not run',
+      target: String(options.baseUrl ?? '(embedded sandbox)'),
+      profile: String(options.profile),
+      startedAt,
+      results: [],
+      artifacts: [],
+      notes: [`Not run: ${(error as Error).message}`],
+    });
+    throw error;
+  }
   const notes: string[] = [...target.warnings];
   if (target.embedded) notes.push('Target: the embedded sandbox, started for this run on 127.0.0.1.');
   if (!existsSync(VALIDATORS_BUNDLE)) notes.push('Schema checks skipped: generated/k6/validators.js is missing (run npm run build).');

@@ -12,7 +12,7 @@ import { parseSegment, segmentArguments } from '../../cli/commands/load/segments
 import { judge, parseMetricKey, percentile } from '../../cli/commands/load/results.ts';
 import { exitCodeOf } from '../../cli/commands/load.ts';
 import { findK6, K6NotFound } from '../../cli/commands/load/k6.ts';
-import { NO_K6, dxs, k6Binary, tempDirectory } from './helpers.ts';
+import { NO_K6, ROOT, dxs, k6Binary, tempDirectory } from './helpers.ts';
 
 const k6 = k6Binary();
 
@@ -93,12 +93,18 @@ test('configuration errors exit 2 with a message', { timeout: 120_000 }, async (
     [['load', '--thresholds', badThresholds], {}, /p95 must be a number/],
     [['load', '--script', 'client-tokens'], { K6_BIN: '/nonexistent/k6' }, /K6_BIN is not an executable/],
   ];
-  if (k6 !== undefined) cases.push([['load', '--script', 'client-tokens', '--base-url', 'http://127.0.0.1:9/v1/api', '--api-key', 'k'], {}, /unreachable/]);
+  const unreachableReport = join(tempDirectory('unreachable'), 'report');
+  if (k6 !== undefined) cases.push([['load', '--script', 'client-tokens', '--base-url', 'http://127.0.0.1:9/v1/api', '--api-key', 'k', '--report-dir', unreachableReport], {}, /unreachable/]);
   for (const [args, env, message] of cases) {
     const run = await dxs(args, env, 60_000);
     assert.equal(run.code, 2, `${args.join(' ')} exited ${run.code}: ${run.stderr}`);
     assert.match(run.stderr, message);
   }
+  if (k6 !== undefined) assert.match(readFileSync(join(unreachableReport, 'summary.html'), 'utf8'), /Not run: target http:\/\/127\.0\.0\.1:9\/v1\/api is unreachable/);
+});
+
+test('the k6 side type-checks against k6\'s own types', { timeout: 120_000 }, () => {
+  execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(ROOT, 'load', 'tsconfig.json')], { encoding: 'utf8' });
 });
 
 test('k6 missing: the CLI says how to build it', { timeout: 60_000 }, async () => {
