@@ -48,6 +48,8 @@ function prepareReportDir(options: ResolvedOptions, started: Date): string {
   if (typeof options.reportDir === 'string') {
     const directory = resolve(options.reportDir);
     mkdirSync(directory, { recursive: true });
+    // A reused directory must not pass off an earlier run's results as this one's.
+    for (const file of ['results.json', 'index.html', 'junit.xml']) rmSync(join(directory, file), { force: true });
     return directory;
   }
   const reports = resolve('reports');
