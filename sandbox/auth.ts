@@ -4,7 +4,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from './errors.ts';
 import { hasFault, type SandboxContext } from './context.ts';
-import type { TokenRecord } from './store.ts';
+import type { Company, TokenRecord } from './store.ts';
 
 function header(request: FastifyRequest, name: string): string | undefined {
   const value = request.headers[name];
@@ -18,15 +18,32 @@ function checkApiKey(context: SandboxContext, request: FastifyRequest): string {
   return apiKey;
 }
 
+/** Faults auth-not-enforced and apikey-as-client-token act for the latest company (of the key, if one is given). */
+function latestCompany(context: SandboxContext, apiKey?: string): Company | undefined {
+  let latest: Company | undefined;
+  for (const company of context.store.liveCompanies()) if (apiKey === undefined || company.ApiKey === apiKey) latest = company;
+  return latest;
+}
+
 function checkClientToken(context: SandboxContext, request: FastifyRequest, allowSearch: boolean): void {
   const value = header(request, 'clienttoken');
-  if (value === undefined) throw new ApiError(401, 'clientTokenMissing');
+  if (value === undefined) {
+    const company = hasFault(context, 'auth-not-enforced') ? latestCompany(context) : undefined;
+    if (company === undefined) throw new ApiError(401, 'clientTokenMissing');
+    request.auth = { apiKey: company.ApiKey, company };
+    return;
+  }
   const token: TokenRecord | undefined = context.store.tokens.get(value);
-  if (token === undefined) throw new ApiError(401, 'clientTokenInvalid');
+  if (token === undefined) {
+    const company = hasFault(context, 'apikey-as-client-token') && context.store.apiKeys.has(value) ? latestCompany(context, value) : undefined;
+    if (company === undefined) throw new ApiError(401, 'clientTokenInvalid');
+    request.auth = { apiKey: value, company };
+    return;
+  }
   if (token.Revoked && !hasFault(context, 'revoked-token-accepted')) throw new ApiError(401, 'clientTokenRevoked');
-  if (token.ValidTo !== undefined && token.ValidTo <= Date.now()) throw new ApiError(401, 'clientTokenExpired');
+  if (token.ValidTo !== undefined && token.ValidTo <= Date.now() && !hasFault(context, 'expired-token-accepted')) throw new ApiError(401, 'clientTokenExpired');
   if (token.Kind === 'search') {
-    if (!allowSearch) throw new ApiError(401, 'searchTokenNotAllowed');
+    if (!allowSearch && !hasFault(context, 'search-token-company-access')) throw new ApiError(401, 'searchTokenNotAllowed');
     request.auth = { apiKey: token.ApiKey, token };
     return;
   }

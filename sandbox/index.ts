@@ -88,11 +88,16 @@ async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyIns
     try {
       done(null, JSON.parse(source));
     } catch (error) {
+      // The malformed-json-500 fault lets the parser's error through as an internal error.
+      if (faults.has('malformed-json-500')) return done(error as Error, undefined);
       done(new ApiError(400, 'bodyMalformed', { detail: (error as Error).message }), undefined);
     }
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    if (faults.has('error-stack-trace') && error instanceof ApiError) {
+      return reply.code(error.statusCode).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify(`${error.message}\n${error.stack ?? ''}`));
+    }
     if (error instanceof ApiError) return sendError(request, reply, error.statusCode, error.key, error.params);
     switch (error.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':

@@ -2,7 +2,7 @@
 // deletion.
 import type { FastifyInstance } from 'fastify';
 import { requireApiKey, requireClientToken, requireEither } from '../auth.ts';
-import { sendBody, type AreaOptions } from '../context.ts';
+import { hasFault, sendBody, type AreaOptions, type SandboxContext } from '../context.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { normaliseOrgNo, PROCESSES, type Company, type CompanyFields } from '../store.ts';
 import { companyDetailsBody, companyStatusBody } from '../views.ts';
@@ -28,7 +28,7 @@ export function processList(body: Body, name = 'Processes'): string[] | undefine
 }
 
 /** Company input of Register (OrgNo required) or Set details (OrgNo optional). */
-function companyFields(body: Body, orgNoRequired: boolean): CompanyFields {
+function companyFields(body: Body, orgNoRequired: boolean, context?: SandboxContext): CompanyFields {
   const fields: CompanyFields = {
     ErpProduct: requiredString(body, 'ErpProduct'),
     Name: requiredString(body, 'Name'),
@@ -36,7 +36,7 @@ function companyFields(body: Body, orgNoRequired: boolean): CompanyFields {
     CountryCode: countryCode(body),
     OrgNo: orgNoRequired ? requiredString(body, 'OrgNo') : optionalString(body, 'OrgNo'),
     IsVatRegistered: optionalBoolean(body, 'IsVatRegistered'),
-    Processes: processList(body),
+    Processes: context !== undefined && hasFault(context, 'register-processes-unchecked') ? optionalStringArray(body, 'Processes') : processList(body),
   };
   for (const name of OPTIONAL_STRINGS) fields[name] = optionalString(body, name);
   return fields;
@@ -53,7 +53,7 @@ export async function companiesArea(app: FastifyInstance, { context }: AreaOptio
   app.post('/companies/register', { preHandler: requireApiKey(context) }, async (request, reply) => {
     const body = bodyOf(request);
     const erpId = requiredString(body, 'ErpId');
-    const fields = companyFields(body, true);
+    const fields = companyFields(body, !hasFault(context, 'register-orgno-optional'), context);
     const apiKey = request.auth.apiKey as string;
     const existing = store.companyByErpId(apiKey, erpId);
     if (existing !== undefined) {
@@ -62,7 +62,7 @@ export async function companiesArea(app: FastifyInstance, { context }: AreaOptio
     } else {
       engine.registerCompany(store.createCompany(apiKey, erpId, fields));
     }
-    return sendBody(context, reply, 202, {});
+    return sendBody(context, reply, hasFault(context, 'register-200') ? 200 : 202, {});
   });
 
   app.post('/companies/details', { preHandler: requireEither(context) }, async (request, reply) => {
@@ -102,7 +102,7 @@ export async function companiesArea(app: FastifyInstance, { context }: AreaOptio
       throw badRequest('preregistrationMismatch', { field: 'ErpId', value: erpId });
     }
     if (company.Fields.CountryCode !== country) throw badRequest('preregistrationMismatch', { field: 'CountryCode', value: country });
-    if (!sameOrgNo(company.Fields.OrgNo, orgNo)) throw badRequest('preregistrationMismatch', { field: 'OrgNo', value: orgNo });
+    if (!sameOrgNo(company.Fields.OrgNo, orgNo) && !hasFault(context, 'services-orgno-unchecked')) throw badRequest('preregistrationMismatch', { field: 'OrgNo', value: orgNo });
     if (!company.Activated) {
       if (registrationId === undefined || registrationId === '') throw badRequest('fieldRequired', { field: 'RegistrationId' });
       if (registrationId !== company.RegistrationId) throw badRequest('registrationIdUnknown', { registrationId });
@@ -113,14 +113,24 @@ export async function companiesArea(app: FastifyInstance, { context }: AreaOptio
   });
 
   app.get('/companies/status', { preHandler: requireClientToken(context) }, async (request, reply) => {
-    return sendBody(context, reply, 200, companyStatusBody(request.auth.company as Company));
+    const body: Record<string, unknown> = companyStatusBody(request.auth.company as Company);
+    if (hasFault(context, 'status-details-missing')) delete body.Details;
+    if (hasFault(context, 'status-companyid-number')) body.CompanyId = Number.parseInt(String(body.CompanyId).replace(/\D/g, '').slice(0, 9) || '0', 10);
+    return sendBody(context, reply, 200, body);
   });
 
   app.get<{ Params: { CompanyId: string } }>('/companies/details/:CompanyId', { preHandler: requireClientToken(context) }, async (request, reply) => {
-    const company = request.auth.company as Company;
+    let company = request.auth.company as Company;
     // Another company's details are answered as not found, like an id that does not exist.
-    if (request.params.CompanyId !== company.CompanyId) throw notFound(`company ${request.params.CompanyId}`);
-    return sendBody(context, reply, 200, companyDetailsBody(company));
+    if (request.params.CompanyId !== company.CompanyId) {
+      const other = hasFault(context, 'details-other-company') ? store.companies.get(request.params.CompanyId) : undefined;
+      if (other === undefined) throw notFound(`company ${request.params.CompanyId}`);
+      company = other;
+    }
+    const body: Record<string, unknown> = companyDetailsBody(company);
+    if (hasFault(context, 'details-invoicechecks-string')) body.HasInvoiceChecks = String(body.HasInvoiceChecks);
+    if (hasFault(context, 'details-peppol-malformed')) body.PeppolParticipantIdentifiers = (body.PeppolParticipantIdentifiers as string[]).map((identifier) => identifier.replace('::', ':'));
+    return sendBody(context, reply, 200, body);
   });
 
   app.post('/companies/users', { preHandler: requireClientToken(context) }, async (request, reply) => {
@@ -128,18 +138,18 @@ export async function companiesArea(app: FastifyInstance, { context }: AreaOptio
     // A token made for a User without the Admin role may not add users (sandbox choice).
     if (roles !== undefined && !roles.some((role) => role.toLowerCase() === 'admin')) throw new ApiError(401, 'userPrivilegeMissing');
     const body = bodyOf(request);
-    const email = requiredEmail(body, 'Email');
+    const email = hasFault(context, 'user-email-unchecked') ? requiredString(body, 'Email') : requiredEmail(body, 'Email');
     const userName = optionalString(body, 'UserName');
-    if (userName !== undefined && !/^[A-Za-z0-9]{5,}$/.test(userName)) throw badRequest('userNameInvalid');
+    if (userName !== undefined && !/^[A-Za-z0-9]{5,}$/.test(userName) && !hasFault(context, 'user-username-unchecked')) throw badRequest('userNameInvalid');
     const cultureCodeValue = optionalString(body, 'CultureCode');
-    const cultureCode = cultureCodeValue === undefined ? 'en-GB' : allowedValue(cultureCodeValue, CULTURE_CODES, 'CultureCode');
+    const cultureCode = cultureCodeValue === undefined ? 'en-GB' : hasFault(context, 'user-culture-unchecked') ? cultureCodeValue : allowedValue(cultureCodeValue, CULTURE_CODES, 'CultureCode');
     const name = userName ?? email;
     const existing = store.users.get(name.toLowerCase());
     if (existing !== undefined) {
       const lower = name.toLowerCase();
       if (config.lockedOutUserNames.some((locked) => locked.toLowerCase() === lower)) throw new ApiError(409, 'userLockedOut', { userName: name });
       if (config.notApprovedUserNames.some((pending) => pending.toLowerCase() === lower)) throw new ApiError(409, 'userNotApproved', { userName: name });
-      throw new ApiError(409, 'userNameTaken', { userName: name });
+      throw new ApiError(hasFault(context, 'user-conflict-400') ? 400 : 409, 'userNameTaken', { userName: name });
     }
     const company = request.auth.company as Company;
     store.users.set(name.toLowerCase(), { UserName: name, Email: email, CultureCode: cultureCode, CompanyId: company.CompanyId });
@@ -155,21 +165,21 @@ export async function companiesArea(app: FastifyInstance, { context }: AreaOptio
     const typeValue = requiredString(body, 'Type');
     const value = requiredString(body, 'Value');
     if (!config.identifiersEnabled) throw badRequest('identifiersNotAllowed');
-    const type = config.identifierTypes.find((candidate) => candidate.toLowerCase() === typeValue.toLowerCase());
+    const type = config.identifierTypes.find((candidate) => candidate.toLowerCase() === typeValue.toLowerCase()) ?? (hasFault(context, 'identifier-type-unchecked') ? typeValue : undefined);
     if (type === undefined) throw badRequest('identifierTypeUnsupported', { value: typeValue, allowed: config.identifierTypes.join(', ') });
     const company = request.auth.company as Company;
     const exists = company.Identifiers.some((identifier) => identifier.Type === type && identifier.Value === value);
     if (!exists) company.Identifiers.push({ Type: type, Value: value });
-    return sendBody(context, reply, exists ? 200 : 201, { Type: type, Value: value });
+    return sendBody(context, reply, hasFault(context, 'identifier-202') ? 202 : exists ? 200 : 201, { Type: type, Value: value });
   });
 
   app.post('/companies/delete', { preHandler: requireApiKey(context) }, async (request, reply) => {
     if (!config.deletesEnabled) throw new ApiError(501, 'deletesDisabled');
     const apiKey = request.auth.apiKey as string;
-    if (!store.apiKeys.get(apiKey)?.has('DeleteRegistration')) throw new ApiError(401, 'deleteRoleMissing');
+    if (!store.apiKeys.get(apiKey)?.has('DeleteRegistration') && !hasFault(context, 'delete-role-ignored')) throw new ApiError(401, 'deleteRoleMissing');
     const id = requiredString(bodyOf(request), 'Id');
     const requestKey = `${apiKey}\n${id}`;
-    if (store.deleteRequests.has(requestKey)) return reply.code(200).send();
+    if (store.deleteRequests.has(requestKey)) return reply.code(hasFault(context, 'delete-duplicate-202') ? 202 : 200).send();
     store.deleteRequests.add(requestKey);
     engine.deleteCompany(store.companyByErpId(apiKey, id));
     return reply.code(202).send();

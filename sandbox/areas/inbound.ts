@@ -2,7 +2,7 @@
 // rendered document and attachments, and marking documents as handled.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requireClientToken } from '../auth.ts';
-import { apiUrl, sendBody, type AreaOptions, type SandboxContext } from '../context.ts';
+import { apiUrl, hasFault, sendBody, type AreaOptions, type SandboxContext } from '../context.ts';
 import { badRequest, notFound } from '../errors.ts';
 import type { Company, InboundDocument } from '../store.ts';
 import { sendFile } from './outbound.ts';
@@ -22,8 +22,9 @@ const MAX_LISTED = 500;
 
 function ownInbound(context: SandboxContext, request: FastifyRequest<{ Params: { id: string } }>): InboundDocument {
   const document = context.store.inbound.get(request.params.id.toLowerCase());
+  const foreign = document !== undefined && document.CompanyId !== (request.auth.company as Company).CompanyId && !hasFault(context, 'inbound-read-any-company');
   // Another company's document is answered as not found, like an id that does not exist.
-  if (document === undefined || document.CompanyId !== (request.auth.company as Company).CompanyId) throw notFound(`document ${request.params.id}`);
+  if (document === undefined || foreign) throw notFound(`document ${request.params.id}`);
   return document;
 }
 
@@ -49,12 +50,14 @@ export async function inboundArea(app: FastifyInstance, { context }: AreaOptions
     const company = request.auth.company as Company;
     const documents: Array<Record<string, unknown>> = [];
     let total = 0;
-    for (const id of company.Inbox) {
+    const inbox = hasFault(context, 'inbound-list-all-companies') ? [...store.inbound.keys()] : company.Inbox;
+    for (const id of inbox) {
       const document = store.inbound.get(id);
       if (document === undefined) continue;
       if (types.length > 0 && !types.includes(document.DocumentType)) continue;
       // With sequenceNo the caller tracks documents itself: the handled flag is ignored and only later documents are listed.
-      if (after !== undefined ? document.SequenceNo <= after : document.Handled) continue;
+      const handled = document.Handled && !hasFault(context, 'handled-ignored');
+      if (after !== undefined ? document.SequenceNo <= after || (document.Handled && hasFault(context, 'sequenceno-ignored')) : handled) continue;
       total++;
       if (documents.length >= MAX_LISTED) continue;
       documents.push({
@@ -63,7 +66,7 @@ export async function inboundArea(app: FastifyInstance, { context }: AreaOptions
         DocumentFormat: document.DocumentFormat,
         InfoUrl: apiUrl(request, `/documents/${document.Id}/info`),
         DownloadUrl: apiUrl(request, `/documents/${document.Id}`),
-        SequenceNo: document.SequenceNo,
+        SequenceNo: hasFault(context, 'inbound-sequenceno-string') ? String(document.SequenceNo) : document.SequenceNo,
         CompanyId: document.CompanyId,
       });
     }
@@ -72,6 +75,10 @@ export async function inboundArea(app: FastifyInstance, { context }: AreaOptions
 
   app.get<{ Params: { id: string } }>('/documents/:id', clientToken, async (request, reply) => {
     const document = ownInbound(context, request);
+    if (hasFault(context, 'inbound-download-headers-missing')) {
+      const upload = uploadOf(context, document.UploadId, `document ${document.Id}`);
+      return reply.code(200).header('content-type', upload.ContentType).send(upload.Bytes);
+    }
     return sendFile(reply, uploadOf(context, document.UploadId, `document ${document.Id}`), { 'x-document-format': document.DocumentFormat });
   });
 

@@ -3,13 +3,13 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requireClientToken, requireEither } from '../auth.ts';
-import { hasVariant, sendBody, type AreaOptions, type SandboxContext } from '../context.ts';
+import { hasFault, hasVariant, sendBody, type AreaOptions, type SandboxContext } from '../context.ts';
 import { badRequest } from '../errors.ts';
 import { normaliseOrgNo, type Company } from '../store.ts';
 import { partyBody, partyOfCompany, partyOfDirectory, type PartyKind, type PartyView } from '../views.ts';
 import { processList } from './companies.ts';
 import { uploadOfCompany } from './outbound.ts';
-import { bodyOf, isPlainObject, optionalEmail, optionalObject, optionalString, requiredString, type Body } from '../validate.ts';
+import { bodyOf, isPlainObject, optionalEmail, optionalObject, optionalString, optionalStringArray, requiredString, type Body } from '../validate.ts';
 
 /** Criteria compared exactly (after trimming, regardless of case); Name and City match as substrings. */
 const EXACT_CRITERIA = ['CountryCode', 'PostalZone', 'PostBox', 'PhoneNo', 'GLN', 'VatNo'] as const;
@@ -64,8 +64,8 @@ function matches(party: PartyView, criteria: Criteria): boolean {
   return true;
 }
 
-function validateLookup(body: Body, kind: PartyKind): void {
-  requiredString(body, 'PartyId');
+function validateLookup(context: SandboxContext, body: Body, kind: PartyKind): void {
+  if (!hasFault(context, 'lookup-partyid-optional')) requiredString(body, 'PartyId');
   for (const name of LOOKUP_STRINGS) optionalString(body, name);
   if (kind === 'seller' && body.PaymentMeans !== undefined && body.PaymentMeans !== null) {
     if (!Array.isArray(body.PaymentMeans)) throw badRequest('fieldType', { field: 'PaymentMeans', type: 'an array of objects' });
@@ -81,7 +81,7 @@ function lookup(context: SandboxContext, kind: PartyKind) {
   const directory = context.store.directory.map(partyOfDirectory);
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const body = bodyOf(request);
-    validateLookup(body, kind);
+    validateLookup(context, body, kind);
     const criteria = criteriaOf(body);
     const found: PartyView[] = [];
     let potentialMatches = 0;
@@ -96,14 +96,18 @@ function lookup(context: SandboxContext, kind: PartyKind) {
     const byIdentifier = criteria.orgNo !== undefined || criteria.peppol !== undefined || criteria.exact.some(([name]) => name === 'GLN' || name === 'VatNo');
     return sendBody(context, reply, 200, {
       PotentialMatches: potentialMatches,
-      ExactHit: potentialMatches === 1 && byIdentifier,
+      ExactHit: hasFault(context, 'lookup-exacthit-string') ? String(potentialMatches === 1 && byIdentifier) : potentialMatches === 1 && byIdentifier,
       Parties: found.map((party) => partyBody(party, kind)),
     });
   };
 }
 
 export async function networkArea(app: FastifyInstance, { context }: AreaOptions): Promise<void> {
-  app.post('/buyerparties/lookup', { preHandler: requireClientToken(context, true) }, lookup(context, 'buyer'));
+  const buyerAuth = requireClientToken(context, true);
+  const unauthenticated = hasFault(context, 'lookup-unauthenticated');
+  app.post('/buyerparties/lookup', {
+    preHandler: (request, reply, done) => (unauthenticated && request.headers.clienttoken === undefined ? done() : buyerAuth(request, reply, done)),
+  }, lookup(context, 'buyer'));
   // The spec does not show the scheme of the seller lookup: a client or search token, or an APIkey.
   app.post('/sellerparties/lookup', { preHandler: requireEither(context, true) }, lookup(context, 'seller'));
 
@@ -111,11 +115,12 @@ export async function networkArea(app: FastifyInstance, { context }: AreaOptions
     const body = bodyOf(request);
     const feedback = optionalString(body, 'NetworkSetupFeedbackEmail');
     // Empty or missing means "use the registration's e-mail"; anything else must be an address.
-    if (feedback !== undefined && feedback.trim() !== '') optionalEmail(body, 'NetworkSetupFeedbackEmail');
+    if (feedback !== undefined && feedback.trim() !== '' && !hasFault(context, 'setup-feedback-email-unchecked')) optionalEmail(body, 'NetworkSetupFeedbackEmail');
     const operator = optionalObject(body, 'Operator');
     if (operator !== undefined) for (const name of ['Name', 'ContactName', 'ContactPhone', 'ContactEmail']) optionalString(operator, name, `Operator.${name}`);
     for (const name of LOOKUP_STRINGS) optionalString(body, name);
-    processList(body);
+    if (hasFault(context, 'setup-processes-unchecked')) optionalStringArray(body, 'Processes');
+    else processList(body);
     const company = request.auth.company as Company;
     const attachment = optionalString(body, 'AttachmentUri');
     if (attachment !== undefined && attachment !== '') uploadOfCompany(context, company, attachment, 'AttachmentUri');
@@ -123,6 +128,6 @@ export async function networkArea(app: FastifyInstance, { context }: AreaOptions
     const requests = context.store.networkSetupRequests;
     requests.set(requestId, { CompanyId: company.CompanyId, CreatedAt: Date.now() });
     if (requests.size > context.store.config.maxDocuments) requests.delete(requests.keys().next().value as string);
-    return sendBody(context, reply, hasVariant(context, 'status-200') ? 200 : 202, { RequestId: requestId });
+    return sendBody(context, reply, hasVariant(context, 'status-200') ? 200 : 202, hasFault(context, 'setup-requestid-missing') ? {} : { RequestId: requestId });
   });
 }

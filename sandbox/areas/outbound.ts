@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requireClientToken, requireEither } from '../auth.ts';
-import { apiUrl, formatTime, locationOf, sendBody, type AreaOptions, type Auth, type SandboxContext } from '../context.ts';
+import { apiUrl, formatTime, hasFault, locationOf, sendBody, type AreaOptions, type Auth, type SandboxContext } from '../context.ts';
 import { ApiError, badRequest, localise, notFound } from '../errors.ts';
 import { normaliseOrgNo, type Company, type OutboundDocument, type Upload } from '../store.ts';
 import {
@@ -66,7 +66,9 @@ interface SendPlan {
 
 function planSend(context: SandboxContext, company: Company, body: Body): SendPlan {
   const sendAs = requiredObject(body, 'SendDocumentAs');
-  const type = allowedValue(requiredString(sendAs, 'Type', 'SendDocumentAs.Type'), SEND_TYPES, 'SendDocumentAs.Type');
+  const typeValue = requiredString(sendAs, 'Type', 'SendDocumentAs.Type');
+  if (hasFault(context, 'send-type-unchecked') && !SEND_TYPES.includes(typeValue)) return { SendType: typeValue, RecipientKeys: [] };
+  const type = allowedValue(typeValue, SEND_TYPES, 'SendDocumentAs.Type');
   const paper = optionalObject(sendAs, 'Paper', 'SendDocumentAs.Paper');
   const recipientAddress = paper && optionalObject(paper, 'RecipientAddress', 'SendDocumentAs.Paper.RecipientAddress');
   stringFields(recipientAddress, ADDRESS_FIELDS, 'SendDocumentAs.Paper.RecipientAddress');
@@ -119,18 +121,20 @@ function planSend(context: SandboxContext, company: Company, body: Body): SendPl
 }
 
 function outboundBody(context: SandboxContext, request: FastifyRequest, document: OutboundDocument, includeFileInfo: boolean) {
-  const history = document.StatusHistory.map((entry) => ({ Status: entry.Status, Time: formatTime(context, entry.Time) }));
+  const time = (value: number) => (hasFault(context, 'status-time-malformed') ? new Date(value).toUTCString() : formatTime(context, value));
+  const status = (value: string) => (hasFault(context, 'status-unlisted') && value === 'PendingInPlatform' ? 'InPlatform' : value);
+  const history = document.StatusHistory.map((entry) => ({ Status: status(entry.Status), Time: time(entry.Time) }));
   const body: Record<string, unknown> = {
     Id: document.Id,
-    DocumentType: document.DocumentType,
+    DocumentType: hasFault(context, 'document-type-fixed') ? 'Document' : document.DocumentType,
     CurrentStatus: history[history.length - 1],
-    StatusHistory: history,
-    ErpDocumentId: document.ErpDocumentId ?? null,
+    StatusHistory: hasFault(context, 'status-history-missing') ? undefined : history,
+    ErpDocumentId: hasFault(context, 'erp-document-id-dropped') ? null : document.ErpDocumentId ?? null,
     Error: document.Error === undefined
       ? null
       : { Message: localise(request, document.Error.Key, document.Error.Params), MoreInfoUri: document.Error.MoreInfoUri, Status: document.Error.Status },
   };
-  if (includeFileInfo) body.FileInfo = fileInfo(context, request, document);
+  if (includeFileInfo && !hasFault(context, 'file-info-ignored')) body.FileInfo = fileInfo(context, request, document);
   return body;
 }
 
@@ -188,7 +192,9 @@ export async function outboundArea(app: FastifyInstance, { context }: AreaOption
     }
     if (file === undefined) throw badRequest('uploadMissingFile');
     const upload = store.addUpload((request.auth.company as Company).CompanyId, file.filename, file.mimetype || 'application/octet-stream', file.bytes);
-    return reply.code(202).header('location', uploadReference(upload.Id)).send();
+    if (hasFault(context, 'upload-location-missing')) return reply.code(202).send();
+    const location = hasFault(context, 'upload-location-url') ? apiUrl(request, `/documents/${upload.Id}`) : uploadReference(upload.Id);
+    return reply.code(hasFault(context, 'upload-200') ? 200 : 202).header('location', location).send();
   });
 
   app.post('/documents/outbound', { preHandler: requireClientToken(context) }, async (request, reply) => {
@@ -197,7 +203,9 @@ export async function outboundArea(app: FastifyInstance, { context }: AreaOption
     const body = bodyOf(request);
     const plan = planSend(context, company, body);
     const document = requiredObject(body, 'Document');
-    const documentFormat = requiredString(document, 'DocumentFormat', 'Document.DocumentFormat');
+    const documentFormat = hasFault(context, 'send-format-optional')
+      ? optionalString(document, 'DocumentFormat', 'Document.DocumentFormat') ?? 'application/octet-stream'
+      : requiredString(document, 'DocumentFormat', 'Document.DocumentFormat');
     const main = uploadOfCompany(context, company, requiredString(document, 'DocumentUri', 'Document.DocumentUri'), 'Document.DocumentUri');
     const erpDocumentId = optionalString(document, 'ErpDocumentId', 'Document.ErpDocumentId');
     const renderedFormat = optionalString(document, 'RenderedDocumentFormat', 'Document.RenderedDocumentFormat');
@@ -227,14 +235,17 @@ export async function outboundArea(app: FastifyInstance, { context }: AreaOption
     };
     store.addOutbound(outbound);
     engine.sendDocument(outbound);
-    return reply.code(200).header('location', locationOf(context, request, `/documents/outbound/${outbound.Id}`)).send();
+    if (hasFault(context, 'send-location-missing')) return reply.code(200).send();
+    return reply.code(hasFault(context, 'send-202') ? 202 : 200).header('location', locationOf(context, request, `/documents/outbound/${outbound.Id}`)).send();
   });
 
   const byId = async (request: FastifyRequest, reply: FastifyReply) => {
     const includeFileInfo = queryBoolean(request.query, 'IncludeFileInfo');
     const { DocumentId } = request.params as { DocumentId: string };
+    if (hasFault(context, 'outbound-bad-uuid-500') && !UUID.test(DocumentId)) throw new Error(`cannot parse ${DocumentId} as a uuid`);
     const document = store.outbound.get(documentIdParam(DocumentId));
-    if (document === undefined || !visibleTo(context, request.auth, document.CompanyId)) throw notFound(`document ${DocumentId}`);
+    const visible = (companyId: string) => hasFault(context, 'outbound-status-any-company') || visibleTo(context, request.auth, companyId);
+    if (document === undefined || !visible(document.CompanyId)) throw notFound(`document ${DocumentId}`);
     return sendBody(context, reply, 200, outboundBody(context, request, document, includeFileInfo));
   };
   // GET /{documentType}/outbound/{id}: the spec names invoices and documents, and orders follow the pattern.
@@ -254,7 +265,7 @@ export async function outboundArea(app: FastifyInstance, { context }: AreaOption
     const document = store.outbound.get(id);
     const upload = document !== undefined ? store.uploads.get(document.UploadId) : store.uploads.get(id);
     const owner = document?.CompanyId ?? upload?.CompanyId;
-    if (upload === undefined || owner === undefined || !visibleTo(context, request.auth, owner)) throw notFound(`document ${request.params.DocumentId}`);
+    if (upload === undefined || owner === undefined || !(hasFault(context, 'outbound-download-any-company') || visibleTo(context, request.auth, owner))) throw notFound(`document ${request.params.DocumentId}`);
     return sendFile(reply, upload, { 'x-document-format': document?.DocumentFormat ?? upload.ContentType });
   });
 
@@ -269,7 +280,7 @@ export async function outboundArea(app: FastifyInstance, { context }: AreaOption
     let total = 0;
     // Oldest first (creation order), so that Skip pages stay stable while new documents arrive.
     for (const document of store.outbound.values()) {
-      if (!visibleTo(context, request.auth, document.CompanyId)) continue;
+      if (!visibleTo(context, request.auth, document.CompanyId) && !hasFault(context, 'outbound-list-all-companies')) continue;
       if (createdFrom !== undefined && document.CreatedAt < createdFrom) continue;
       if (createdTo !== undefined && document.CreatedAt > createdTo) continue;
       if (updatedAfter !== undefined && document.UpdatedAt <= updatedAfter) continue;

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requireClientToken } from '../auth.ts';
-import { locationOf, sendBody, type AreaOptions, type SandboxContext } from '../context.ts';
+import { hasFault, locationOf, sendBody, type AreaOptions, type SandboxContext } from '../context.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { normaliseOrgNo, type Company, type ProviderARecord } from '../store.ts';
 import { allowedValue, bodyOf, optionalString, requiredEmail, requiredString, optionalEmail, type Body } from '../validate.ts';
@@ -21,9 +21,9 @@ const SWEDISH_ORG_NO = /^(16)?\d{6}-?\d{4}$/;
 const SWEDISH_VAT_NO = /^SE\d{10}01$/i;
 const PHONE = /^\+?[0-9][0-9 ()-]{4,24}$/;
 
-function swedishCompany(request: FastifyRequest): Company {
+function swedishCompany(context: SandboxContext, request: FastifyRequest): Company {
   const company = request.auth.company as Company;
-  if (company.Fields.CountryCode !== 'SE') throw badRequest('providerANotSwedish');
+  if (company.Fields.CountryCode !== 'SE' && !hasFault(context, 'providera-not-swedish')) throw badRequest('providerANotSwedish');
   return company;
 }
 
@@ -127,7 +127,7 @@ export async function providerAArea(app: FastifyInstance, { context }: AreaOptio
   const listedSsns = new Set(store.config.registeredSsns);
 
   app.post(PATH, clientToken, async (request, reply) => {
-    const company = swedishCompany(request);
+    const company = swedishCompany(context, request);
     const body = bodyOf(request);
     const legalName = requiredString(body, 'LegalName');
     const displayName = requiredString(body, 'DisplayName');
@@ -147,27 +147,31 @@ export async function providerAArea(app: FastifyInstance, { context }: AreaOptio
       ContactFirstName: requiredString(body, 'ContactFirstName'),
       ContactLastName: requiredString(body, 'ContactLastName'),
       ContactPersonEmail: requiredEmail(body, 'ContactPersonEmail'),
-      GeneralEmail: requiredEmail(body, 'GeneralEmail'),
+      GeneralEmail: hasFault(context, 'providera-email-unchecked') ? requiredString(body, 'GeneralEmail') : requiredEmail(body, 'GeneralEmail'),
       ContactPhone: checkPhone(requiredString(body, 'ContactPhone')),
     };
-    mustAccept(body, 'PubAgreement');
+    if (!hasFault(context, 'providera-pubagreement-unchecked')) mustAccept(body, 'PubAgreement');
     mustAccept(body, 'TermsAndConditions');
     if (!claimTenant(context, company, orgNo)) {
       // The record shows the conflict until it is resolved at the provider and registration is retried.
       company.ProviderA = { ...record, Status: 'CompleteConflict' };
-      throw new ApiError(409, 'providerAConflict', { value: orgNo });
+      throw new ApiError(hasFault(context, 'providera-conflict-400') ? 400 : 409, 'providerAConflict', { value: orgNo });
     }
     company.ProviderA = record;
+    if (hasFault(context, 'providera-location-missing')) return reply.code(200).send();
     return reply.code(200).header('location', locationOf(context, request, PATH)).send();
   });
 
   app.get(PATH, clientToken, async (request, reply) => {
-    const company = swedishCompany(request);
-    return sendBody(context, reply, 200, recordBody(company.ProviderA));
+    const company = swedishCompany(context, request);
+    const body: Record<string, unknown> = recordBody(company.ProviderA);
+    if (hasFault(context, 'providera-status-unlisted') && body.Status === 'Completed') body.Status = 'Active';
+    if (hasFault(context, 'providera-agreementstart-iso') && company.ProviderA !== undefined) body.AgreementStart = company.ProviderA.AgreementStart.toISOString();
+    return sendBody(context, reply, 200, body);
   });
 
   app.patch(PATH, clientToken, async (request, reply) => {
-    const company = swedishCompany(request);
+    const company = swedishCompany(context, request);
     const body = bodyOf(request);
     const record = company.ProviderA;
     if (record === undefined) throw badRequest('providerANotRegistered');
@@ -188,13 +192,14 @@ export async function providerAArea(app: FastifyInstance, { context }: AreaOptio
   });
 
   app.post(`${PATH}/icon`, clientToken, async (request, reply) => {
-    const company = swedishCompany(request);
+    const company = swedishCompany(context, request);
     if (company.ProviderA === undefined) throw badRequest('providerANotRegistered');
     if (company.ProviderA.Status !== 'Completed') throw badRequest('providerANotComplete');
     const body = bodyOf(request);
     allowedValue(requiredString(body, 'ContentType'), ['image/png'], 'ContentType');
     requiredString(body, 'Filename');
-    const icon = checkIcon(requiredString(body, 'Data'));
+    const data = requiredString(body, 'Data');
+    const icon: IconCheck = hasFault(context, 'providera-icon-unchecked') ? { ok: true, bytes: Buffer.from(data, 'base64') } : checkIcon(data);
     if (!icon.ok) throw badRequest('iconInvalid', { detail: icon.detail });
     const id = randomUUID();
     company.Icons.set(id, icon.bytes);
@@ -209,7 +214,7 @@ export async function providerAArea(app: FastifyInstance, { context }: AreaOptio
   });
 
   app.post(`${PATH}/offboard`, clientToken, async (request, reply) => {
-    const company = swedishCompany(request);
+    const company = swedishCompany(context, request);
     const record = company.ProviderA;
     if (record === undefined) throw badRequest('providerANotRegistered');
     if (store.providerATenants.get(normaliseOrgNo(record.OrgNo)) === company.CompanyId) store.providerATenants.delete(normaliseOrgNo(record.OrgNo));
@@ -217,6 +222,7 @@ export async function providerAArea(app: FastifyInstance, { context }: AreaOptio
     // All provider A business-to-consumer invoices of the company are stopped.
     const now = Date.now();
     for (const document of store.outbound.values()) {
+      if (hasFault(context, 'offboard-keeps-b2c')) break;
       if (document.CompanyId !== company.CompanyId || document.Provider !== 'ProviderA') continue;
       const current = document.StatusHistory[document.StatusHistory.length - 1].Status;
       if (current === 'Stopped' || current === 'ConversionFailed') continue;
@@ -227,11 +233,11 @@ export async function providerAArea(app: FastifyInstance, { context }: AreaOptio
   });
 
   app.post(`${PATH}/lookup`, clientToken, async (request, reply) => {
-    const company = swedishCompany(request);
+    const company = swedishCompany(context, request);
     const ssns = bodyOf(request).Ssns;
     if (ssns === undefined || ssns === null) throw badRequest('fieldRequired', { field: 'Ssns' });
     if (!Array.isArray(ssns)) throw badRequest('fieldType', { field: 'Ssns', type: 'an array of strings' });
-    if (ssns.length > MAX_SSNS) throw badRequest('providerATooManySsns', { count: ssns.length });
+    if (ssns.length > MAX_SSNS && !hasFault(context, 'providera-ssn-limit-off')) throw badRequest('providerATooManySsns', { count: ssns.length });
     if (company.ProviderA === undefined) throw badRequest('providerANotRegistered');
     if (company.ProviderA.Status !== 'Completed') throw badRequest('providerANotComplete');
     const seen = new Set<string>();

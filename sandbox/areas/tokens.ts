@@ -1,13 +1,15 @@
 // POST /clienttokens/create, /clienttokens/revoke, /clienttokens/createsearchtoken.
 import type { FastifyInstance } from 'fastify';
 import { requireApiKey, requireEither } from '../auth.ts';
-import { formatTime, sendBody, type AreaOptions, type SandboxContext } from '../context.ts';
+import { formatTime, hasFault, sendBody, type AreaOptions, type SandboxContext } from '../context.ts';
 import { ApiError, badRequest } from '../errors.ts';
 import type { TokenRecord } from '../store.ts';
 import { bodyOf, optionalDateTime, optionalEmail, optionalObject, optionalString, optionalStringArray, requiredString } from '../validate.ts';
 
 function tokenBody(context: SandboxContext, token: TokenRecord) {
-  return { Token: token.Token, ValidTo: token.ValidTo === undefined ? null : formatTime(context, token.ValidTo) };
+  if (token.ValidTo === undefined) return { Token: token.Token, ValidTo: null };
+  const validTo = hasFault(context, 'token-validto-malformed') ? new Date(token.ValidTo).toUTCString() : formatTime(context, token.ValidTo);
+  return { Token: token.Token, ValidTo: validTo };
 }
 
 export async function tokensArea(app: FastifyInstance, { context }: AreaOptions): Promise<void> {
@@ -15,6 +17,9 @@ export async function tokensArea(app: FastifyInstance, { context }: AreaOptions)
 
   app.post('/clienttokens/create', { preHandler: requireApiKey(context) }, async (request, reply) => {
     const body = bodyOf(request);
+    if (hasFault(context, 'token-erpid-optional') && optionalString(body, 'ErpId') === undefined) {
+      return sendBody(context, reply, 200, tokenBody(context, store.createToken({ ApiKey: request.auth.apiKey as string, Kind: 'search', SearchId: 'no ErpId' })));
+    }
     const erpId = requiredString(body, 'ErpId');
     const validTo = optionalDateTime(body, 'ValidTo');
     const user = optionalObject(body, 'User');
@@ -29,7 +34,7 @@ export async function tokensArea(app: FastifyInstance, { context }: AreaOptions)
     const company = store.companyByErpId(apiKey, erpId);
     if (company === undefined) throw badRequest('companyNotFoundForErpId', { erpId });
     const token = store.createToken({ ApiKey: apiKey, Kind: 'client', CompanyId: company.CompanyId, ValidTo: validTo?.getTime(), UserRoles: userRoles });
-    return sendBody(context, reply, 200, tokenBody(context, token));
+    return sendBody(context, reply, hasFault(context, 'token-create-201') ? 201 : 200, tokenBody(context, token));
   });
 
   app.post('/clienttokens/revoke', { preHandler: requireEither(context, true) }, async (request, reply) => {
