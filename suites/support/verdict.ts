@@ -27,8 +27,10 @@ function levelOf(options: CheckOptions): Level {
 }
 
 function verdictOf(outcome: CheckOutcome, level: Level): CheckRecord['verdict'] {
+  // Where the spec is silent, whatever the target did is an observation, never a pass or a failure.
+  if (level === 'OBSERVE') return 'info';
   if (outcome.ok) return 'passed';
-  if (outcome.severity === 'info' || level === 'OBSERVE') return 'info';
+  if (outcome.severity === 'info') return 'info';
   if (outcome.severity === 'warning' || level === 'GUIDE') return 'warning';
   return 'failed';
 }
