@@ -23,6 +23,8 @@ export interface SandboxConfig {
   storageCapBytes: number;
   /** Cap on stored tokens; oldest are forgotten first. */
   maxTokens: number;
+  /** Cap on stored companies (and users, delete requests); oldest are forgotten first. */
+  maxCompanies: number;
   /** Cap on stored outbound and inbound documents (metadata); oldest are forgotten first. */
   maxDocuments: number;
   /** OrgNos whose companies have provider B activated (the spec activates it through support). */
@@ -47,6 +49,7 @@ export function defaultConfig(): SandboxConfig {
     directorySize: 1000,
     storageCapBytes: 256 * 1024 * 1024,
     maxTokens: 200_000,
+    maxCompanies: 100_000,
     maxDocuments: 100_000,
     providerBOrgNos: [],
     lockedOutUserNames: ['lockeduser'],
@@ -70,6 +73,7 @@ const CHECKS: Record<keyof SandboxConfig, (value: unknown) => boolean> = {
   directorySize: (value) => Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 1_000_000,
   storageCapBytes: (value) => Number.isInteger(value) && (value as number) > 0,
   maxTokens: (value) => Number.isInteger(value) && (value as number) > 0,
+  maxCompanies: (value) => Number.isInteger(value) && (value as number) > 0,
   maxDocuments: (value) => Number.isInteger(value) && (value as number) > 0,
   providerBOrgNos: isStringArray,
   lockedOutUserNames: isStringArray,

@@ -166,6 +166,38 @@ function newTokenValue(): string {
   return value;
 }
 
+/** A Map that forgets its oldest entry once it holds more than `limit`. */
+export class BoundedMap<K, V> extends Map<K, V> {
+  private readonly limit: number;
+
+  constructor(limit: number) {
+    super();
+    this.limit = limit;
+  }
+
+  override set(key: K, value: V): this {
+    super.set(key, value);
+    if (this.size > this.limit) this.delete(this.keys().next().value as K);
+    return this;
+  }
+}
+
+/** A Set that forgets its oldest entry once it holds more than `limit`. */
+export class BoundedSet<T> extends Set<T> {
+  private readonly limit: number;
+
+  constructor(limit: number) {
+    super();
+    this.limit = limit;
+  }
+
+  override add(value: T): this {
+    super.add(value);
+    if (this.size > this.limit) this.delete(this.values().next().value as T);
+    return this;
+  }
+}
+
 function companyKey(apiKey: string, erpId: string): string {
   return `${apiKey}\n${erpId}`;
 }
@@ -185,8 +217,8 @@ export class Store {
   readonly outbound = new Map<string, OutboundDocument>();
   readonly outboundByErpId = new Map<string, string>();
   readonly inbound = new Map<string, InboundDocument>();
-  readonly users = new Map<string, User>();
-  readonly deleteRequests = new Set<string>();
+  readonly users: BoundedMap<string, User>;
+  readonly deleteRequests: BoundedSet<string>;
   readonly networkSetupRequests = new Map<string, { CompanyId: string; CreatedAt: number }>();
   /** Provider A tenants: normalised OrgNo -> CompanyId of the owner. */
   readonly providerATenants = new Map<string, string>();
@@ -196,6 +228,8 @@ export class Store {
   constructor(config: SandboxConfig) {
     this.config = config;
     this.apiKeys = new Map(config.apiKeys.map((apiKey) => [apiKey.key, new Set(apiKey.roles)]));
+    this.users = new BoundedMap(config.maxCompanies);
+    this.deleteRequests = new BoundedSet(config.maxCompanies);
     this.directory = seedDirectory(config.directorySize);
     for (const name of [...config.lockedOutUserNames, ...config.notApprovedUserNames]) {
       this.users.set(name.toLowerCase(), { UserName: name, Email: `${name}@example.invalid`, CultureCode: 'en-GB', CompanyId: '' });
@@ -224,7 +258,18 @@ export class Store {
     };
     this.companies.set(id, company);
     this.companiesByErpId.set(companyKey(apiKey, erpId), company);
+    if (this.companies.size > this.config.maxCompanies) this.forgetCompany(this.companies.values().next().value as Company);
     return company;
+  }
+
+  /** Drops the oldest company past the cap; its tokens then fail (their company is unknown). */
+  private forgetCompany(company: Company): void {
+    this.companies.delete(company.CompanyId);
+    const key = companyKey(company.ApiKey, company.ErpId);
+    if (this.companiesByErpId.get(key) === company) this.companiesByErpId.delete(key);
+    if (company.ProviderA && this.providerATenants.get(normaliseOrgNo(company.ProviderA.OrgNo)) === company.CompanyId) {
+      this.providerATenants.delete(normaliseOrgNo(company.ProviderA.OrgNo));
+    }
   }
 
   deleteCompany(company: Company): void {

@@ -50,6 +50,19 @@ describe('memory bounds', () => {
     }
   });
 
+  test('companies past maxCompanies are forgotten oldest first, and so are users', async () => {
+    const app = await newSandbox({ configFile: configFile({ maxCompanies: 2 }) });
+    try {
+      const first = await registeredCompany(app);
+      await registeredCompany(app);
+      await registeredCompany(app);
+      assert.equal((await call(app, 'GET', '/companies/status', { token: first.token })).status, 401);
+      assert.equal((await call(app, 'POST', '/clienttokens/create', { apiKey: SANDBOX_API_KEY, body: { ErpId: first.erpId } })).status, 400);
+    } finally {
+      await app.close();
+    }
+  });
+
   test('a bad config file is refused with a clear message', async () => {
     await assert.rejects(newSandbox({ configFile: configFile({ nope: 1 }) }), /unknown key "nope"/);
     await assert.rejects(newSandbox({ configFile: configFile({ deletesEnabled: 'no' }) }), /deletesEnabled/);
