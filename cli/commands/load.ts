@@ -45,7 +45,8 @@ const RUN_OPTIONS: readonly OptionSpec[] = [
 ];
 
 const LOAD_OPTIONS: readonly OptionSpec[] = [
-  ...TARGET_OPTIONS.filter((spec) => !['apiKeyWithoutDelete', 'asyncTimeout'].includes(spec.key)),
+  ...TARGET_OPTIONS.filter((spec) => !['apiKeyWithoutDelete', 'asyncTimeout', 'reportDir'].includes(spec.key)),
+  { key: 'reportDir', kind: 'string', argument: 'DIR', description: 'where to write the report (default: reports/load-<timestamp>/)' },
   ...RUN_OPTIONS,
   { key: 'segment', kind: 'string', argument: 'I/N', description: 'run the I-th of N execution segments (one runner of a distributed run; merge with dxs load merge)' },
 ];
@@ -183,8 +184,19 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
   const results: RunResult[] = [];
   const artifacts: ScriptArtifacts[] = [];
   let exitCode: 0 | 1 | 2 = 0;
+  // Ctrl-C reaches k6 too (same process group): k6 stops the test and writes its outputs, and
+  // this process stays to write the report instead of dying first.
+  let interrupted = false;
+  const onInterrupt = (): void => {
+    interrupted = true;
+  };
+  process.on('SIGINT', onInterrupt);
   try {
     for (const script of scripts) {
+      if (interrupted) {
+        notes.push(`Interrupted: ${script} and the scripts after it did not run.`);
+        break;
+      }
       const run = await runScript({ k6, script, settings, directory: join(reportDir, script), segment, inheritOutput: process.stdout.isTTY === true });
       artifacts.push(run);
       const code = exitCodeOf(run.exitCode);
@@ -197,8 +209,10 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
       exitCode = Math.max(exitCode, code) as 0 | 1 | 2;
     }
   } finally {
+    process.off('SIGINT', onInterrupt);
     await target.close();
   }
+  if (interrupted) exitCode = 2;
   writeLoadReport(reportDir, {
     title: `dxs load ${scripts.length === 1 ? scripts[0] : `(${scripts.length} scripts)`} - profile ${settings.profile}`,
     target: target.baseUrl,

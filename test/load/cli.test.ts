@@ -73,6 +73,8 @@ test('merged thresholds are judged like k6 does', () => {
   assert.deepEqual(judge('count<5', counter, 'counter', 2), { ok: false, actual: 5 });
   assert.deepEqual(judge('rate>2', counter, 'counter', 2), { ok: true, actual: 2.5 });
   assert.equal(judge('nonsense', counter, 'counter', 2).ok, false);
+  // As in k6, no samples means nothing to judge: the threshold passes.
+  assert.deepEqual(judge('rate>=0.99', undefined, 'rate', 1), { ok: true, actual: undefined });
   assert.deepEqual([0, 99, 107, 1].map(exitCodeOf), [0, 1, 2, 2]);
 });
 

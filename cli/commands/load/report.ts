@@ -40,8 +40,8 @@ function percent(part: number, whole: number): string {
   return whole === 0 ? '0%' : `${((part / whole) * 100).toFixed(2)}%`;
 }
 
-function formatActual(value: number | undefined): string {
-  if (value === undefined) return 'not computable';
+function formatActual(value: number | undefined, ok = false): string {
+  if (value === undefined) return ok ? 'no data' : 'not computable';
   return Number.isInteger(value) ? String(value) : value.toFixed(4);
 }
 
@@ -68,7 +68,7 @@ function scriptSection(result: RunResult): string {
         .sort((a, b) => order.indexOf(a.metric.split('{')[0]) - order.indexOf(b.metric.split('{')[0]) || a.expression.localeCompare(b.expression));
       const verdictText = verdicts.length === 0
         ? '<span class="muted">none</span>'
-        : verdicts.map((verdict) => `<span class="${verdict.ok ? 'pass' : 'fail'}">${verdict.ok ? '✓' : '✗'} ${escapeHtml(verdict.metric.split('{')[0].replace('http_req_', ''))} ${escapeHtml(verdict.expression)} (${formatActual(verdict.actual)})</span>`).join('<br>');
+        : verdicts.map((verdict) => `<span class="${verdict.ok ? 'pass' : 'fail'}">${verdict.ok ? '✓' : '✗'} ${escapeHtml(verdict.metric.split('{')[0].replace('http_req_', ''))} ${escapeHtml(verdict.expression)} (${formatActual(verdict.actual, verdict.ok)})</span>`).join('<br>');
       return `<tr><td class="name endpoint">${escapeHtml(item.endpoint)}</td><td>${item.requests}</td><td>${item.requestsPerSecond.toFixed(1)}</td>` +
         `<td>${ms(item.latency.p50)}</td><td>${ms(item.latency.p90)}</td><td>${ms(item.latency.p95)}</td><td>${ms(item.latency.p99)}</td><td>${ms(item.latency.max)}</td>` +
         `<td class="${item.failed > 0 ? 'fail' : ''}">${item.failed} (${percent(item.failed, item.requests)})</td>` +
@@ -77,7 +77,7 @@ function scriptSection(result: RunResult): string {
     .join('\n');
   const global = result.thresholds.filter((verdict) => !verdict.metric.includes('{endpoint:'));
   const globalRows = global
-    .map((verdict) => `<tr><td class="name">${escapeHtml(verdict.metric)}</td><td class="name">${escapeHtml(verdict.expression)}</td><td>${formatActual(verdict.actual)}</td><td class="${verdict.ok ? 'pass' : 'fail'}">${verdict.ok ? 'passed' : 'failed'}</td></tr>`)
+    .map((verdict) => `<tr><td class="name">${escapeHtml(verdict.metric)}</td><td class="name">${escapeHtml(verdict.expression)}</td><td>${formatActual(verdict.actual, verdict.ok)}</td><td class="${verdict.ok ? 'pass' : 'fail'}">${verdict.ok ? 'passed' : 'failed'}</td></tr>`)
     .join('\n');
   const checkRows = result.checks
     .map((item) => `<tr><td class="name">${escapeHtml(item.name)}</td><td class="name">${escapeHtml(item.endpoint)}</td><td>${item.passes}</td><td class="${item.fails > 0 ? 'fail' : ''}">${item.fails}</td></tr>`)

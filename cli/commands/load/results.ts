@@ -169,7 +169,9 @@ const COMPARE: Record<string, (a: number, b: number) => boolean> = {
 export function judge(expression: string, series: Series | undefined, type: string, durationSeconds: number): { ok: boolean; actual: number | undefined } {
   const match = /^\s*([a-z]+(?:\(\d+(?:\.\d+)?\))?)\s*(<=|>=|===|==|!=|<|>)\s*(-?\d+(?:\.\d+)?(?:e-?\d+)?)\s*$/i.exec(expression);
   if (match === null) return { ok: false, actual: undefined };
-  const actual = aggregate(series ?? new Series(), type, match[1], durationSeconds);
+  // Like k6: a threshold on a metric without samples passes (no data to judge).
+  if (series === undefined || series.count === 0) return { ok: true, actual: undefined };
+  const actual = aggregate(series, type, match[1], durationSeconds);
   if (actual === undefined) return { ok: false, actual };
   return { ok: COMPARE[match[2]](actual, Number(match[3])), actual };
 }
