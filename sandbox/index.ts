@@ -41,6 +41,13 @@ const SLOW_DELAY_MS = 250;
 /** Large enough for a 500001-SSN lookup (about 7.5 MB of JSON), small enough to stay bounded. */
 export const BODY_LIMIT_BYTES = 16 * 1024 * 1024;
 export const FILE_LIMIT_BYTES = 20 * 1024 * 1024;
+/**
+ * JSON bodies of every other call: no company, token, lookup or send body comes near it, so a
+ * body of megabytes is refused (413) instead of being stored. The provider A icon (1 MB of PNG as
+ * Base64) and SSN lookup (500000 numbers) keep BODY_LIMIT_BYTES; the upload has its own limits.
+ */
+export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
+const LARGE_BODY_ROUTES = /\/deliverymethods\/b2c\/providera\/(?:icon|lookup)$|\/documents$/i;
 
 const JSON_SYNTAX = /^application\/(?:[\w.+-]+\+)?json/i;
 
@@ -76,6 +83,9 @@ async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyIns
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 500 },
   });
   app.decorateRequest('auth', null as unknown as Auth);
+  app.addHook('onRoute', (route) => {
+    if (route.bodyLimit === undefined && !LARGE_BODY_ROUTES.test(route.url ?? '')) route.bodyLimit = JSON_BODY_LIMIT_BYTES;
+  });
   app.addHook('onClose', async () => engine.close());
 
   // An empty JSON body counts as no body (the register answer may be `{}`, clients send the same),

@@ -91,6 +91,15 @@ describe('bad input gets a clear 4xx, never a 5xx', () => {
     assert.equal((await call(app, 'GET', '/companies/status', { token: company.token })).status, 200);
   });
 
+  test('a JSON body of megabytes is refused on calls that never need one, but a large SSN lookup is read', async () => {
+    const twoMegabytes = JSON.stringify({ PartyId: 'x', Name: 'y'.repeat(2 * 1024 * 1024) });
+    assert.equal((await call(app, 'POST', '/buyerparties/lookup', { token: company.token, payload: twoMegabytes, headers: { 'content-type': 'application/json' } })).status, 413);
+    const ssns = Array.from({ length: 200_000 }, (_, index) => String(190001010000 + index));
+    const lookup = await call(app, 'POST', '/companies/deliverymethods/b2c/providera/lookup', { token: company.token, payload: JSON.stringify({ Ssns: ssns }), headers: { 'content-type': 'application/json' } });
+    assert.notEqual(lookup.status, 413, 'a 2.6 MB SSN lookup fits its own limit');
+    assert.ok(lookup.status < 500, `SSN lookup answered ${lookup.status}`);
+  });
+
   test('unknown routes and methods get 404 with a message', async () => {
     const answer = await call(app, 'GET', '/no/such/thing', { token: company.token });
     assert.equal(answer.status, 404);
