@@ -43,7 +43,7 @@ pre{background:#0f1720;color:#e6edf3;padding:10px;overflow:auto;white-space:pre-
 .meta td:first-child{width:160px;font-weight:600}
 .card{background:#fff;border:1px solid #d6dae0;border-radius:6px;padding:12px;margin:10px 0}
 .card.failed{border-left:4px solid #cf222e}.card.warning{border-left:4px solid #bf8700}
-.matrix td:first-child{white-space:nowrap}nav a{margin-right:14px}
+.matrix td:first-child,#observations+table td:first-child{white-space:nowrap}nav a{margin-right:14px}
 .muted{color:#57606a}.counts span{margin-right:10px}
 details>summary{cursor:pointer;font-weight:600;padding:4px 0}
 `;

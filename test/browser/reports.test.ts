@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { SANDBOX_API_KEY, SANDBOX_API_KEY_WITHOUT_DELETE } from '../../lib/defaults.ts';
 import { startSandbox } from '../../sandbox/index.ts';
 import { k6Binary, NO_K6 } from '../load/helpers.ts';
@@ -54,6 +54,15 @@ async function fullText(page: Page): Promise<string> {
     for (const element of (globalThis as unknown as { document: { querySelectorAll(selector: string): Iterable<{ open: boolean }> } }).document.querySelectorAll('details')) element.open = true;
   });
   return page.locator('body').innerText();
+}
+
+/** How many lines the element's text takes as rendered (an ID broken at its hyphen takes two). */
+function lineCount(locator: Locator): Promise<number> {
+  return locator.evaluate((element) => {
+    const range = (globalThis as unknown as { document: { createRange(): { selectNodeContents(node: unknown): void; getClientRects(): { length: number } } } }).document.createRange();
+    range.selectNodeContents(element);
+    return range.getClientRects().length;
+  });
 }
 
 function assertNoSecret(text: string, secrets: readonly string[], where: string): void {
@@ -153,7 +162,11 @@ describe('reports in a real browser', { skip: skipReason }, () => {
       const observed = results.tests.flatMap((record) => record.checks.filter((check) => check.verdict === 'info').map((check) => check.requirement));
       assert.ok(observed.length > 0, 'the run recorded observations');
       const observations = page.locator('h2#observations + table');
-      for (const id of observed) assert.ok(await shows(observations.locator('tr', { hasText: id })), `observation ${id} is visible`);
+      for (const id of observed) {
+        const cell = observations.locator('td:first-child', { hasText: id });
+        assert.ok(await shows(cell), `observation ${id} is visible`);
+        assert.equal(await lineCount(cell), 1, `observation ${id}: the ID reads on one line`);
+      }
 
       assert.ok(await shows(page.locator('h2#coverage')), 'the endpoint coverage is visible');
       const text = await fullText(page);
