@@ -1,5 +1,6 @@
 // The reference implementation of the Document Exchange Service API: one fastify app, one plugin
 // per API area, one in-memory store and one background engine.
+import type { IncomingMessage } from 'node:http';
 import fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import compress from '@fastify/compress';
@@ -48,6 +49,40 @@ export const FILE_LIMIT_BYTES = 20 * 1024 * 1024;
  */
 export const JSON_BODY_LIMIT_BYTES = 1024 * 1024;
 const LARGE_BODY_ROUTES = /\/deliverymethods\/b2c\/providera\/(?:icon|lookup)$|\/documents$/i;
+
+/** How long a refused body is read (and dropped) before the connection is closed on the client. */
+const DRAIN_TIMEOUT_MS = 10_000;
+const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Reads the rest of a refused body, so a client still writing it receives the 413 instead of a
+ * broken pipe (fastify closes the connection at once). Bounded in time and bytes; true when the
+ * body was read to its end.
+ */
+function drainBody(raw: IncomingMessage): Promise<boolean> {
+  if (raw.complete || raw.readableEnded) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    let received = 0;
+    const finish = (complete: boolean) => {
+      clearTimeout(timer);
+      raw.removeListener('data', onData);
+      raw.removeListener('end', onEnd);
+      raw.removeListener('error', onError);
+      resolve(complete);
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > DRAIN_LIMIT_BYTES) finish(false);
+    };
+    const onEnd = () => finish(true);
+    const onError = () => finish(false);
+    const timer = setTimeout(() => finish(false), DRAIN_TIMEOUT_MS);
+    raw.on('data', onData);
+    raw.on('end', onEnd);
+    raw.on('error', onError);
+    raw.resume();
+  });
+}
 
 const JSON_SYNTAX = /^application\/(?:[\w.+-]+\+)?json/i;
 
@@ -111,6 +146,10 @@ async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyIns
     if (error instanceof ApiError) return sendError(request, reply, error.statusCode, error.key, error.params);
     switch (error.code) {
       case 'FST_ERR_CTP_BODY_TOO_LARGE':
+        return drainBody(request.raw).then((complete) => {
+          if (complete) reply.removeHeader('connection');
+          return sendError(request, reply, 413, 'bodyTooLarge');
+        });
       case 'FST_FILES_LIMIT':
       case 'FST_PARTS_LIMIT':
       case 'FST_FIELDS_LIMIT':
