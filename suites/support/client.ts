@@ -134,7 +134,9 @@ export class ApiClient {
       data = JSON.stringify(options.json);
       headers['content-type'] ??= 'application/json';
     } else if (options.rawBody !== undefined) {
-      data = options.rawBody;
+      // A Buffer goes out byte for byte: Playwright sends a string under a JSON content type
+      // that does not parse as JSON as a quoted JSON string, so malformed JSON would arrive valid.
+      data = typeof options.rawBody === 'string' ? Buffer.from(options.rawBody) : options.rawBody;
       if (options.contentType !== undefined) headers['content-type'] = options.contentType;
     }
     const exchange: Exchange = {
