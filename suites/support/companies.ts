@@ -43,21 +43,24 @@ export async function pollUntil<T>(context: RunContext, description: string, att
   }
 }
 
-export async function createClientToken(api: ApiClient, erpId: string, extra: Record<string, unknown> = {}): Promise<{ response: ApiResponse; token?: string }> {
-  const response = await api.post('/clienttokens/create', { auth: 'apiKey', json: { ErpId: erpId, ...extra } });
+/** The API key a company is registered under: the run's key, or its second one (another integrator's). */
+export type ApiKeyAuth = 'apiKey' | 'apiKeyWithoutDelete';
+
+export async function createClientToken(api: ApiClient, erpId: string, extra: Record<string, unknown> = {}, apiKey: ApiKeyAuth = 'apiKey'): Promise<{ response: ApiResponse; token?: string }> {
+  const response = await api.post('/clienttokens/create', { auth: apiKey, json: { ErpId: erpId, ...extra } });
   const token = response.status === 200 && typeof response.data?.Token === 'string' ? (response.data.Token as string) : undefined;
   secrets.add(token);
   return { response, token };
 }
 
-export async function registerCompany(api: ApiClient, context: RunContext, input: CompanyInput): Promise<RegisteredCompany> {
-  const register = await api.post('/companies/register', { auth: 'apiKey', json: input });
+export async function registerCompany(api: ApiClient, context: RunContext, input: CompanyInput, apiKey: ApiKeyAuth = 'apiKey'): Promise<RegisteredCompany> {
+  const register = await api.post('/companies/register', { auth: apiKey, json: input });
   if (register.status !== 202 && register.status !== 200) throw new SetupFailed(`cannot register company ${input.ErpId}: ${shortly(register)}`);
   let token: string | undefined;
   let last: ApiResponse | undefined;
   const status = await pollUntil(context, `company ${input.ErpId} reaching Status Registered`, async () => {
     // Whether a token can be had before registration completes is not shown, so it is retried too.
-    token ??= (await createClientToken(api, input.ErpId)).token;
+    token ??= (await createClientToken(api, input.ErpId, {}, apiKey)).token;
     if (token === undefined) return undefined;
     last = await api.get('/companies/status', { auth: { clientToken: token } });
     return last.status === 200 && last.data?.Status === 'Registered' ? (last.data as Record<string, any>) : undefined;
