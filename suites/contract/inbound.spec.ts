@@ -57,6 +57,13 @@ test.describe('a delivered invoice', () => {
         Array.isArray(documents) && documents.every((document) => document?.CompanyId === undefined || document.CompanyId === recipientCompany.companyId))],
       { requirement: 'INB-18' },
     );
+    // The sender's own list (whatever its status) must not hold the recipient's document.
+    const senderList = await listIncoming(api, registeredCompany.token);
+    await expectCheck(
+      senderList,
+      [checks.fieldSatisfies('Documents', `do not hold ${entry.Id}, a document of company ${recipientCompany.companyId}`, () => listed(senderList, entry.Id) === undefined)],
+      { requirement: 'INB-18' },
+    );
     await observe('INB-16', `with at least one document delivered: Total ${JSON.stringify(delivery.list.data?.Total)} and ${entriesOf(delivery.list).length} listed Documents`, delivery.list);
 
     const fetched = await download(api, recipientCompany.token, entry.Id);
