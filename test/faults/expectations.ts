@@ -1,0 +1,107 @@
+// The kill table's data: for every fault of the sandbox, the `--area` selection that suffices to
+// catch it (kept small so the table stays fast) and the catalog ID whose test must FAIL under it.
+// Every variant names the areas it affects; the clean sandbox runs the whole default profile.
+// Where a field's type or form is judged by the answer's schema, the schema check of the call's
+// own ID (e.g. CMP-STA-01) fails first and is the one expected; the field's ID is then skipped.
+import type { RequirementArea } from '../../schemas/requirements.ts';
+
+export interface FaultExpectation {
+  areas: RequirementArea[];
+  /** A MUST or SECURITY catalog ID; a test tagged with it must fail under the fault. */
+  requirement: string;
+  /** The catching test deletes data (tagged @destructive): run with --destructive. */
+  destructive?: boolean;
+}
+
+export const FAULT_EXPECTATIONS: Record<string, FaultExpectation> = {
+  // tokens
+  'revoked-token-accepted': { areas: ['security'], requirement: 'TOK-11' },
+  'expired-token-accepted': { areas: ['security'], requirement: 'TOK-21' },
+  'token-create-201': { areas: ['tokens'], requirement: 'TOK-01' },
+  'token-erpid-optional': { areas: ['tokens'], requirement: 'TOK-04' },
+  'token-validto-malformed': { areas: ['tokens'], requirement: 'TOK-07' },
+  'search-token-company-access': { areas: ['security'], requirement: 'SEC-07' },
+  // companies
+  'never-registered': { areas: ['companies'], requirement: 'CMP-STA-06' },
+  'register-200': { areas: ['companies'], requirement: 'CMP-REG-01' },
+  'register-processes-unchecked': { areas: ['companies'], requirement: 'CMP-REG-12' },
+  'register-orgno-optional': { areas: ['companies'], requirement: 'CMP-REG-08' },
+  'services-orgno-unchecked': { areas: ['companies'], requirement: 'CMP-SVC-07' },
+  'status-details-missing': { areas: ['companies'], requirement: 'CMP-STA-07' },
+  'status-companyid-number': { areas: ['companies'], requirement: 'CMP-STA-01' },
+  'details-invoicechecks-string': { areas: ['companies'], requirement: 'CMP-DET-10' },
+  'details-peppol-malformed': { areas: ['companies'], requirement: 'CMP-DET-10' },
+  'details-other-company': { areas: ['security'], requirement: 'CMP-DET-19' },
+  'user-username-unchecked': { areas: ['companies'], requirement: 'CMP-USR-05' },
+  'user-culture-unchecked': { areas: ['companies'], requirement: 'CMP-USR-08' },
+  'user-email-unchecked': { areas: ['companies'], requirement: 'CMP-USR-03' },
+  'user-conflict-400': { areas: ['companies'], requirement: 'CMP-USR-10' },
+  'identifier-type-unchecked': { areas: ['companies'], requirement: 'CMP-IDN-03' },
+  'identifier-202': { areas: ['companies'], requirement: 'CMP-IDN-01' },
+  'delete-role-ignored': { areas: ['companies'], requirement: 'CMP-DEL-03' },
+  'delete-duplicate-202': { areas: ['companies'], requirement: 'CMP-DEL-02', destructive: true },
+  // network
+  'lookup-partyid-optional': { areas: ['network'], requirement: 'NET-LKP-02' },
+  'lookup-exacthit-string': { areas: ['network'], requirement: 'NET-LKP-01' },
+  'lookup-unauthenticated': { areas: ['network'], requirement: 'NET-LKP-17' },
+  'setup-feedback-email-unchecked': { areas: ['network'], requirement: 'NET-SET-04' },
+  'setup-processes-unchecked': { areas: ['network'], requirement: 'NET-SET-09' },
+  'setup-requestid-missing': { areas: ['network'], requirement: 'NET-SET-01' },
+  // outbound
+  'upload-200': { areas: ['outbound'], requirement: 'OUT-UPL-01' },
+  'upload-location-missing': { areas: ['outbound'], requirement: 'OUT-UPL-03' },
+  'upload-location-url': { areas: ['outbound'], requirement: 'OUT-UPL-04' },
+  'send-202': { areas: ['outbound'], requirement: 'OUT-SEND-01' },
+  'send-location-missing': { areas: ['outbound'], requirement: 'OUT-SEND-03' },
+  'send-type-unchecked': { areas: ['outbound'], requirement: 'OUT-SEND-07' },
+  'send-format-optional': { areas: ['outbound'], requirement: 'OUT-SEND-04' },
+  'never-delivered': { areas: ['flows'], requirement: 'FLOW-03' },
+  'status-time-malformed': { areas: ['outbound'], requirement: 'OUT-STA-01' },
+  'status-unlisted': { areas: ['outbound'], requirement: 'OUT-STA-09' },
+  'status-history-missing': { areas: ['outbound'], requirement: 'OUT-STA-01' },
+  'document-type-fixed': { areas: ['flows'], requirement: 'FLOW-15' },
+  'erp-document-id-dropped': { areas: ['outbound'], requirement: 'OUT-STA-07' },
+  'file-info-ignored': { areas: ['outbound'], requirement: 'OUT-STA-13' },
+  'outbound-status-any-company': { areas: ['outbound'], requirement: 'OUT-STA-20' },
+  'outbound-list-all-companies': { areas: ['outbound'], requirement: 'OUT-LIST-07' },
+  'outbound-download-any-company': { areas: ['outbound'], requirement: 'OUT-DL-04' },
+  'outbound-bad-uuid-500': { areas: ['outbound'], requirement: 'OUT-STA-17' },
+  // inbound
+  'handled-ignored': { areas: ['inbound'], requirement: 'INB-07' },
+  'sequenceno-ignored': { areas: ['inbound'], requirement: 'INB-06' },
+  'inbound-download-headers-missing': { areas: ['inbound'], requirement: 'INB-09' },
+  'inbound-sequenceno-string': { areas: ['inbound'], requirement: 'INB-03' },
+  'inbound-read-any-company': { areas: ['inbound'], requirement: 'INB-20' },
+  'inbound-list-all-companies': { areas: ['inbound'], requirement: 'INB-18' },
+  // provider A
+  'providera-pubagreement-unchecked': { areas: ['provider-a'], requirement: 'PRA-11' },
+  'providera-not-swedish': { areas: ['provider-a'], requirement: 'PRA-15' },
+  'providera-email-unchecked': { areas: ['provider-a'], requirement: 'PRA-09' },
+  'providera-conflict-400': { areas: ['provider-a'], requirement: 'PRA-14' },
+  'providera-location-missing': { areas: ['flows'], requirement: 'PRA-01' },
+  'providera-status-unlisted': { areas: ['provider-a'], requirement: 'PRA-18' },
+  'providera-agreementstart-iso': { areas: ['provider-a'], requirement: 'PRA-20' },
+  'providera-icon-unchecked': { areas: ['provider-a'], requirement: 'PRA-31' },
+  'providera-ssn-limit-off': { areas: ['provider-a'], requirement: 'PRA-39' },
+  'offboard-keeps-b2c': { areas: ['flows'], requirement: 'FLOW-07' },
+  // security
+  'auth-not-enforced': { areas: ['security'], requirement: 'CMP-STA-09' },
+  'apikey-as-client-token': { areas: ['security'], requirement: 'CMP-STA-11' },
+  'malformed-json-500': { areas: ['security'], requirement: 'SEC-10' },
+  'error-stack-trace': { areas: ['security'], requirement: 'SEC-19' },
+};
+
+/** What a legitimate difference can affect; `all` runs the whole default profile. */
+export const VARIANT_AREAS: Record<string, RequirementArea[] | 'all'> = {
+  // camel is the sandbox's default, so the clean run (full profile) is the camel run.
+  camel: 'all',
+  pascal: 'all',
+  'extra-fields': ['tokens', 'companies', 'network', 'outbound', 'inbound', 'provider-a', 'conventions'],
+  'status-200': ['network', 'flows'],
+  'offset-0000': ['tokens', 'outbound', 'conventions', 'flows'],
+  slow: ['companies', 'outbound', 'flows'],
+  'skip-statuses': ['outbound', 'provider-a', 'flows'],
+  gzip: ['tokens', 'companies', 'outbound', 'inbound', 'conventions'],
+  'absolute-location': ['outbound', 'provider-a', 'flows'],
+  'relative-location': ['outbound', 'provider-a', 'flows'],
+};
