@@ -69,8 +69,9 @@ test.describe('registration', () => {
 
         const { response: record, seen } = await pollRecord(api, target, company.token);
         await observe('PRA-48', `values seen while polling after registration: ${seen.join(' -> ')}`, record);
-        await expectCheck(record, [statusIs(200), fieldSatisfies('Status', 'is Completed', is('Completed')), fieldSatisfies('AgreementStatus', 'is Signed', is('Signed'))], { requirement: 'PRA-22' });
+        // The record's form first: a status outside the list fails as such (PRA-18), not only as "not Completed".
         await expectValidRecord(record);
+        await expectCheck(record, [statusIs(200), fieldSatisfies('Status', 'is Completed', is('Completed')), fieldSatisfies('AgreementStatus', 'is Signed', is('Signed'))], { requirement: 'PRA-22' });
         await expectCheck(
           record,
           RECORD_CONTACT_FIELDS.map((field) => fieldSatisfies(field, `is the registered ${JSON.stringify(registration[field])}`, is(registration[field]))),
