@@ -114,7 +114,7 @@ export function indexHtml(directory: string, input: LoadReportInput): string {
       const links = [
         `<a href="summary.html#${escapeHtml(artifact.script)}">summary</a>`,
         link(directory, artifact.dashboard, 'k6 dashboard'),
-        ...artifact.rawFiles.map((file, index) => link(directory, file, artifact.rawFiles.length > 1 ? `raw points ${index + 1}` : 'raw points (JSON lines)')),
+        ...artifact.rawFiles.map((file, index) => link(directory, file, artifact.rawFiles.length > 1 ? `raw points ${index + 1}` : 'raw points (JSON lines, gzip)')),
         ...artifact.summaryExports.map((file, index) => link(directory, file, artifact.summaryExports.length > 1 ? `k6 summary ${index + 1}` : 'k6 summary (JSON)')),
         ...(artifact.log === undefined ? [] : [link(directory, artifact.log, 'k6 log')]),
       ];
