@@ -1,6 +1,7 @@
 // The reference implementation of the Document Exchange Service API: one fastify app, one plugin
 // per API area, one in-memory store and one background engine.
 import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import compress from '@fastify/compress';
@@ -84,6 +85,25 @@ function drainBody(raw: IncomingMessage): Promise<boolean> {
   });
 }
 
+/**
+ * Errors node's HTTP parser finds before a request exists (headers over 16 kB, a broken request
+ * line). Fastify's own answer is an object with camelCase keys; every other sandbox error is a
+ * JSON string, in either casing, so these answer the same way. Only English: no header was read.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, text] = error.code === 'HPE_HEADER_OVERFLOW'
+    ? [431, 'Request Header Fields Too Large', 'The request headers are too large.']
+    : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'Request Timeout', 'The request was not received in time.']
+      : [400, 'Bad Request', 'The request could not be read as HTTP.'];
+  const body = JSON.stringify(text);
+  if (socket.writable) {
+    socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy();
+}
+
 const JSON_SYNTAX = /^application\/(?:[\w.+-]+\+)?json/i;
 
 function resolveCasing(options: SandboxOptions, variants: ReadonlySet<string>): Casing {
@@ -116,6 +136,7 @@ async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyIns
     logger: options.logger ? { level: 'info', stream: process.stderr, redact: ['req.headers.apikey', 'req.headers.clienttoken'] } : false,
     bodyLimit: BODY_LIMIT_BYTES,
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 500 },
+    clientErrorHandler: answerClientError,
   });
   app.decorateRequest('auth', null as unknown as Auth);
   app.addHook('onRoute', (route) => {

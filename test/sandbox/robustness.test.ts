@@ -180,4 +180,17 @@ describe('listening server', () => {
       await running.close();
     }
   });
+
+  test('headers too large for the HTTP parser get 431 with a JSON string, in PascalCase mode too', async () => {
+    const running = await startSandbox({ port: 0, asyncDelayMs: 1, casing: 'pascal' });
+    try {
+      const response = await fetch(`${running.baseUrl}/companies/status`, { headers: { APIkey: running.apiKey, 'X-Padding': 'x'.repeat(64 * 1024) } });
+      assert.equal(response.status, 431);
+      assert.equal(typeof (await response.json()), 'string');
+      const after = await fetch(`${running.baseUrl}/clienttokens/create`, { method: 'POST', headers: { APIkey: running.apiKey, 'content-type': 'application/json' }, body: '{}' });
+      assert.equal(after.status, 400, 'the server keeps serving');
+    } finally {
+      await running.close();
+    }
+  });
 });
