@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ConfigError, TARGET_OPTIONS, flagName, resolveCommandOptions, type OptionSpec, type ResolvedOptions } from '../../lib/config.ts';
+import { ConfigError, TARGET_OPTIONS, envName, flagName, resolveCommandOptions, type OptionSpec, type ResolvedOptions } from '../../lib/config.ts';
 import { openTarget, type Target } from '../../lib/target.ts';
 import { secrets } from '../../lib/redact.ts';
 import { PROFILE_NAMES, PROFILES, durationSeconds } from '../../load/profiles/index.ts';
@@ -108,11 +108,18 @@ function timestamp(date: Date): string {
 /** Load packs stay small: a k8s archive carries the pack, and a ConfigMap holds at most 1 MiB. */
 const LOAD_PACK_COUNTS = { companies: 40, users: 0, identifiers: 0, networkSetupRequests: 0, providerARegistrations: 1, sendDocuments: 0, lookups: 200 };
 
-function scriptSettings(options: ResolvedOptions, target: { baseUrl: string; apiKey: string }, runPrefix: string, fixturePack: string): ScriptSettings {
+/** Limits of the numbers that k6 reads (the CLI checks them before anything starts). */
+function checkRunNumbers(options: ResolvedOptions): void {
   const schemaSample = options.schemaSample as number | undefined;
   if (schemaSample !== undefined && schemaSample < 0) throw new ConfigError('--schema-sample must be 0 or more');
   const ssnCount = options.ssnCount as number | undefined;
   if (ssnCount !== undefined && ssnCount > 500_000) throw new ConfigError('--ssn-count: the spec allows at most 500000 SSNs per lookup');
+}
+
+function scriptSettings(options: ResolvedOptions, target: { baseUrl: string; apiKey: string }, runPrefix: string, fixturePack: string): ScriptSettings {
+  checkRunNumbers(options);
+  const schemaSample = options.schemaSample as number | undefined;
+  const ssnCount = options.ssnCount as number | undefined;
   return {
     baseUrl: target.baseUrl,
     apiKey: target.apiKey,
@@ -143,17 +150,49 @@ export function exitCodeOf(k6ExitCode: number): 0 | 1 | 2 {
   return 2;
 }
 
+/** The report folder: --report-dir (or DXS_REPORT_DIR, a config file), else reports/load-<timestamp>/. */
+function reportDirOf(options: ResolvedOptions | undefined, flags: Record<string, unknown>, startedAt: Date): string {
+  const chosen = options?.reportDir ?? flags.reportDir ?? (process.env[envName('reportDir')] || undefined);
+  return resolve(String(chosen ?? join(PROJECT_ROOT, 'reports', `load-${timestamp(startedAt)}`)));
+}
+
+/** A run that did not start still leaves a report that says why (exit 2 follows). */
+function writeNotRun(reportDir: string, options: ResolvedOptions | undefined, flags: Record<string, unknown>, startedAt: Date, reason: string): void {
+  try {
+    mkdirSync(reportDir, { recursive: true });
+    writeLoadReport(reportDir, {
+      title: 'dxs load - not run',
+      target: String(options?.baseUrl ?? flags.baseUrl ?? '(embedded sandbox)'),
+      profile: String(options?.profile ?? flags.profile ?? 'smoke'),
+      startedAt,
+      results: [],
+      artifacts: [],
+      notes: [`Not run: ${reason}`],
+    });
+    console.error(`dxs load: report ${join(reportDir, 'index.html')}`);
+  } catch (error) {
+    console.error(`dxs load: could not write the report to ${reportDir}: ${(error as Error).message}`);
+  }
+}
+
 async function runLoad(flags: Record<string, unknown>): Promise<number> {
-  const options = resolveFlags(LOAD_OPTIONS, flags);
-  const scripts = chooseScripts(String(options.script));
-  const segment: Segment | undefined = options.segment === undefined ? undefined : parseSegment(String(options.segment));
-  thresholdsPath(options);
-  const k6 = findK6(options.k6 as string | undefined);
   const startedAt = new Date();
-  const reportDir = resolve(String(options.reportDir ?? join(PROJECT_ROOT, 'reports', `load-${timestamp(startedAt)}`)));
-  mkdirSync(reportDir, { recursive: true });
+  let options: ResolvedOptions | undefined;
+  let scripts: string[];
+  let segment: Segment | undefined;
+  let k6: string;
   let target: Target;
   try {
+    options = resolveFlags(LOAD_OPTIONS, flags);
+    scripts = chooseScripts(String(options.script));
+    try {
+      segment = options.segment === undefined ? undefined : parseSegment(String(options.segment));
+    } catch (error) {
+      throw new ConfigError((error as Error).message);
+    }
+    thresholdsPath(options);
+    checkRunNumbers(options);
+    k6 = findK6(options.k6 as string | undefined);
     target = await openTarget({
       baseUrl: options.baseUrl as string | undefined,
       apiKey: options.apiKey as string | undefined,
@@ -162,18 +201,13 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
       sandboxVariants: options.sandboxVariant as string[] | undefined,
     });
   } catch (error) {
-    // The report is written even when the target cannot be reached: it says why nothing ran.
-    writeLoadReport(reportDir, {
-      title: 'dxs load - not run',
-      target: String(options.baseUrl ?? '(embedded sandbox)'),
-      profile: String(options.profile),
-      startedAt,
-      results: [],
-      artifacts: [],
-      notes: [`Not run: ${(error as Error).message}`],
-    });
+    // The report is written even when the options are wrong, k6 is missing or the target cannot
+    // be reached: it says why nothing ran.
+    writeNotRun(reportDirOf(options, flags, startedAt), options, flags, startedAt, secrets.redactText((error as Error).message));
     throw error;
   }
+  const reportDir = reportDirOf(options, flags, startedAt);
+  mkdirSync(reportDir, { recursive: true });
   const notes: string[] = [...target.warnings];
   if (target.embedded) notes.push('Target: the embedded sandbox, started for this run on 127.0.0.1.');
   if (!existsSync(VALIDATORS_BUNDLE)) notes.push('Schema checks skipped: generated/k6/validators.js is missing (run npm run build).');
@@ -296,7 +330,8 @@ ${PROFILE_NAMES.map((name) => `  ${name.padEnd(11)} ${PROFILES[name].description
 Scripts: ${scriptNames().join(', ')}
 
 Exit codes: 0 thresholds passed, 1 thresholds failed, 2 configuration error (unknown script or profile,
-k6 missing, target unreachable). Options may also come from DXS_* variables or --config FILE.`,
+k6 missing, target unreachable; the report still says why nothing ran). Options may also come from
+DXS_* variables or --config FILE.`,
   );
   load.action(async (flags: Record<string, unknown>) => {
     try {

@@ -96,7 +96,7 @@ export const PROFILES: Record<string, Profile> = {
     },
   },
   breakpoint: {
-    description: 'a rate rising linearly until thresholds abort the run (default up to 500 it/s over 10m)',
+    description: 'a rate rising linearly until the target breaks; abortOnFail stops it on an error-rate spike (default up to 500 it/s over 10m)',
     build: (o) => {
       const rate = o.rate ?? 500;
       return rampingArrival(o, rate, 1, o.duration ?? '10m', [[rate, 1]]);

@@ -84,7 +84,7 @@ test('the k6 environment carries the settings, and the API key only when asked',
   assert.equal(settingsEnvironment({ baseUrl: 'x', apiKey: 'secret-key', profile: 'smoke' }, true).DXS_API_KEY, 'secret-key');
 });
 
-test('configuration errors exit 2 with a message', { timeout: 120_000 }, async () => {
+test('configuration errors exit 2 with a message, and the report says why nothing ran', { timeout: 120_000 }, async () => {
   const badThresholds = join(tempDirectory('config'), 'bad.json');
   writeFileSync(badThresholds, '{"defaults": {"p95": "fast"}}');
   const cases: Array<[string[], Record<string, string>, RegExp]> = [
@@ -93,16 +93,21 @@ test('configuration errors exit 2 with a message', { timeout: 120_000 }, async (
     [['load', '--segment', '3/2'], {}, /between 1 and N/],
     [['load', '--duration', 'forever'], {}, /not a duration/],
     [['load', '--thresholds', badThresholds], {}, /p95 must be a number/],
+    [['load', '--ssn-count', '500001'], {}, /at most 500000/],
     [['load', '--script', 'client-tokens'], { K6_BIN: '/nonexistent/k6' }, /K6_BIN is not an executable/],
   ];
-  const unreachableReport = join(tempDirectory('unreachable'), 'report');
-  if (k6 !== undefined) cases.push([['load', '--script', 'client-tokens', '--base-url', 'http://127.0.0.1:9/v1/api', '--api-key', 'k', '--report-dir', unreachableReport], {}, /unreachable/]);
+  if (k6 !== undefined) cases.push([['load', '--script', 'client-tokens', '--base-url', 'http://127.0.0.1:9/v1/api', '--api-key', 'k'], {}, /unreachable/]);
   for (const [args, env, message] of cases) {
-    const run = await dxs(args, env, 60_000);
+    const reportDir = join(tempDirectory('config'), 'report');
+    const run = await dxs([...args, '--report-dir', reportDir], env, 60_000);
     assert.equal(run.code, 2, `${args.join(' ')} exited ${run.code}: ${run.stderr}`);
     assert.match(run.stderr, message);
+    assert.doesNotMatch(run.stderr, /\n\s+at /, `${args.join(' ')}: a message, not a stack trace`);
+    const summary = readFileSync(join(reportDir, 'summary.html'), 'utf8');
+    assert.match(summary, /Not run: /, `${args.join(' ')}: the report says why nothing ran`);
+    assert.match(summary.replace(/&quot;/g, '"'), message, `${args.join(' ')}: the report holds the message`);
+    assert.match(readFileSync(join(reportDir, 'index.html'), 'utf8'), /dxs load - not run/);
   }
-  if (k6 !== undefined) assert.match(readFileSync(join(unreachableReport, 'summary.html'), 'utf8'), /Not run: target http:\/\/127\.0\.0\.1:9\/v1\/api is unreachable/);
 });
 
 test('the k6 side type-checks against k6\'s own types', { timeout: 120_000 }, () => {
@@ -110,7 +115,7 @@ test('the k6 side type-checks against k6\'s own types', { timeout: 120_000 }, ()
 });
 
 test('k6 missing: the CLI says how to build it', { timeout: 60_000 }, async () => {
-  const run = await dxs(['load', '--script', 'client-tokens', '--k6', '/nonexistent/k6'], {}, 60_000);
+  const run = await dxs(['load', '--script', 'client-tokens', '--k6', '/nonexistent/k6', '--report-dir', join(tempDirectory('no-k6'), 'report')], {}, 60_000);
   assert.equal(run.code, 2);
   assert.match(run.stderr, /not an executable.*bash scripts\/install-k6\.sh/);
   const saved = { PATH: process.env.PATH, K6_BIN: process.env.K6_BIN };
