@@ -5,7 +5,7 @@
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { ConfigError } from './config.ts';
-import { API_PREFIX } from './defaults.ts';
+import { API_PREFIX, SANDBOX_API_KEY, SANDBOX_API_KEY_WITHOUT_DELETE } from './defaults.ts';
 import { secrets, type SecretRegistry } from './redact.ts';
 import type { RunningSandbox } from '../sandbox/index.ts';
 
@@ -62,6 +62,12 @@ export function checkBaseUrl(baseUrl: string): { url: string; warnings: string[]
   const warnings: string[] = [];
   if (!url.endsWith(API_PREFIX)) warnings.push(`base URL ${url} does not end in ${API_PREFIX}, the version prefix the spec names`);
   return { url, warnings };
+}
+
+/** Whether the URL names this machine (127.0.0.0/8, ::1 or localhost). */
+export function isLoopback(url: string): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return host === 'localhost' || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host);
 }
 
 function describeFailure(error: NodeJS.ErrnoException): string {
@@ -143,13 +149,20 @@ export async function openTarget(options: TargetOptions, registry: SecretRegistr
     return target;
   }
   const { url, warnings } = checkBaseUrl(options.baseUrl);
-  if (options.apiKey === undefined || options.apiKey === '') {
-    throw new ConfigError(`no API key for ${url}: pass --api-key, set DXS_API_KEY, or put "apiKey" in the config file`);
+  let apiKey = options.apiKey;
+  let apiKeyWithoutDelete = options.apiKeyWithoutDelete || undefined;
+  if (apiKey === undefined || apiKey === '') {
+    // A sandbox started by hand (dxs sandbox) answers to its documented default keys; a remote
+    // target without a key is a configuration error, not a run of 401s.
+    if (!isLoopback(url)) throw new ConfigError(`no API key for ${url}: pass --api-key, set DXS_API_KEY, or put "apiKey" in the config file`);
+    apiKey = SANDBOX_API_KEY;
+    apiKeyWithoutDelete ??= SANDBOX_API_KEY_WITHOUT_DELETE;
+    warnings.push(`no API key configured: using the sandbox's default keys, as for a sandbox started by hand on ${new URL(url).host}`);
   }
   const target: Target = {
     baseUrl: url,
-    apiKey: options.apiKey,
-    apiKeyWithoutDelete: options.apiKeyWithoutDelete || undefined,
+    apiKey,
+    apiKeyWithoutDelete,
     embedded: false,
     warnings,
     close: async () => {},

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ConfigError, envName, flagName, resolveCommandOptions, TEST_OPTIONS } from '../../lib/config.ts';
-import { checkBaseUrl, openTarget, probe, TargetUnreachable } from '../../lib/target.ts';
+import { checkBaseUrl, isLoopback, openTarget, probe, TargetUnreachable } from '../../lib/target.ts';
+import { startSandbox } from '../../sandbox/index.ts';
 import { SecretRegistry } from '../../lib/redact.ts';
 
 const noFile = (path: string): string => {
@@ -63,7 +64,7 @@ test('a refused connection is TargetUnreachable, naming the URL and the cause', 
 });
 
 test('a remote target needs an API key, and its keys are registered as secrets', async () => {
-  await assert.rejects(openTarget({ baseUrl: 'http://127.0.0.1:1/v1/api' }), /no API key/);
+  await assert.rejects(openTarget({ baseUrl: 'https://staging.invalid/v1/api' }), /no API key/);
   const registry = new SecretRegistry();
   await assert.rejects(openTarget({ baseUrl: 'http://127.0.0.1:1/v1/api', apiKey: 'secret-key-123' }, registry), TargetUnreachable);
   assert.equal(registry.redactText('x secret-key-123 y'), 'x [REDACTED] y');
@@ -80,4 +81,20 @@ test('without a base URL the embedded sandbox is started on a free port and stop
   } finally {
     await target.close();
   }
+});
+
+test('a target on this machine without a key gets the sandbox default keys, with a warning', async () => {
+  const running = await startSandbox({ port: 0, host: '127.0.0.1' });
+  try {
+    const target = await openTarget({ baseUrl: running.baseUrl }, new SecretRegistry());
+    assert.equal(target.apiKey, running.apiKey);
+    assert.equal(target.apiKeyWithoutDelete, running.apiKeyWithoutDelete);
+    assert.ok(target.warnings.some((warning) => /default keys/.test(warning)), target.warnings.join('; '));
+  } finally {
+    await running.close();
+  }
+  assert.equal(isLoopback('http://localhost:4010/v1/api'), true);
+  assert.equal(isLoopback('http://[::1]:4010/v1/api'), true);
+  assert.equal(isLoopback('http://127.10.0.1/v1/api'), true);
+  assert.equal(isLoopback('http://127.0.0.1.example.com/v1/api'), false);
 });
