@@ -1,6 +1,7 @@
 // Contract of the company endpoints: register, status, details (set and get), users, identifiers, delete.
 import type { CompanyInput } from '../../fixtures/bodies.ts';
 import { checks, expectCheck, observe, registerCompany, schema, tags, test } from '../support/index.ts';
+import { holdDeleteServerErrors } from '../support/companies-delete.ts';
 
 const { statusIs, bodyIsEmpty, isRejected, bodyIsJsonString, fieldSatisfies, notServerError } = checks;
 
@@ -153,12 +154,15 @@ test.describe('delete', () => {
   test('an API key without the DeleteRegistration role gets 401', { tag: tags('companies', 'CMP-DEL-03') }, async ({ api, target, registeredCompany }) => {
     test.skip(target.apiKeyWithoutDelete === undefined, 'no API key without the DeleteRegistration role configured (--api-key-without-delete)');
     const response = await api.post('/companies/delete', { auth: 'apiKeyWithoutDelete', json: { Id: registeredCompany.erpId } });
+    // With deletes disabled the spec gives 501, which hides the role rule.
+    if (await holdDeleteServerErrors(response)) test.skip(true, `deletes answered ${response.status} on this target, so the role rule could not be seen`);
     await expectCheck(response, [statusIs(401)], { requirement: 'CMP-DEL-03' });
   });
 
   test('a delete request answers 202, a duplicate 200', { tag: [...tags('companies', 'CMP-DEL-01', 'CMP-DEL-02', 'CMP-DEL-08'), '@destructive'] }, async ({ api, target, fixtures }) => {
     const company = await registerCompany(api, target, fixtures.company('FI'));
     const first = await api.post('/companies/delete', { auth: 'apiKey', json: { Id: company.erpId } });
+    if (await holdDeleteServerErrors(first)) test.skip(true, `deletes answered ${first.status} on this target (disabled or not persisted), so 202 and 200 could not be seen`);
     await expectCheck(first, [statusIs(202)], { requirement: 'CMP-DEL-01' });
     const duplicate = await api.post('/companies/delete', { auth: 'apiKey', json: { Id: company.erpId } });
     await expectCheck(duplicate, [statusIs(200)], { requirement: 'CMP-DEL-02' });
