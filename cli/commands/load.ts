@@ -169,11 +169,14 @@ function writeNotRun(reportDir: string, options: ResolvedOptions | undefined, fl
       artifacts: [],
       notes: [`Not run: ${reason}`],
     });
-    console.error(`dxs load: report ${join(reportDir, 'index.html')}`);
+    notRunReport = join(reportDir, 'index.html');
   } catch (error) {
     console.error(`dxs load: could not write the report to ${reportDir}: ${(error as Error).message}`);
   }
 }
+
+/** The not-run report of this process, named after the error message. */
+let notRunReport: string | undefined;
 
 async function runLoad(flags: Record<string, unknown>): Promise<number> {
   const startedAt = new Date();
@@ -308,11 +311,9 @@ async function runK8s(flags: Record<string, unknown>): Promise<number> {
 }
 
 function fail(error: unknown): never {
-  if (error instanceof ConfigError || error instanceof K6NotFound) {
-    console.error(`dxs load: ${secrets.redactText((error as Error).message)}`);
-    process.exit(2);
-  }
-  console.error(`dxs load: ${secrets.redactText((error as Error).stack ?? String(error))}`);
+  const expected = error instanceof ConfigError || error instanceof K6NotFound;
+  console.error(`dxs load: ${secrets.redactText(expected ? (error as Error).message : ((error as Error).stack ?? String(error)))}`);
+  if (notRunReport !== undefined) console.error(`dxs load: report ${notRunReport}`);
   process.exit(2);
 }
 

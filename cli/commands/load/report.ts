@@ -51,7 +51,7 @@ h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2.2rem;border-bottom:1px soli
 table{border-collapse:collapse;width:100%;margin:.6rem 0 1.2rem}th,td{border:1px solid #d8dee4;padding:.3rem .5rem;text-align:right}
 th{background:#f3f5f7}td.name,th.name{text-align:left;font-family:ui-monospace,monospace;font-size:13px}td.endpoint{white-space:nowrap}
 .pass{color:#116329;font-weight:600}.fail{color:#b42318;font-weight:600}.muted{color:#59636e}
-.badge{display:inline-block;padding:.1rem .5rem;border-radius:.6rem;color:#fff;font-size:12px}.badge.pass{background:#1a7f37}.badge.fail{background:#cf222e}
+.badge{display:inline-block;padding:.1rem .5rem;border-radius:.6rem;color:#fff;font-size:12px;white-space:nowrap}td.script,td.files a{white-space:nowrap}.badge.pass{background:#1a7f37}.badge.fail{background:#cf222e}
 dl{display:grid;grid-template-columns:max-content auto;gap:.2rem 1rem}dt{font-weight:600}
 `;
 
@@ -68,7 +68,7 @@ function scriptSection(result: RunResult): string {
         .sort((a, b) => order.indexOf(a.metric.split('{')[0]) - order.indexOf(b.metric.split('{')[0]) || a.expression.localeCompare(b.expression));
       const verdictText = verdicts.length === 0
         ? '<span class="muted">none</span>'
-        : verdicts.map((verdict) => `<span class="${verdict.ok ? 'pass' : 'fail'}">${verdict.ok ? '✓' : '✗'} ${escapeHtml(verdict.metric.split('{')[0].replace('http_req_', ''))} ${escapeHtml(verdict.expression)} (${formatActual(verdict.actual, verdict.ok)})</span>`).join('<br>');
+        : verdicts.map((verdict) => `<span class="${verdict.ok ? 'pass' : 'fail'}">${verdict.ok ? '✓' : '✗'} ${escapeHtml(verdict.metric.split('{')[0].replace('http_req_', ''))} ${escapeHtml(verdict.expression)} (${formatActual(verdict.actual, verdict.ok)}${verdict.actual !== undefined && verdict.metric.startsWith('http_req_duration') ? ' ms' : ''})</span>`).join('<br>');
       return `<tr><td class="name endpoint">${escapeHtml(item.endpoint)}</td><td>${item.requests}</td><td>${item.requestsPerSecond.toFixed(1)}</td>` +
         `<td>${ms(item.latency.p50)}</td><td>${ms(item.latency.p90)}</td><td>${ms(item.latency.p95)}</td><td>${ms(item.latency.p99)}</td><td>${ms(item.latency.max)}</td>` +
         `<td class="${item.failed > 0 ? 'fail' : ''}">${item.failed} (${percent(item.failed, item.requests)})</td>` +
@@ -118,13 +118,18 @@ export function indexHtml(directory: string, input: LoadReportInput): string {
         ...artifact.summaryExports.map((file, index) => link(directory, file, artifact.summaryExports.length > 1 ? `k6 summary ${index + 1}` : 'k6 summary (JSON)')),
         ...(artifact.log === undefined ? [] : [link(directory, artifact.log, 'k6 log')]),
       ];
-      return `<tr><td class="name">${escapeHtml(artifact.script)}</td><td>${result === undefined ? '<span class="muted">no result</span>' : verdictBadge(result.passed)}</td><td class="name">${links.join(' · ')}</td></tr>`;
+      const figures = result === undefined
+        ? '<td colspan="3" class="muted">no result</td>'
+        : `<td>${result.requests}</td><td>${result.durationSeconds > 0 ? (result.requests / result.durationSeconds).toFixed(1) : '0'}</td><td class="${checkTotals(result).fails > 0 ? 'fail' : ''}">${checkTotals(result).passes}/${checkTotals(result).passes + checkTotals(result).fails}</td>`;
+      return `<tr><td class="name script">${escapeHtml(artifact.script)}</td><td>${result === undefined ? '<span class="muted">no result</span>' : verdictBadge(result.passed)}</td>${figures}<td class="name files">${links.join(' · ')}</td></tr>`;
     })
     .join('\n');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(input.title)}</title><style>${STYLE}</style></head><body>
 <h1>${escapeHtml(input.title)}</h1>
-<p><a href="summary.html">Summary of every script</a> · <a href="summary.json">summary.json</a></p>
-<table><thead><tr><th class="name">script</th><th>verdict</th><th class="name">files</th></tr></thead><tbody>${rows}</tbody></table>
+<dl><dt>target</dt><dd>${escapeHtml(input.target)}</dd><dt>profile</dt><dd>${escapeHtml(input.profile)}</dd><dt>started</dt><dd>${input.startedAt.toISOString()}</dd></dl>
+${input.notes.filter((note) => note.startsWith('Not run') || note.startsWith('Interrupted')).map((note) => `<p class="fail">${escapeHtml(note)}</p>`).join('\n')}
+<p><a href="summary.html">Summary of every script</a> (per endpoint: throughput, latency percentiles, errors, checks, thresholds) · <a href="summary.json">summary.json</a></p>
+<table><thead><tr><th class="name">script</th><th>verdict</th><th>requests</th><th>req/s</th><th>checks passed</th><th class="name">files</th></tr></thead><tbody>${rows || '<tr><td class="name" colspan="6">no script ran</td></tr>'}</tbody></table>
 </body></html>
 `;
 }
@@ -137,9 +142,13 @@ export function writeLoadReport(directory: string, input: LoadReportInput): void
   writeFileSync(join(directory, 'index.html'), secrets.redactText(indexHtml(directory, input)));
 }
 
+function checkTotals(result: RunResult): { passes: number; fails: number } {
+  return result.checks.reduce((total, item) => ({ passes: total.passes + item.passes, fails: total.fails + item.fails }), { passes: 0, fails: 0 });
+}
+
 /** The line printed per script at the end of a run. */
 export function summaryLine(result: RunResult, reportPath: string): string {
-  const checks = result.checks.reduce((total, item) => ({ passes: total.passes + item.passes, fails: total.fails + item.fails }), { passes: 0, fails: 0 });
+  const checks = checkTotals(result);
   const failedThresholds = result.thresholds.filter((verdict) => !verdict.ok);
   const rate = result.durationSeconds > 0 ? result.requests / result.durationSeconds : 0;
   return `${result.script}: ${result.passed ? 'passed' : 'FAILED'} - ${result.iterations} iterations, ${result.requests} requests (${rate.toFixed(1)}/s), checks ${checks.passes}/${checks.passes + checks.fails}, thresholds ${result.thresholds.length - failedThresholds.length}/${result.thresholds.length} passed` +
