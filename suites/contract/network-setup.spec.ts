@@ -14,9 +14,11 @@ test.describe('network setup', () => {
     // The fixture carries a complete Operator and Processes [ReceiveInvoices]: a new invoice recipient.
     const body = fixtures.networkSetupRequest('SE');
     const response = await networkSetup(api, { clientToken: registeredCompany.token }, body);
-    await expectCheck(response, [setupAccepted, schema('network-setup.response')], { requirement: 'NET-SET-01' });
-    await expectCheck(response, [statusIs(202)], { requirement: 'NET-SET-02' });
+    await expectCheck(response, [setupAccepted], { requirement: 'NET-SET-01' });
+    // RequestId's own check before the schema, so a missing one fails under its own ID.
     await expectCheck(response, [checks.fieldSatisfies('RequestId', 'is a non-empty string', nonEmptyString)], { requirement: 'NET-SET-03' });
+    await expectCheck(response, [schema('network-setup.response')], { requirement: 'NET-SET-01' });
+    await expectCheck(response, [statusIs(202)], { requirement: 'NET-SET-02' });
     await expectCheck(response, [setupAccepted], { requirement: 'NET-SET-07' });
     await expectCheck(response, [setupAccepted], { requirement: 'NET-SET-11' });
     await expectCheck(response, [setupAccepted], { requirement: 'NET-SET-17' });

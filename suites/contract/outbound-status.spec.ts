@@ -1,6 +1,7 @@
 // Contract of the outbound status: GET /documents/outbound/{DocumentId}, GET /invoices/outbound/{DocumentId}
 // and GET /invoices/outbound/byerpid/{ErpDocumentId}, with and without IncludeFileInfo.
 import { checks, expectCheck, observe, schema, tags, type ApiResponse } from '../support/index.ts';
+import { isDxsDateTime } from '../../schemas/formats.ts';
 import { currentStatusOf, fact, historyOf, shapeOf, urlsIn, sentDocument, statusPath, test, UNKNOWN_DOCUMENT_ID } from '../support/outbound.ts';
 
 const { statusIs, isRejected, fieldSatisfies } = checks;
@@ -11,14 +12,21 @@ function topLevelFields(response: ApiResponse): string[] {
 
 const OFFSET_FORMS = /(Z|[+-]\d{2}:\d{2}|[+-]\d{4})$/i;
 
+/** An OutboundDocumentStatus: Status a string, Time an ISO 8601 date-time (the schema's own format). */
+const isStatusEntry = (entry: any): boolean => typeof entry?.Status === 'string' && typeof entry?.Time === 'string' && isDxsDateTime(entry.Time);
+
 test.describe('outbound status by id', () => {
   for (const path of ['documents', 'invoices'] as const) {
     const requirement = path === 'documents' ? 'OUT-STA-01' : 'OUT-STA-02';
     test(`GET /${path}/outbound/{DocumentId} answers 200 with the OutboundDocument of the sent invoice`, { tag: tags('outbound', requirement, 'OUT-STA-03', 'OUT-STA-05', 'OUT-STA-06', 'OUT-STA-07', 'OUT-STA-08', 'OUT-STA-09', 'OUT-STA-12', 'OUT-STA-24') }, async ({ api, fixtures, registeredCompany }) => {
       const sent = await sentDocument(api, fixtures, registeredCompany.token, 'PDF');
       const response = await api.get(statusPath(sent.documentId, path), { auth: { clientToken: registeredCompany.token } });
-      await expectCheck(response, [statusIs(200), schema('outbound-document.response')], { requirement });
+      await expectCheck(response, [statusIs(200)], { requirement });
       await expectCheck(response, [statusIs(200)], { requirement: 'OUT-STA-24' });
+      // CurrentStatus and StatusHistory on their own before the schema, so each fails under its own ID.
+      await expectCheck(response, [fieldSatisfies('CurrentStatus', 'holds a Status and a Time that is an ISO 8601 date-time', isStatusEntry)], { requirement: 'OUT-STA-05' });
+      await expectCheck(response, [fieldSatisfies('StatusHistory', 'is an array of entries with a Status and an ISO 8601 Time', (value) => Array.isArray(value) && value.every(isStatusEntry))], { requirement: 'OUT-STA-06' });
+      await expectCheck(response, [schema('outbound-document.response')], { requirement });
       await expectCheck(response, [fieldSatisfies('Id', `equals the DocumentId of the Location, ${sent.documentId}`, (value) => typeof value === 'string' && value.toLowerCase() === sent.documentId.toLowerCase())], { requirement: 'OUT-STA-03' });
       // The schema holds CurrentStatus, StatusHistory, the closed DocumentStatus enum and ErrorInfo; each ID is judged on it.
       for (const id of ['OUT-STA-05', 'OUT-STA-06', 'OUT-STA-08', 'OUT-STA-09']) await expectCheck(response, [schema('outbound-document.response')], { requirement: id });
