@@ -1,10 +1,10 @@
 // Checks the kill table (test/faults) found missing: explicit statements and security rules that no
 // other test asserted, so a faulty target passed. Each names the catalog ID it guards.
-import { checks, expectCheck, registerCompany, tags, test, type ApiResponse } from '../support/index.ts';
+import { checks, expectCheck, pollUntil, registerCompany, tags, test, type ApiResponse } from '../support/index.ts';
 import type { Check } from '../../lib/checks.ts';
 import { currentStatusOf, DOCUMENT_STATUSES, historyOf, pollStatus, sentDocument } from '../support/outbound.ts';
 
-const { isRejected, isClientError, isSuccess } = checks;
+const { isRejected, isClientError, isSuccess, statusIs } = checks;
 const MALFORMED_JSON = '{"ErpId": "dxs-malformed", ';
 
 /** A stack frame ("at handler (/srv/app.js:12:7)") or an exception dump in an error answer. */
@@ -21,6 +21,24 @@ const noStackTrace: Check = (response) => {
     severity: 'failure',
   };
 };
+
+test.describe('token guards', () => {
+  // The registered-company fixture needs a 200 to go on, so a target answering another 2xx would
+  // fail every test at setup: here the answer itself is judged, against TOK-01.
+  test('token creation for a newly registered company, once it succeeds, answers 200 and no other 2xx', { tag: tags('tokens', 'TOK-01') }, async ({ api, fixtures, target }) => {
+    const input = fixtures.company('SE');
+    const register = await api.post('/companies/register', { auth: 'apiKey', json: input });
+    test.skip(!isSuccess(register).ok, `the company could not be registered (answer ${register.status})`);
+    // Whether a token can be had before registration completes is not shown: retried until a 2xx.
+    let last: ApiResponse | undefined;
+    const created = await pollUntil(target, `a client token for ${input.ErpId}`, async () => {
+      last = await api.post('/clienttokens/create', { auth: 'apiKey', json: { ErpId: input.ErpId } });
+      return isSuccess(last).ok ? last : undefined;
+    }).catch(() => undefined);
+    test.skip(created === undefined, `no token creation succeeded within the async timeout (last answer ${last?.status ?? 'none'})`);
+    await expectCheck(created as ApiResponse, [statusIs(200)], { requirement: 'TOK-01' });
+  });
+});
 
 test.describe('authentication guards', () => {
   // With a company registered, a target that falls back to "the" company on a missing or wrong
