@@ -7,12 +7,12 @@
 
 import http from 'k6/http';
 import { sleep } from 'k6';
-import { statusIs, hasHeader, locationEndsWithUuid, bodyIsEmpty, isJson, notServerError } from '../../lib/checks.ts';
+import { statusIs, hasHeader, locationEndsWithUuid, bodyIsEmpty, isJson, notServerError, type ObservedResponse } from '../../lib/checks.ts';
 import { readField } from '../../lib/casing.ts';
 import { API_KEY_HEADER, CLIENT_TOKEN_HEADER } from '../../lib/defaults.ts';
 import { settings } from './settings.ts';
-import { observe, verify, verifyThat, named, vuSecrets, type NamedCheck } from './observe.ts';
-import { sampledSchemaCheck } from './schema.ts';
+import { observe, verify, verifySet, verifyThat, named, checkSet, vuSecrets, type CheckSet, type NamedCheck } from './observe.ts';
+import { sampledSchemaCheck, schemaCheck, schemaSampled } from './schema.ts';
 import exec from 'k6/execution';
 import { companyInput, invoiceXml, providerARegistration, INVOICE_FORMAT, type CompanyInput, type PartyLookupInput } from './data.ts';
 
@@ -56,7 +56,21 @@ function tokenHeaders(token: string): Record<string, string> {
 }
 
 function answers(endpoint: string, ...statuses: number[]): NamedCheck {
-  return named(`${endpoint} answers ${statuses.join(' or ')}`, statusIs(...statuses));
+  const only = statuses.length === 1 ? statuses[0] : undefined;
+  const passes = only !== undefined ? (response: ObservedResponse) => response.status === only : (response: ObservedResponse) => statuses.includes(response.status);
+  return named(`${endpoint} answers ${statuses.join(' or ')}`, statusIs(...statuses), passes);
+}
+
+/**
+ * An endpoint's checks, prepared once: the ones every answer gets and, with the validators
+ * bundle, the same plus the schema check for the sampled answers (see schema.ts).
+ */
+function endpointChecks(endpoint: string, always: NamedCheck[], schema?: { name: string; label: string }): () => CheckSet {
+  const plain = checkSet(endpoint, always);
+  const schemaNamed = schema === undefined ? undefined : schemaCheck(schema.name, schema.label);
+  if (schemaNamed === undefined) return () => plain;
+  const sampled = checkSet(endpoint, [...always, schemaNamed]);
+  return () => (schemaSampled(endpoint) ? sampled : plain);
 }
 
 function url(path: string): string {
@@ -74,41 +88,66 @@ function validTo(minutes: number): string {
   return validToCache.text;
 }
 
-const TOKEN_STATUS_CHECK = answers(ENDPOINTS.createToken, 200);
-const HOLDS_TOKEN_CHECK = named('token body holds a Token', (response) => {
-  const ok = typeof readField(response.json, 'Token') === 'string';
-  return { check: 'holdsToken', ok, expected: 'a JSON body with a Token string', actual: ok ? 'a Token' : isJson(response).actual, severity: 'failure' };
-});
+// A body answered with the same ErpId and ValidTo is serialised once (until the ValidTo moves on).
+const tokenBodies = new Map<string, { validTo: string; text: string }>();
+
+function tokenBody(erpId: string, validForMinutes: number | undefined): string {
+  if (validForMinutes === undefined) return JSON.stringify({ ErpId: erpId });
+  const until = validTo(validForMinutes);
+  const cached = tokenBodies.get(erpId);
+  if (cached !== undefined && cached.validTo === until) return cached.text;
+  const text = JSON.stringify({ ErpId: erpId, ValidTo: until });
+  if (tokenBodies.size < 1000 || cached !== undefined) tokenBodies.set(erpId, { validTo: until, text });
+  return text;
+}
+
+/** The Token of a token answer: read straight in the two casings the API uses, else in any casing. */
+function tokenOf(json: unknown): unknown {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
+  const body = json as Record<string, unknown>;
+  return body.Token ?? body.token ?? readField(body, 'Token');
+}
+
+const CREATE_TOKEN_URL = url('/clienttokens/create');
+const HOLDS_TOKEN_CHECK = named(
+  'token body holds a Token',
+  (response) => {
+    const ok = typeof readField(response.json, 'Token') === 'string';
+    return { check: 'holdsToken', ok, expected: 'a JSON body with a Token string', actual: ok ? 'a Token' : isJson(response).actual, severity: 'failure' };
+  },
+  (response) => typeof tokenOf(response.json) === 'string',
+);
+const TOKEN_CHECKS = endpointChecks(ENDPOINTS.createToken, [answers(ENDPOINTS.createToken, 200), HOLDS_TOKEN_CHECK], { name: SCHEMAS.clientToken, label: 'token' });
 
 /**
  * POST /clienttokens/create: the token, or undefined when the call failed its checks. Tokens
  * kept for later calls are `remembered`, so a logged failure never shows them.
  */
 export function createClientToken(erpId: string, validForMinutes?: number, remember = false): string | undefined {
-  const endpoint = ENDPOINTS.createToken;
-  const body: Record<string, unknown> = { ErpId: erpId };
-  if (validForMinutes !== undefined) body.ValidTo = validTo(validForMinutes);
-  const observed = observe(http.post(url('/clienttokens/create'), JSON.stringify(body), CREATE_TOKEN_PARAMS));
-  const token = readField(observed.json, 'Token');
-  const schema = sampledSchemaCheck(endpoint, SCHEMAS.clientToken, 'token');
-  verify(observed, endpoint, schema.length === 0 ? [TOKEN_STATUS_CHECK, HOLDS_TOKEN_CHECK] : [TOKEN_STATUS_CHECK, HOLDS_TOKEN_CHECK, ...schema]);
+  const observed = observe(http.post(CREATE_TOKEN_URL, tokenBody(erpId, validForMinutes), CREATE_TOKEN_PARAMS));
+  verifySet(observed, TOKEN_CHECKS());
+  const token = tokenOf(observed.json);
   if (typeof token !== 'string' || token === '') return undefined;
   if (remember) vuSecrets.add(token);
   return token;
 }
 
+const REGISTER_PARAMS = params(ENDPOINTS.register, API_KEY_HEADERS);
+const REGISTER_CHECKS = endpointChecks(ENDPOINTS.register, [answers(ENDPOINTS.register, 202), named('register answer has no body, or {}', bodyIsEmpty)]);
+
 /** POST /companies/register: true when accepted (202, empty body or {}). */
 export function registerCompany(company: CompanyInput): boolean {
-  const endpoint = ENDPOINTS.register;
-  const observed = observe(http.post(url('/companies/register'), JSON.stringify(company), params(endpoint, API_KEY_HEADERS)));
-  return verify(observed, endpoint, [answers(endpoint, 202), named('register answer has no body, or {}', bodyIsEmpty)]);
+  const observed = observe(http.post(url('/companies/register'), JSON.stringify(company), REGISTER_PARAMS));
+  return verifySet(observed, REGISTER_CHECKS());
 }
+
+const STATUS_CHECKS = endpointChecks(ENDPOINTS.status, [answers(ENDPOINTS.status, 200)], { name: SCHEMAS.companyStatus, label: 'company status' });
 
 /** GET /companies/status: the registration Status, or undefined. */
 export function companyStatus(token: string): { status?: string; companyId?: string } {
   const endpoint = ENDPOINTS.status;
   const observed = observe(http.get(url('/companies/status'), params(endpoint, tokenHeaders(token))));
-  verify(observed, endpoint, [answers(endpoint, 200), ...sampledSchemaCheck(endpoint, SCHEMAS.companyStatus, 'company status')]);
+  verifySet(observed, STATUS_CHECKS());
   const status = readField(observed.json, 'Status');
   const companyId = readField(observed.json, 'CompanyId');
   return { status: typeof status === 'string' ? status : undefined, companyId: typeof companyId === 'string' ? companyId : undefined };
@@ -138,16 +177,19 @@ export function registerAndWait(company: CompanyInput, attempts = 40, intervalSe
   return { token, companyId, registered };
 }
 
+const BUYER_LOOKUP_CHECKS = endpointChecks(ENDPOINTS.buyerLookup, [answers(ENDPOINTS.buyerLookup, 200)], { name: SCHEMAS.buyerLookup, label: 'buyer lookup' });
+const SELLER_LOOKUP_CHECKS = endpointChecks(ENDPOINTS.sellerLookup, [answers(ENDPOINTS.sellerLookup, 200)], { name: SCHEMAS.sellerLookup, label: 'seller lookup' });
+
 export function buyerLookup(token: string, criteria: PartyLookupInput): boolean {
   const endpoint = ENDPOINTS.buyerLookup;
   const observed = observe(http.post(url('/buyerparties/lookup'), JSON.stringify(criteria), params(endpoint, tokenHeaders(token))));
-  return verify(observed, endpoint, [answers(endpoint, 200), ...sampledSchemaCheck(endpoint, SCHEMAS.buyerLookup, 'buyer lookup')]);
+  return verifySet(observed, BUYER_LOOKUP_CHECKS());
 }
 
 export function sellerLookup(token: string, criteria: PartyLookupInput): boolean {
   const endpoint = ENDPOINTS.sellerLookup;
   const observed = observe(http.post(url('/sellerparties/lookup'), JSON.stringify(criteria), params(endpoint, tokenHeaders(token))));
-  return verify(observed, endpoint, [answers(endpoint, 200), ...sampledSchemaCheck(endpoint, SCHEMAS.sellerLookup, 'seller lookup')]);
+  return verifySet(observed, SELLER_LOOKUP_CHECKS());
 }
 
 /** POST /documents: the DocumentUri (the Location URN), or undefined. */
@@ -168,11 +210,13 @@ export function sendDocument(token: string, request: object): string | undefined
   return observed.headers['location'].replace(/\/+$/, '').split('/').pop();
 }
 
+const OUTBOUND_STATUS_CHECKS = endpointChecks(ENDPOINTS.outboundStatus, [answers(ENDPOINTS.outboundStatus, 200)], { name: SCHEMAS.outboundDocument, label: 'outbound document' });
+
 /** GET /documents/outbound/{DocumentId}: the current status, or undefined. */
 export function outboundStatus(token: string, documentId: string): string | undefined {
   const endpoint = ENDPOINTS.outboundStatus;
   const observed = observe(http.get(url(`/documents/outbound/${documentId}`), params(endpoint, tokenHeaders(token))));
-  verify(observed, endpoint, [answers(endpoint, 200), ...sampledSchemaCheck(endpoint, SCHEMAS.outboundDocument, 'outbound document')]);
+  verifySet(observed, OUTBOUND_STATUS_CHECKS());
   const status = readField(readField(observed.json, 'CurrentStatus'), 'Status');
   return typeof status === 'string' ? status : undefined;
 }
@@ -181,11 +225,13 @@ export interface IncomingEntry {
   Id: string;
 }
 
+const INCOMING_CHECKS = endpointChecks(ENDPOINTS.incoming, [answers(ENDPOINTS.incoming, 200)], { name: SCHEMAS.incomingDocuments, label: 'incoming documents' });
+
 /** GET /documents/incoming?type=invoice: the unhandled documents. */
 export function listIncoming(token: string): IncomingEntry[] {
   const endpoint = ENDPOINTS.incoming;
   const observed = observe(http.get(url('/documents/incoming?type=invoice'), params(endpoint, tokenHeaders(token))));
-  verify(observed, endpoint, [answers(endpoint, 200), ...sampledSchemaCheck(endpoint, SCHEMAS.incomingDocuments, 'incoming documents')]);
+  verifySet(observed, INCOMING_CHECKS());
   const documents = readField(observed.json, 'Documents');
   if (!Array.isArray(documents)) return [];
   return documents.map((item) => ({ Id: String(readField(item, 'Id')) }));

@@ -36,21 +36,41 @@ export const schemaChecksEnabled = validator !== undefined;
 
 const counters: Record<string, number> = {};
 
-/**
- * The schema check for this response when it falls in the sample, else nothing. `label` names
- * the body in the check ("token body matches schema").
- */
-export function sampledSchemaCheck(endpoint: string, schemaName: string, label: string): NamedCheck[] {
-  if (validator === undefined) return [];
+/** True when this response of the endpoint falls in the schema sample (one in DXS_SCHEMA_SAMPLE, per VU). */
+export function schemaSampled(endpoint: string): boolean {
+  if (validator === undefined) return false;
   const seen = (counters[endpoint] = (counters[endpoint] ?? 0) + 1);
-  if ((seen - 1) % settings.schemaSample !== 0) return [];
-  const validate = validator;
-  const guarded: SchemaValidator = (name, body) => {
-    try {
-      return validate(name, body);
-    } catch (error) {
-      return { valid: false, errors: [`validator failed: ${String(error)}`] };
-    }
-  };
-  return [named(`${label} body matches schema`, matchesSchema(schemaName, guarded))];
+  return (seen - 1) % settings.schemaSample === 0;
+}
+
+const schemaChecks = new Map<string, NamedCheck>();
+
+/**
+ * The check that a body matches one schema, made once per schema and label; undefined without
+ * the validators bundle. `label` names the body in the check ("token body matches schema").
+ */
+export function schemaCheck(schemaName: string, label: string): NamedCheck | undefined {
+  if (validator === undefined) return undefined;
+  const key = `${schemaName}\u0000${label}`;
+  let made = schemaChecks.get(key);
+  if (made === undefined) {
+    const validate = validator;
+    const guarded: SchemaValidator = (name, body) => {
+      try {
+        return validate(name, body);
+      } catch (error) {
+        return { valid: false, errors: [`validator failed: ${String(error)}`] };
+      }
+    };
+    made = named(`${label} body matches schema`, matchesSchema(schemaName, guarded));
+    schemaChecks.set(key, made);
+  }
+  return made;
+}
+
+/** The schema check for this response when it falls in the sample, else nothing. */
+export function sampledSchemaCheck(endpoint: string, schemaName: string, label: string): NamedCheck[] {
+  if (!schemaSampled(endpoint)) return [];
+  const made = schemaCheck(schemaName, label);
+  return made === undefined ? [] : [made];
 }
