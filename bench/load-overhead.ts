@@ -4,9 +4,10 @@
 // overhead stays under 15% of the bare throughput. Also prints the sandbox's own rate under k6
 // (the bare figure). Other work on the machine moves req/s a lot from run to run, so the two
 // scripts take turns for DXS_BENCH_ROUNDS rounds and the medians are compared; the sandbox's CPU
-// time per request (it runs in this process) is printed too, as it does not depend on that noise.
-// Prints, never asserts. Traffic goes to 127.0.0.1 only, bounded in time and count.
-import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// time per request (it runs in this process) and k6's (sampled from /proc while the scenario runs,
+// so k6's start, the VUs' init and setup() are left out) are printed too: they move much less
+// with that noise than req/s. Prints, never asserts. Traffic goes to 127.0.0.1 only, bounded in time and count.
+import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -33,12 +34,56 @@ interface Measured {
   exitCode: number;
   /** CPU time of this process (the sandbox, mostly) per request of the run, in microseconds. */
   sandboxMicroseconds: number;
+  /** CPU time of k6 per request while the scenario ran (its first second left out), in microseconds; NaN without /proc. */
+  k6Microseconds: number;
+}
+
+// Linux counts process CPU time in ticks of 1/100 s (USER_HZ).
+const MICROSECONDS_PER_TICK = 10_000;
+
+/** CPU time of this process's children (k6) so far, in microseconds; undefined without /proc. */
+function childrenCpu(): number | undefined {
+  try {
+    const children = readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
+    let total = 0;
+    for (const pid of children) {
+      // Fields after "pid (comm) ": state is the first, utime the 12th, stime the 13th.
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      total += (Number(fields[11]) + Number(fields[12])) * MICROSECONDS_PER_TICK;
+    }
+    return children.length > 0 ? total : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Samples k6's CPU time every 250 ms while it runs: [time in ms, CPU in µs]. */
+function sampleK6Cpu(): () => Array<[number, number]> {
+  const samples: Array<[number, number]> = [];
+  const timer = setInterval(() => {
+    const cpu = childrenCpu();
+    if (cpu !== undefined) samples.push([Date.now(), cpu]);
+  }, 250);
+  return () => {
+    clearInterval(timer);
+    return samples;
+  };
+}
+
+/** k6 CPU per request between the samples inside the scenario (its first second and last half second left out). */
+function steadyCpuPerRequest(samples: Array<[number, number]>, times: number[], first: number, last: number): number {
+  const start = samples.find(([time]) => time >= first + 1000);
+  const end = [...samples].reverse().find(([time]) => time <= last - 500);
+  if (start === undefined || end === undefined || end[0] <= start[0]) return NaN;
+  const requests = times.filter((time) => time >= start[0] && time < end[0]).length;
+  return requests > 0 ? (end[1] - start[1]) / requests : NaN;
 }
 
 /** Requests per second of one scenario: its http_reqs points over the span of their times (setup excluded). */
-async function scenarioRate(rawFile: string, scenario: string): Promise<{ requests: number; perSecond: number }> {
+async function scenarioRate(rawFile: string, scenario: string): Promise<{ requests: number; perSecond: number; times: number[]; first: number; last: number }> {
   const input = rawFile.endsWith('.gz') ? createReadStream(rawFile).pipe(createGunzip()) : createReadStream(rawFile);
   let requests = 0;
+  const times: number[] = [];
   let first = Infinity;
   let last = -Infinity;
   for await (const line of createInterface({ input, crlfDelay: Infinity })) {
@@ -47,10 +92,11 @@ async function scenarioRate(rawFile: string, scenario: string): Promise<{ reques
     if (entry.data.tags.scenario !== scenario) continue;
     const time = Date.parse(entry.data.time);
     requests++;
+    times.push(time);
     first = Math.min(first, time);
     last = Math.max(last, time);
   }
-  return { requests, perSecond: last > first ? requests / ((last - first) / 1000) : 0 };
+  return { requests, times, first, last, perSecond: last > first ? requests / ((last - first) / 1000) : 0 };
 }
 
 function bareScript(erpId: string): string {
@@ -89,10 +135,18 @@ try {
   // the difference is the script's own work: checks, tags, schema samples.
   const measure = async (label: string, round: number, scriptFile: string | undefined, scenario: string): Promise<Measured> => {
     const before = process.cpuUsage();
+    const stopSampling = sampleK6Cpu();
     const run = await runScript({ k6, script: label, scriptFile, settings, directory: join(work, `${label}-${round}`), inheritOutput: false });
+    const samples = stopSampling();
     const cpu = process.cpuUsage(before);
-    const rate = run.rawFiles.length > 0 ? await scenarioRate(run.rawFiles[0], scenario) : { requests: 0, perSecond: 0 };
-    return { ...rate, exitCode: run.exitCode, sandboxMicroseconds: rate.requests > 0 ? (cpu.user + cpu.system) / rate.requests : NaN };
+    const rate = run.rawFiles.length > 0 ? await scenarioRate(run.rawFiles[0], scenario) : { requests: 0, perSecond: 0, times: [], first: 0, last: 0 };
+    return {
+      requests: rate.requests,
+      perSecond: rate.perSecond,
+      exitCode: run.exitCode,
+      sandboxMicroseconds: rate.requests > 0 ? (cpu.user + cpu.system) / rate.requests : NaN,
+      k6Microseconds: steadyCpuPerRequest(samples, rate.times, rate.first, rate.last),
+    };
   };
   const bareRuns: Measured[] = [];
   const ourRuns: Measured[] = [];
@@ -103,10 +157,16 @@ try {
   const bare = median(bareRuns.map((run) => run.perSecond));
   const ours = median(ourRuns.map((run) => run.perSecond));
   const list = (runs: Measured[]): string => runs.map((run) => `${run.perSecond.toFixed(0)}${run.exitCode === 0 ? '' : ` (k6 exit ${run.exitCode})`}`).join(', ');
+  const k6Cpu = (runs: Measured[]): string => {
+    const known = runs.map((run) => run.k6Microseconds).filter((value) => Number.isFinite(value));
+    return known.length === 0 ? 'n/a' : `${median(known).toFixed(0)} µs median (runs: ${known.map((value) => value.toFixed(0)).join(', ')})`;
+  };
   const overhead = bare > 0 ? ((bare - ours) / bare) * 100 : NaN;
   console.log(`k6: ${k6Version(k6) ?? k6}; ${VUS} VUs for ${DURATION} per run, ${ROUNDS} rounds taking turns; POST /clienttokens/create on the embedded sandbox (${cpus().length} cores)`);
   console.log(`bare k6 script (HTTP call only):        ${bare.toFixed(0).padStart(7)} req/s median (runs: ${list(bareRuns)})`);
   console.log(`dxs client-tokens script (with checks): ${ours.toFixed(0).padStart(7)} req/s median (runs: ${list(ourRuns)})`);
+  console.log(`k6 CPU per request, bare:  ${k6Cpu(bareRuns)}`);
+  console.log(`k6 CPU per request, ours:  ${k6Cpu(ourRuns)}`);
   console.log(`overhead of our script: ${overhead.toFixed(1)}% of the bare throughput (target: under 15%)`);
   console.log(`sandbox under k6: ${bare.toFixed(0)} req/s for POST /clienttokens/create (k6 and the sandbox share the machine's cores); ` +
     `sandbox CPU ${median(bareRuns.map((run) => run.sandboxMicroseconds)).toFixed(0)} µs per request`);
