@@ -1,6 +1,6 @@
 // Checks the kill table (test/faults) found missing: explicit statements and security rules that no
 // other test asserted, so a faulty target passed. Each names the catalog ID it guards.
-import { checks, expectCheck, pollUntil, registerCompany, tags, test, type ApiResponse } from '../support/index.ts';
+import { checks, createClientToken, expectCheck, pollUntil, registerCompany, tags, test, type ApiResponse } from '../support/index.ts';
 import type { Check } from '../../lib/checks.ts';
 import { currentStatusOf, DOCUMENT_STATUSES, historyOf, pollStatus, sentDocument } from '../support/outbound.ts';
 
@@ -37,6 +37,27 @@ test.describe('token guards', () => {
     }).catch(() => undefined);
     test.skip(created === undefined, `no token creation succeeded within the async timeout (last answer ${last?.status ?? 'none'})`);
     await expectCheck(created as ApiResponse, [statusIs(200)], { requirement: 'TOK-01' });
+  });
+});
+
+test.describe('registration guards', () => {
+  // registerCompany fails at setup when Registered never comes; here the last status read is judged
+  // against CMP-STA-06 itself, so the report shows what the target said at the end of the wait.
+  test('a registered company reads Status Registered within the async timeout', { tag: tags('companies', 'CMP-STA-06', 'CMP-REG-13') }, async ({ api, fixtures, target }) => {
+    const input = fixtures.company('SE');
+    const register = await api.post('/companies/register', { auth: 'apiKey', json: input });
+    test.skip(!isSuccess(register).ok, `the company could not be registered (answer ${register.status})`);
+    let token: string | undefined;
+    let last: ApiResponse | undefined;
+    await pollUntil(target, `company ${input.ErpId} reaching Status Registered`, async () => {
+      // Whether a token can be had before registration completes is not shown: retried too.
+      token ??= (await createClientToken(api, input.ErpId)).token;
+      if (token === undefined) return undefined;
+      last = await api.get('/companies/status', { auth: { clientToken: token } });
+      return last.status === 200 && last.data?.Status === 'Registered' ? true : undefined;
+    }).catch(() => undefined);
+    test.skip(last === undefined, 'no client token could be created, so the status could not be read');
+    await expectCheck(last as ApiResponse, [statusIs(200), checks.fieldSatisfies('Status', 'is Registered', (value) => value === 'Registered')], { requirement: 'CMP-STA-06' });
   });
 });
 

@@ -70,10 +70,14 @@ function jobs(): Job[] {
 }
 
 function failedWith(results: Results, requirement: string): { attributed: boolean; titles: string[]; keys: string[] } | undefined {
-  const failing = results.tests.filter((entry) => entry.verdict === 'failed' && entry.requirementVerdicts[requirement] === 'failed');
-  if (failing.length === 0) return undefined;
   // Attributed: the failure names the requirement, not only a fixture or a crash in the same test.
-  const attributed = failing.some((entry) => (entry.failure ?? '').includes(requirement));
+  const names = (entry: Results['tests'][number]) => (entry.failure ?? '').includes(requirement);
+  // The tests whose failure names the ID come first: the table shows one of them.
+  const failing = results.tests
+    .filter((entry) => entry.verdict === 'failed' && entry.requirementVerdicts[requirement] === 'failed')
+    .sort((left, right) => Number(names(right)) - Number(names(left)));
+  if (failing.length === 0) return undefined;
+  const attributed = names(failing[0]);
   return { attributed, titles: failing.map((entry) => entry.title), keys: failing.map(testKey) };
 }
 
