@@ -1,7 +1,7 @@
 // What every area plugin receives: the store, the engine, the options that shape answers, and the
 // fault and variant switches (issue 6) looked up by name in one place.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { renderKeys, type Casing } from '../lib/casing.ts';
+import { renderKeys, toCamel, toPascal, type Casing } from '../lib/casing.ts';
 import { API_PREFIX } from '../lib/defaults.ts';
 import type { Store, TokenRecord, Company } from './store.ts';
 import type { Engine } from './engine.ts';
@@ -44,13 +44,86 @@ export function formatTime(context: SandboxContext, time: number | Date): string
   return hasVariant(context, 'offset-0000') ? text.replace(/Z$/, '+0000') : text;
 }
 
+// `"name":` per casing and PascalCase key, so that a body is written in one pass without the
+// renamed copy that renderKeys makes (this runs on every answer with a body).
+// Two keys that render to one name (say "Gln" and "GLN") are left to renderKeys, which keeps one.
+const quotedKeys: Record<Casing, Map<string, string>> = { camel: new Map(), pascal: new Map() };
+const sourceKeys: Record<Casing, Map<string, string>> = { camel: new Map(), pascal: new Map() };
+const ambiguous: Record<Casing, Set<string>> = { camel: new Set(), pascal: new Set() };
+const QUOTED_KEYS_LIMIT = 4096;
+
+function quotedKey(key: string, casing: Casing): string {
+  const keys = quotedKeys[casing];
+  let quoted = keys.get(key);
+  if (quoted === undefined) {
+    quoted = `${JSON.stringify(casing === 'camel' ? toCamel(key) : toPascal(key))}:`;
+    const source = sourceKeys[casing].get(quoted);
+    if (source !== undefined && source !== key) ambiguous[casing].add(quoted);
+    if (keys.size < QUOTED_KEYS_LIMIT) {
+      keys.set(key, quoted);
+      if (source === undefined) sourceKeys[casing].set(quoted, key);
+    } else {
+      // Past the cache limit a collision can no longer be told apart: treat the name as shared.
+      ambiguous[casing].add(quoted);
+    }
+  }
+  return quoted;
+}
+
+function isPlainRecord(value: object): value is Record<string, unknown> {
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/**
+ * JSON.stringify(renderKeys(value, casing)) for the JSON types answers are built from (strings,
+ * finite numbers, booleans, null, arrays and plain objects); anything else takes that very path.
+ */
+export function renderJson(value: unknown, casing: Casing): string {
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return JSON.stringify(value);
+    case 'number':
+      return Number.isFinite(value) ? String(value) : 'null';
+    case 'object':
+      break;
+    default:
+      return JSON.stringify(renderKeys(value, casing));
+  }
+  if (value === null) return 'null';
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let index = 0; index < value.length; index++) {
+      const item: unknown = value[index];
+      if (index > 0) text += ',';
+      text += item === undefined || typeof item === 'function' || typeof item === 'symbol' ? 'null' : renderJson(item, casing);
+    }
+    return `${text}]`;
+  }
+  if (!isPlainRecord(value)) return JSON.stringify(renderKeys(value, casing));
+  let text = '{';
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const inner = value[key];
+    if (key === 'toJSON') return JSON.stringify(renderKeys(value, casing));
+    if (inner === undefined || typeof inner === 'function' || typeof inner === 'symbol') continue;
+    const quoted = quotedKey(key, casing);
+    if (ambiguous[casing].has(quoted)) return JSON.stringify(renderKeys(value, casing));
+    if (text.length > 1) text += ',';
+    text += quoted + renderJson(inner, casing);
+  }
+  return `${text}}`;
+}
+
 /** Sends a body written with the spec's PascalCase names in the configured casing. */
 export function sendBody(context: SandboxContext, reply: FastifyReply, statusCode: number, body: unknown): FastifyReply {
   let payload = body;
   if (hasVariant(context, 'extra-fields') && typeof body === 'object' && body !== null && !Array.isArray(body)) {
     payload = { ...body, SandboxExtension: { Note: 'fields the spec does not name, which clients must ignore' } };
   }
-  return reply.code(statusCode).send(renderKeys(payload, context.casing));
+  if (typeof payload !== 'object' || payload === null || reply.hasHeader('content-type')) return reply.code(statusCode).send(renderKeys(payload, context.casing));
+  return reply.code(statusCode).header('content-type', 'application/json; charset=utf-8').send(renderJson(payload, context.casing));
 }
 
 /** Absolute URL of a path under the API prefix, as seen by the caller (its Host header). */

@@ -193,14 +193,21 @@ async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyIns
   });
   app.setNotFoundHandler((request, reply) => sendError(request, reply, 404, 'routeNotFound', { method: request.method, url: request.url.split('?')[0] }));
 
-  await app.register(multipart, { limits: { fileSize: FILE_LIMIT_BYTES, files: 5, fields: 20, parts: 30 } });
+  // A multipart body elsewhere is accepted as no body, as @fastify/multipart's own parser does
+  // (the stream is left unread). The plugin itself is registered only around the outbound area,
+  // the one that reads uploads: it adds an async onResponse hook to every route in its scope.
+  app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null, undefined));
   if (variants.has('gzip')) await app.register(compress, { global: true, threshold: 0, encodings: ['gzip'] });
 
   const areaOptions: AreaOptions & { prefix: string } = { prefix: API_PREFIX, context };
   await app.register(tokensArea, areaOptions);
   await app.register(companiesArea, areaOptions);
   await app.register(networkArea, areaOptions);
-  await app.register(outboundArea, areaOptions);
+  await app.register(async (uploads) => {
+    uploads.removeContentTypeParser('multipart/form-data');
+    await uploads.register(multipart, { limits: { fileSize: FILE_LIMIT_BYTES, files: 5, fields: 20, parts: 30 } });
+    await uploads.register(outboundArea, areaOptions);
+  });
   await app.register(inboundArea, areaOptions);
   await app.register(providerAArea, areaOptions);
   return { app, context };
