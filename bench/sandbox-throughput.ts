@@ -3,13 +3,33 @@
 // then the time of one 500000-SSN provider A lookup. Prints figures (targets: ratio >= 0.7,
 // lookup < 1 s) and asserts nothing. Each server runs in its own child process so that the load
 // generator does not share its event loop. 127.0.0.1 only; every measurement is a few seconds.
+// Beside req/s it prints each server's CPU time per request (from /proc): on a shared 2-core
+// machine req/s moves a lot from run to run (the load generator and the server share the cores,
+// and other work steals time), while CPU per request moves much less and shows what the server
+// itself costs.
 //
 //   npx tsx bench/sandbox-throughput.ts [--duration 4.5] [--connections 10]
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { startSandbox } from '../sandbox/index.ts';
+
+// Linux counts process CPU time in ticks of 1/100 s (USER_HZ).
+const MICROSECONDS_PER_TICK = 10_000;
+
+/** CPU time (user and system) of a process so far, in microseconds; undefined without /proc. */
+function processCpu(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    // Fields after "pid (comm) ": state is the first, utime the 12th, stime the 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * MICROSECONDS_PER_TICK;
+  } catch {
+    return undefined;
+  }
+}
 
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -67,9 +87,12 @@ async function json(url: string, init: RequestInit): Promise<{ status: number; t
   return { status: response.status, text, body: text === '' ? undefined : JSON.parse(text) };
 }
 
-async function measure(url: string, method: string, headers: Record<string, string>, body: string | undefined, duration: number, connections: number) {
+async function measure(server: ChildProcess, url: string, method: string, headers: Record<string, string>, body: string | undefined, duration: number, connections: number) {
+  const before = processCpu(server.pid);
   const result = await autocannon({ url, method, headers, body, duration, connections, pipelining: 1 });
-  return { rps: result.requests.average, bad: result.non2xx + result.errors };
+  const after = processCpu(server.pid);
+  const cpu = before === undefined || after === undefined ? NaN : after - before;
+  return { rps: result.requests.average, requests: result.requests.total, cpu, bad: result.non2xx + result.errors };
 }
 
 async function main(): Promise<void> {
@@ -94,7 +117,7 @@ async function main(): Promise<void> {
     const bare = await child('serve-bare', { BENCH_STATUS_BODY: status.text, BENCH_TOKEN_BODY: token.text });
     try {
       console.log(`autocannon, ${connections} connections, ${duration} s per measurement, 127.0.0.1`);
-      console.log('endpoint                      sandbox req/s   bare req/s   ratio (target >= 0.70)');
+      console.log('endpoint                      sandbox req/s   bare req/s   ratio (target >= 0.70)   server CPU per request: sandbox, bare, ratio');
       const cases: Array<[string, string, string, Record<string, string>, string | undefined]> = [
         ['GET /companies/status', 'GET', '/companies/status', { ClientToken: clientToken }, undefined],
         ['POST /clienttokens/create', 'POST', '/clienttokens/create', apiKeyHeaders, tokenRequest],
@@ -102,21 +125,31 @@ async function main(): Promise<void> {
       for (const [name, method, path, headers, body] of cases) {
         // A short warm-up so that both servers are measured hot, then alternating rounds so that
         // background load on the machine falls on both sides alike.
-        await measure(`${base}${path}`, method, headers, body, 1, connections);
-        await measure(`${bare.baseUrl}${path}`, method, headers, body, 1, connections);
+        await measure(sandbox.process, `${base}${path}`, method, headers, body, 1, connections);
+        await measure(bare.process, `${bare.baseUrl}${path}`, method, headers, body, 1, connections);
         const rounds = 3;
         let ours = 0;
         let theirs = 0;
         let bad = 0;
+        const cpu = { ours: 0, oursRequests: 0, theirs: 0, theirsRequests: 0 };
         for (let round = 0; round < rounds; round++) {
-          const sandboxRound = await measure(`${base}${path}`, method, headers, body, duration / rounds, connections);
-          const bareRound = await measure(`${bare.baseUrl}${path}`, method, headers, body, duration / rounds, connections);
+          const sandboxRound = await measure(sandbox.process, `${base}${path}`, method, headers, body, duration / rounds, connections);
+          const bareRound = await measure(bare.process, `${bare.baseUrl}${path}`, method, headers, body, duration / rounds, connections);
           ours += sandboxRound.rps / rounds;
           theirs += bareRound.rps / rounds;
           bad += sandboxRound.bad;
+          cpu.ours += sandboxRound.cpu;
+          cpu.oursRequests += sandboxRound.requests;
+          cpu.theirs += bareRound.cpu;
+          cpu.theirsRequests += bareRound.requests;
         }
         const note = bad > 0 ? ` (${bad} non-2xx or errors)` : '';
-        console.log(`${name.padEnd(30)}${ours.toFixed(0).padStart(13)}${theirs.toFixed(0).padStart(13)}   ${(ours / theirs).toFixed(2)}${note}`);
+        const oursCpu = cpu.ours / cpu.oursRequests;
+        const theirsCpu = cpu.theirs / cpu.theirsRequests;
+        const cpuText = Number.isFinite(oursCpu) && Number.isFinite(theirsCpu)
+          ? `${oursCpu.toFixed(0)} µs, ${theirsCpu.toFixed(0)} µs, ${(theirsCpu / oursCpu).toFixed(2)}`
+          : 'n/a (no /proc)';
+        console.log(`${name.padEnd(30)}${ours.toFixed(0).padStart(13)}${theirs.toFixed(0).padStart(13)}   ${(ours / theirs).toFixed(2)}${note.padEnd(22)}   ${cpuText}`);
       }
     } finally {
       bare.process.kill('SIGTERM');
