@@ -32,11 +32,11 @@ export function runMerge(directories: readonly string[], out: string): number {
 }
 
 export function registerReportCommand(program: Command): void {
-  const report = program.command('report').description('Work with report directories of dxs test.');
+  const report = program.command('report').description('work with report directories of dxs test');
   exitTwoOnUsageError(report);
   const merge = report
     .command('merge')
-    .description('Merge the reports of several shards into one (results.json, index.html, junit.xml).')
+    .description('merge the reports of several shards into one (results.json, index.html, junit.xml)')
     .argument('<dirs...>', 'report directories of the shards')
     .requiredOption('--out <dir>', 'where to write the merged report')
     .addHelpText('after', '\nExample:\n  $ dxs report merge reports/shard-1 reports/shard-2 --out reports/merged\n\nExit codes: 0 no test failed, 1 a test failed, 2 a directory is missing or a shard could not run.')

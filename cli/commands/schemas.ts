@@ -12,11 +12,11 @@ function usage(message: string): never {
 }
 
 export function registerSchemasCommand(program: Command): void {
-  const schemas = program.command('schemas').description('The contract: JSON Schemas, the OpenAPI document and the requirements catalog.');
+  const schemas = program.command('schemas').description('the contract: JSON Schemas, the OpenAPI document and the requirements catalog');
 
   schemas
     .command('openapi')
-    .description('Write the OpenAPI 3.1 document assembled from the JSON Schemas (to stdout unless --out).')
+    .description('write the OpenAPI 3.1 document assembled from the JSON Schemas (to stdout unless --out)')
     .option('--out <file>', 'write to this file')
     .action((flags: { out?: string }) => {
       const text = `${JSON.stringify(buildOpenApi(), null, 2)}\n`;
@@ -34,7 +34,7 @@ export function registerSchemasCommand(program: Command): void {
 
   schemas
     .command('list')
-    .description('List the schema names (as passed to the validators) with their titles.')
+    .description('list the schema names (as passed to the validators) with their titles')
     .action(() => {
       const documents = schemaDocuments();
       const width = Math.max(...schemaNames().map((name) => name.length));
@@ -43,7 +43,7 @@ export function registerSchemasCommand(program: Command): void {
 
   schemas
     .command('requirements')
-    .description('Print the requirements catalog, optionally filtered.')
+    .description('print the requirements catalog, optionally filtered')
     .option('--level <level>', `one of ${REQUIREMENT_LEVELS.join(', ')}`)
     .option('--area <area>', `one of ${REQUIREMENT_AREAS.join(', ')}`)
     .option('--json', 'print JSON instead of text')

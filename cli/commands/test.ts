@@ -262,7 +262,7 @@ export function registerTestCommand(program: Command): void {
   const profiles = loadProfiles();
   const command = program
     .command('test')
-    .description('Run the contract, scenario and security suites against a target (default: the embedded sandbox).');
+    .description('run the contract, scenario and security suites against a target (default: the embedded sandbox)');
   addOptions(command, TEST_OPTIONS);
   exitTwoOnUsageError(command);
   command.addHelpText(
