@@ -17,6 +17,7 @@ import { findK6, k6Version } from '../cli/commands/load/k6.ts';
 import { DEFAULT_THRESHOLDS_FILE, runScript } from '../cli/commands/load/run.ts';
 import { writeFixturePack } from '../fixtures/pack.ts';
 import { newRunPrefix } from '../fixtures/run-prefix.ts';
+import { processCpu } from './process-cpu.ts';
 
 const VUS = Number(process.env.DXS_BENCH_VUS ?? 10);
 const DURATION = process.env.DXS_BENCH_DURATION ?? '5s';
@@ -38,23 +39,21 @@ interface Measured {
   k6Microseconds: number;
 }
 
-// Linux counts process CPU time in ticks of 1/100 s (USER_HZ).
-const MICROSECONDS_PER_TICK = 10_000;
-
 /** CPU time of this process's children (k6) so far, in microseconds; undefined without /proc. */
 function childrenCpu(): number | undefined {
+  let children: string[];
   try {
-    const children = readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
-    let total = 0;
-    for (const pid of children) {
-      // Fields after "pid (comm) ": state is the first, utime the 12th, stime the 13th.
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      total += (Number(fields[11]) + Number(fields[12])) * MICROSECONDS_PER_TICK;
-    }
-    return children.length > 0 ? total : undefined;
+    children = readFileSync(`/proc/${process.pid}/task/${process.pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
   } catch {
     return undefined;
   }
+  let total = 0;
+  for (const pid of children) {
+    const cpu = processCpu(Number(pid));
+    if (cpu === undefined) return undefined;
+    total += cpu;
+  }
+  return children.length > 0 ? total : undefined;
 }
 
 /** Samples k6's CPU time every 250 ms while it runs: [time in ms, CPU in µs]. */

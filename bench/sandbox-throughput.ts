@@ -10,26 +10,11 @@
 //
 //   npx tsx bench/sandbox-throughput.ts [--duration 4.5] [--connections 10]
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { startSandbox } from '../sandbox/index.ts';
-
-// Linux counts process CPU time in ticks of 1/100 s (USER_HZ).
-const MICROSECONDS_PER_TICK = 10_000;
-
-/** CPU time (user and system) of a process so far, in microseconds; undefined without /proc. */
-function processCpu(pid: number | undefined): number | undefined {
-  if (pid === undefined) return undefined;
-  try {
-    // Fields after "pid (comm) ": state is the first, utime the 12th, stime the 13th.
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * MICROSECONDS_PER_TICK;
-  } catch {
-    return undefined;
-  }
-}
+import { processCpu } from './process-cpu.ts';
 
 interface AutocannonResult {
   requests: { average: number; total: number };
