@@ -3,6 +3,7 @@
 // integrator can change it without touching code.
 import { readFileSync } from 'node:fs';
 import { SANDBOX_API_KEY, SANDBOX_API_KEY_WITHOUT_DELETE } from '../lib/defaults.ts';
+import { MAX_TOKEN_SLOTS } from './token-table.ts';
 
 export interface ApiKeyConfig {
   key: string;
@@ -21,7 +22,7 @@ export interface SandboxConfig {
   directorySize: number;
   /** Cap on stored document bytes (uploads); oldest are evicted first. */
   storageCapBytes: number;
-  /** Cap on stored tokens; oldest are forgotten first. */
+  /** Cap on stored tokens (at most 2^24); oldest are forgotten first. */
   maxTokens: number;
   /** Cap on stored companies (and users, delete requests); oldest are forgotten first. */
   maxCompanies: number;
@@ -72,7 +73,7 @@ const CHECKS: Record<keyof SandboxConfig, (value: unknown) => boolean> = {
   identifiersEnabled: (value) => typeof value === 'boolean',
   directorySize: (value) => Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 1_000_000,
   storageCapBytes: (value) => Number.isInteger(value) && (value as number) > 0,
-  maxTokens: (value) => Number.isInteger(value) && (value as number) > 0,
+  maxTokens: (value) => Number.isInteger(value) && (value as number) > 0 && (value as number) <= MAX_TOKEN_SLOTS,
   maxCompanies: (value) => Number.isInteger(value) && (value as number) > 0,
   maxDocuments: (value) => Number.isInteger(value) && (value as number) > 0,
   providerBOrgNos: isStringArray,

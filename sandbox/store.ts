@@ -1,10 +1,13 @@
 // All sandbox state, in memory. Every collection is bounded (config caps), so a long load run
 // cannot grow the process without limit: tokens and document records are forgotten oldest first,
 // and stored document bytes are evicted oldest first once their total passes the storage cap.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { SandboxConfig } from './config.ts';
 import type { MessageKey, MessageParams } from './messages.ts';
 import { seedDirectory, type DirectoryParty } from './directory.ts';
+import { TokenTable, type NewToken, type TokenRecord } from './token-table.ts';
+
+export type { TokenRecord } from './token-table.ts';
 
 export const PROCESSES = ['SendInvoices', 'ReceiveInvoices', 'SendOrders', 'ReceiveOrders'] as const;
 
@@ -69,19 +72,6 @@ export interface Company {
   /** Inbound document ids in SequenceNo order. */
   Inbox: string[];
   CreatedAt: number;
-}
-
-export interface TokenRecord {
-  Token: string;
-  ApiKey: string;
-  Kind: 'client' | 'search';
-  CompanyId?: string;
-  SearchId?: string;
-  /** Epoch milliseconds; undefined means no expiry. */
-  ValidTo?: number;
-  Revoked: boolean;
-  /** Roles of the User the token was created for; undefined when created without a User. */
-  UserRoles?: string[];
 }
 
 export interface Upload {
@@ -150,22 +140,6 @@ export interface User {
   CompanyId: string;
 }
 
-const TOKEN_BYTES = 24;
-// Token creation is a hot path under load: one call to the random source serves many tokens.
-let randomPool = Buffer.alloc(0);
-let randomOffset = 0;
-
-/** An opaque random token (24 random bytes, base64url). */
-function newTokenValue(): string {
-  if (randomOffset + TOKEN_BYTES > randomPool.length) {
-    randomPool = randomBytes(TOKEN_BYTES * 256);
-    randomOffset = 0;
-  }
-  const value = randomPool.toString('base64url', randomOffset, randomOffset + TOKEN_BYTES);
-  randomOffset += TOKEN_BYTES;
-  return value;
-}
-
 /** A Map that forgets its oldest entry once it holds more than `limit`. */
 export class BoundedMap<K, V> extends Map<K, V> {
   private readonly limit: number;
@@ -198,13 +172,13 @@ export class BoundedSet<T> extends Set<T> {
   }
 }
 
-function companyKey(apiKey: string, erpId: string): string {
-  return `${apiKey}\n${erpId}`;
-}
-
 /** Digits only, so "556677-8899" and "5566778899" name the same organisation. */
 export function normaliseOrgNo(orgNo: string): string {
   return orgNo.replace(/[^0-9A-Za-z]/g, '').toUpperCase();
+}
+
+function companyKey(apiKey: string, erpId: string): string {
+  return `${apiKey}\n${erpId}`;
 }
 
 export class Store {
@@ -212,9 +186,7 @@ export class Store {
   readonly apiKeys: Map<string, Set<string>>;
   readonly companies = new Map<string, Company>();
   readonly companiesByErpId = new Map<string, Company>();
-  readonly tokens = new Map<string, TokenRecord>();
-  private tokenOrder: string[] = [];
-  private tokenOrderHead = 0;
+  readonly tokens: TokenTable;
   readonly uploads = new Map<string, Upload>();
   readonly outbound = new Map<string, OutboundDocument>();
   readonly outboundByErpId = new Map<string, string>();
@@ -230,6 +202,7 @@ export class Store {
   constructor(config: SandboxConfig) {
     this.config = config;
     this.apiKeys = new Map(config.apiKeys.map((apiKey) => [apiKey.key, new Set(apiKey.roles)]));
+    this.tokens = new TokenTable(config.maxTokens);
     this.users = new BoundedMap(config.maxCompanies);
     this.deleteRequests = new BoundedSet(config.maxCompanies);
     this.directory = seedDirectory(config.directorySize);
@@ -277,7 +250,7 @@ export class Store {
   deleteCompany(company: Company): void {
     company.Status = 'Deleted';
     this.companiesByErpId.delete(companyKey(company.ApiKey, company.ErpId));
-    for (const token of this.tokens.values()) if (token.CompanyId === company.CompanyId) token.Revoked = true;
+    this.tokens.revokeCompany(company.CompanyId);
     if (company.ProviderA && this.providerATenants.get(normaliseOrgNo(company.ProviderA.OrgNo)) === company.CompanyId) {
       this.providerATenants.delete(normaliseOrgNo(company.ProviderA.OrgNo));
     }
@@ -288,37 +261,8 @@ export class Store {
     for (const company of this.companies.values()) if (company.Status !== 'Deleted') yield company;
   }
 
-  createToken(record: Omit<TokenRecord, 'Token' | 'Revoked'>): TokenRecord {
-    const token: TokenRecord = {
-      Token: newTokenValue(),
-      ApiKey: record.ApiKey,
-      Kind: record.Kind,
-      CompanyId: record.CompanyId,
-      SearchId: record.SearchId,
-      ValidTo: record.ValidTo,
-      Revoked: false,
-      UserRoles: record.UserRoles,
-    };
-    if (!this.tokens.has(token.Token)) this.tokenOrder.push(token.Token);
-    this.tokens.set(token.Token, token);
-    if (this.tokens.size > this.config.maxTokens) this.forgetOldestToken();
-    return token;
-  }
-
-  /**
-   * Tokens are forgotten in the order they were made. The order is kept beside the Map: asking
-   * the Map for its first key walks over every entry deleted since its last rehash, which at the
-   * cap cost up to 0.1 ms per created token.
-   */
-  private forgetOldestToken(): void {
-    while (this.tokenOrderHead < this.tokenOrder.length) {
-      const oldest = this.tokenOrder[this.tokenOrderHead++];
-      if (this.tokens.delete(oldest)) break;
-    }
-    if (this.tokenOrderHead >= 65_536 && this.tokenOrderHead * 2 >= this.tokenOrder.length) {
-      this.tokenOrder = this.tokenOrder.slice(this.tokenOrderHead);
-      this.tokenOrderHead = 0;
-    }
+  createToken(token: NewToken): TokenRecord {
+    return this.tokens.create(token);
   }
 
   addUpload(companyId: string, filename: string, contentType: string, bytes: Buffer): Upload {

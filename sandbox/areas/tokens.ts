@@ -42,7 +42,7 @@ export async function tokensArea(app: FastifyInstance, { context }: AreaOptions)
     const token = store.tokens.get(value);
     // Another integrator's token is treated as unknown, so its existence does not leak.
     if (token === undefined || token.ApiKey !== request.auth.apiKey) throw new ApiError(404, 'notFound', { what: 'ClientToken' });
-    token.Revoked = true;
+    store.tokens.revoke(value);
     return reply.code(200).send();
   });
 
