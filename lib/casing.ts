@@ -12,14 +12,14 @@ export type Casing = 'pascal' | 'camel';
 
 // Responses are rendered on every request (the sandbox's hot path), over a small set of names.
 const camelCache = new Map<string, string>();
-const CAMEL_CACHE_LIMIT = 4096;
+const NAME_CACHE_LIMIT = 4096;
 
 /** camelCase the way System.Text.Json does it: a leading run of capitals is lowered ("GLN" -> "gln", "ErpId" -> "erpId"). */
 export function toCamel(name: string): string {
   const cached = camelCache.get(name);
   if (cached !== undefined) return cached;
   const camel = computeCamel(name);
-  if (camelCache.size < CAMEL_CACHE_LIMIT) camelCache.set(name, camel);
+  if (camelCache.size < NAME_CACHE_LIMIT) camelCache.set(name, camel);
   return camel;
 }
 
@@ -37,10 +37,16 @@ function computeCamel(name: string): string {
   return chars.join('');
 }
 
+// Every request body is read through toPascal, key by key; most names recur.
+const pascalCache = new Map<string, string>();
+
 export function toPascal(name: string): string {
+  const cached = pascalCache.get(name);
+  if (cached !== undefined) return cached;
   const canonical = canonicalFieldName(name);
-  if (canonical !== undefined) return canonical;
-  return name.length === 0 ? name : name[0].toUpperCase() + name.slice(1);
+  const pascal = canonical ?? (name.length === 0 ? name : name[0].toUpperCase() + name.slice(1));
+  if (pascalCache.size < NAME_CACHE_LIMIT) pascalCache.set(name, pascal);
+  return pascal;
 }
 
 const canonicalByLowerCase: Map<string, string> = new Map(SPEC_FIELD_NAMES.map((name) => [name.toLowerCase(), name]));

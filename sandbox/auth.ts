@@ -11,11 +11,13 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
 }
 
+/** The configured key the header names: what tokens and companies keep lives as long as the store. */
 function checkApiKey(context: SandboxContext, request: FastifyRequest): string {
-  const apiKey = header(request, 'apikey');
-  if (apiKey === undefined) throw new ApiError(401, 'apiKeyMissing');
-  if (!context.store.apiKeys.has(apiKey)) throw new ApiError(401, 'apiKeyInvalid');
-  return apiKey;
+  const value = header(request, 'apikey');
+  if (value === undefined) throw new ApiError(401, 'apiKeyMissing');
+  const apiKey = context.store.apiKeys.get(value);
+  if (apiKey === undefined) throw new ApiError(401, 'apiKeyInvalid');
+  return apiKey.Key;
 }
 
 /** Faults auth-not-enforced and apikey-as-client-token act for the latest company (of the key, if one is given). */

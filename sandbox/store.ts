@@ -177,15 +177,13 @@ export function normaliseOrgNo(orgNo: string): string {
   return orgNo.replace(/[^0-9A-Za-z]/g, '').toUpperCase();
 }
 
-function companyKey(apiKey: string, erpId: string): string {
-  return `${apiKey}\n${erpId}`;
-}
-
 export class Store {
   readonly config: SandboxConfig;
-  readonly apiKeys: Map<string, Set<string>>;
+  /** Configured API keys by value. Callers keep the configured string, not the request header's copy. */
+  readonly apiKeys: Map<string, { Key: string; Roles: Set<string> }>;
   readonly companies = new Map<string, Company>();
-  readonly companiesByErpId = new Map<string, Company>();
+  /** API key -> ErpId -> company: the ErpId is unique per integrator, and no joined key is built per call. */
+  private readonly companiesByErpId = new Map<string, Map<string, Company>>();
   readonly tokens: TokenTable;
   readonly uploads = new Map<string, Upload>();
   readonly outbound = new Map<string, OutboundDocument>();
@@ -201,7 +199,7 @@ export class Store {
 
   constructor(config: SandboxConfig) {
     this.config = config;
-    this.apiKeys = new Map(config.apiKeys.map((apiKey) => [apiKey.key, new Set(apiKey.roles)]));
+    this.apiKeys = new Map(config.apiKeys.map((apiKey) => [apiKey.key, { Key: apiKey.key, Roles: new Set(apiKey.roles) }]));
     this.tokens = new TokenTable(config.maxTokens);
     this.users = new BoundedMap(config.maxCompanies);
     this.deleteRequests = new BoundedSet(config.maxCompanies);
@@ -212,7 +210,7 @@ export class Store {
   }
 
   companyByErpId(apiKey: string, erpId: string): Company | undefined {
-    return this.companiesByErpId.get(companyKey(apiKey, erpId));
+    return this.companiesByErpId.get(apiKey)?.get(erpId);
   }
 
   createCompany(apiKey: string, erpId: string, fields: CompanyFields): Company {
@@ -232,7 +230,9 @@ export class Store {
       CreatedAt: Date.now(),
     };
     this.companies.set(id, company);
-    this.companiesByErpId.set(companyKey(apiKey, erpId), company);
+    let ofApiKey = this.companiesByErpId.get(apiKey);
+    if (ofApiKey === undefined) this.companiesByErpId.set(apiKey, (ofApiKey = new Map()));
+    ofApiKey.set(erpId, company);
     if (this.companies.size > this.config.maxCompanies) this.forgetCompany(this.companies.values().next().value as Company);
     return company;
   }
@@ -240,8 +240,7 @@ export class Store {
   /** Drops the oldest company past the cap; its tokens then fail (their company is unknown). */
   private forgetCompany(company: Company): void {
     this.companies.delete(company.CompanyId);
-    const key = companyKey(company.ApiKey, company.ErpId);
-    if (this.companiesByErpId.get(key) === company) this.companiesByErpId.delete(key);
+    if (this.companyByErpId(company.ApiKey, company.ErpId) === company) this.companiesByErpId.get(company.ApiKey)?.delete(company.ErpId);
     if (company.ProviderA && this.providerATenants.get(normaliseOrgNo(company.ProviderA.OrgNo)) === company.CompanyId) {
       this.providerATenants.delete(normaliseOrgNo(company.ProviderA.OrgNo));
     }
@@ -249,7 +248,7 @@ export class Store {
 
   deleteCompany(company: Company): void {
     company.Status = 'Deleted';
-    this.companiesByErpId.delete(companyKey(company.ApiKey, company.ErpId));
+    this.companiesByErpId.get(company.ApiKey)?.delete(company.ErpId);
     this.tokens.revokeCompany(company.CompanyId);
     if (company.ProviderA && this.providerATenants.get(normaliseOrgNo(company.ProviderA.OrgNo)) === company.CompanyId) {
       this.providerATenants.delete(normaliseOrgNo(company.ProviderA.OrgNo));

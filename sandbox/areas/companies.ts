@@ -176,7 +176,7 @@ export async function companiesArea(app: FastifyInstance, { context }: AreaOptio
   app.post('/companies/delete', { preHandler: requireApiKey(context) }, async (request, reply) => {
     if (!config.deletesEnabled) throw new ApiError(501, 'deletesDisabled');
     const apiKey = request.auth.apiKey as string;
-    if (!store.apiKeys.get(apiKey)?.has('DeleteRegistration') && !hasFault(context, 'delete-role-ignored')) throw new ApiError(401, 'deleteRoleMissing');
+    if (!store.apiKeys.get(apiKey)?.Roles.has('DeleteRegistration') && !hasFault(context, 'delete-role-ignored')) throw new ApiError(401, 'deleteRoleMissing');
     const id = requiredString(bodyOf(request), 'Id');
     const requestKey = `${apiKey}\n${id}`;
     if (store.deleteRequests.has(requestKey)) return reply.code(hasFault(context, 'delete-duplicate-202') ? 202 : 200).send();
