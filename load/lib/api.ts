@@ -7,12 +7,12 @@
 
 import http from 'k6/http';
 import { sleep } from 'k6';
-import { statusIs, hasHeader, locationEndsWithUuid, bodyIsEmpty, isJson, notServerError, type ObservedResponse } from '../../lib/checks.ts';
+import { hasHeader, locationEndsWithUuid, bodyIsEmpty, isJson, notServerError, type ObservedResponse } from '../../lib/checks.ts';
 import { readField } from '../../lib/casing.ts';
 import { API_KEY_HEADER, CLIENT_TOKEN_HEADER } from '../../lib/defaults.ts';
 import { settings } from './settings.ts';
-import { observe, verify, verifySet, verifyThat, named, checkSet, vuSecrets, type CheckSet, type NamedCheck } from './observe.ts';
-import { sampledSchemaCheck, schemaCheck, schemaSampled } from './schema.ts';
+import { endpointChecks, observe, verifyThat, named, vuSecrets, type EndpointChecks } from './observe.ts';
+import { schemaCheck } from './schema.ts';
 import exec from 'k6/execution';
 import { companyInput, invoiceXml, providerARegistration, INVOICE_FORMAT, type CompanyInput, type PartyLookupInput } from './data.ts';
 
@@ -43,34 +43,15 @@ export const ENDPOINTS = {
   providerALookup: 'POST /companies/deliverymethods/b2c/providera/lookup',
 } as const;
 
-function params(endpoint: string, headers: Record<string, string>, extra: Record<string, unknown> = {}) {
-  return { headers, tags: { endpoint, name: endpoint }, ...extra };
+/** Request params: the endpoint's tags and its status rule, which k6 applies to every response. */
+function params(checks: EndpointChecks, headers: Record<string, string>, extra: Record<string, unknown> = {}) {
+  return { headers, tags: { endpoint: checks.endpoint, name: checks.endpoint }, responseCallback: checks.responseCallback, ...extra };
 }
 
 const API_KEY_HEADERS: Record<string, string> = { [API_KEY_HEADER]: settings.apiKey, 'Content-Type': 'application/json' };
-// The same parameters for every token request: made once, not per request.
-const CREATE_TOKEN_PARAMS = params('POST /clienttokens/create', API_KEY_HEADERS);
 
 function tokenHeaders(token: string): Record<string, string> {
   return { [CLIENT_TOKEN_HEADER]: token, 'Content-Type': 'application/json' };
-}
-
-function answers(endpoint: string, ...statuses: number[]): NamedCheck {
-  const only = statuses.length === 1 ? statuses[0] : undefined;
-  const passes = only !== undefined ? (response: ObservedResponse) => response.status === only : (response: ObservedResponse) => statuses.includes(response.status);
-  return named(`${endpoint} answers ${statuses.join(' or ')}`, statusIs(...statuses), passes);
-}
-
-/**
- * An endpoint's checks, prepared once: the ones every answer gets and, with the validators
- * bundle, the same plus the schema check for the sampled answers (see schema.ts).
- */
-function endpointChecks(endpoint: string, always: NamedCheck[], schema?: { name: string; label: string }): () => CheckSet {
-  const plain = checkSet(endpoint, always);
-  const schemaNamed = schema === undefined ? undefined : schemaCheck(schema.name, schema.label);
-  if (schemaNamed === undefined) return () => plain;
-  const sampled = checkSet(endpoint, [...always, schemaNamed]);
-  return () => (schemaSampled(endpoint) ? sampled : plain);
 }
 
 function url(path: string): string {
@@ -117,37 +98,46 @@ const HOLDS_TOKEN_CHECK = named(
   },
   (response) => typeof tokenOf(response.json) === 'string',
 );
-const TOKEN_CHECKS = endpointChecks(ENDPOINTS.createToken, [answers(ENDPOINTS.createToken, 200), HOLDS_TOKEN_CHECK], { name: SCHEMAS.clientToken, label: 'token' });
+const TOKEN_CHECKS = endpointChecks(ENDPOINTS.createToken, [200], [HOLDS_TOKEN_CHECK], schemaCheck(SCHEMAS.clientToken, 'token'));
+// The same parameters for every token request: made once, not per request.
+const CREATE_TOKEN_PARAMS = params(TOKEN_CHECKS, API_KEY_HEADERS);
 
 /**
- * POST /clienttokens/create: the token, or undefined when the call failed its checks. Tokens
- * kept for later calls are `remembered`, so a logged failure never shows them.
+ * POST /clienttokens/create: true when the call passed. A flow that only makes tokens does not
+ * read the answer's body; see clientToken for one that uses the token.
  */
-export function createClientToken(erpId: string, validForMinutes?: number, remember = false): string | undefined {
-  const observed = observe(http.post(CREATE_TOKEN_URL, tokenBody(erpId, validForMinutes), CREATE_TOKEN_PARAMS));
-  verifySet(observed, TOKEN_CHECKS());
-  const token = tokenOf(observed.json);
+export function createClientToken(erpId: string, validForMinutes?: number): boolean {
+  return TOKEN_CHECKS.verify(http.post(CREATE_TOKEN_URL, tokenBody(erpId, validForMinutes), CREATE_TOKEN_PARAMS));
+}
+
+/**
+ * POST /clienttokens/create: the token, or undefined when the call failed. Tokens kept for later
+ * calls are `remembered`, so a logged failure never shows them.
+ */
+export function clientToken(erpId: string, validForMinutes?: number, remember = false): string | undefined {
+  const response = http.post(CREATE_TOKEN_URL, tokenBody(erpId, validForMinutes), CREATE_TOKEN_PARAMS);
+  TOKEN_CHECKS.verify(response);
+  const token = tokenOf(observe(response).json);
   if (typeof token !== 'string' || token === '') return undefined;
   if (remember) vuSecrets.add(token);
   return token;
 }
 
-const REGISTER_PARAMS = params(ENDPOINTS.register, API_KEY_HEADERS);
-const REGISTER_CHECKS = endpointChecks(ENDPOINTS.register, [answers(ENDPOINTS.register, 202), named('register answer has no body, or {}', bodyIsEmpty)]);
+const REGISTER_CHECKS = endpointChecks(ENDPOINTS.register, [202], [named('register answer has no body, or {}', bodyIsEmpty)]);
+const REGISTER_PARAMS = params(REGISTER_CHECKS, API_KEY_HEADERS);
 
 /** POST /companies/register: true when accepted (202, empty body or {}). */
 export function registerCompany(company: CompanyInput): boolean {
-  const observed = observe(http.post(url('/companies/register'), JSON.stringify(company), REGISTER_PARAMS));
-  return verifySet(observed, REGISTER_CHECKS());
+  return REGISTER_CHECKS.verify(http.post(url('/companies/register'), JSON.stringify(company), REGISTER_PARAMS));
 }
 
-const STATUS_CHECKS = endpointChecks(ENDPOINTS.status, [answers(ENDPOINTS.status, 200)], { name: SCHEMAS.companyStatus, label: 'company status' });
+const STATUS_CHECKS = endpointChecks(ENDPOINTS.status, [200], [], schemaCheck(SCHEMAS.companyStatus, 'company status'));
 
 /** GET /companies/status: the registration Status, or undefined. */
 export function companyStatus(token: string): { status?: string; companyId?: string } {
-  const endpoint = ENDPOINTS.status;
-  const observed = observe(http.get(url('/companies/status'), params(endpoint, tokenHeaders(token))));
-  verifySet(observed, STATUS_CHECKS());
+  const response = http.get(url('/companies/status'), params(STATUS_CHECKS, tokenHeaders(token)));
+  STATUS_CHECKS.verify(response);
+  const observed = observe(response);
   const status = readField(observed.json, 'Status');
   const companyId = readField(observed.json, 'CompanyId');
   return { status: typeof status === 'string' ? status : undefined, companyId: typeof companyId === 'string' ? companyId : undefined };
@@ -165,7 +155,7 @@ export function pollUntil(attempts: number, intervalSeconds: number, done: () =>
 /** Registers a company, gets it a token and waits until it is Registered. */
 export function registerAndWait(company: CompanyInput, attempts = 40, intervalSeconds = 0.25): { token?: string; companyId?: string; registered: boolean } {
   if (!registerCompany(company)) return { registered: false };
-  const token = createClientToken(company.ErpId, undefined, true);
+  const token = clientToken(company.ErpId, undefined, true);
   if (token === undefined) return { registered: false };
   let companyId: string | undefined;
   const registered = pollUntil(attempts, intervalSeconds, () => {
@@ -177,46 +167,42 @@ export function registerAndWait(company: CompanyInput, attempts = 40, intervalSe
   return { token, companyId, registered };
 }
 
-const BUYER_LOOKUP_CHECKS = endpointChecks(ENDPOINTS.buyerLookup, [answers(ENDPOINTS.buyerLookup, 200)], { name: SCHEMAS.buyerLookup, label: 'buyer lookup' });
-const SELLER_LOOKUP_CHECKS = endpointChecks(ENDPOINTS.sellerLookup, [answers(ENDPOINTS.sellerLookup, 200)], { name: SCHEMAS.sellerLookup, label: 'seller lookup' });
+const BUYER_LOOKUP_CHECKS = endpointChecks(ENDPOINTS.buyerLookup, [200], [], schemaCheck(SCHEMAS.buyerLookup, 'buyer lookup'));
+const SELLER_LOOKUP_CHECKS = endpointChecks(ENDPOINTS.sellerLookup, [200], [], schemaCheck(SCHEMAS.sellerLookup, 'seller lookup'));
 
 export function buyerLookup(token: string, criteria: PartyLookupInput): boolean {
-  const endpoint = ENDPOINTS.buyerLookup;
-  const observed = observe(http.post(url('/buyerparties/lookup'), JSON.stringify(criteria), params(endpoint, tokenHeaders(token))));
-  return verifySet(observed, BUYER_LOOKUP_CHECKS());
+  return BUYER_LOOKUP_CHECKS.verify(http.post(url('/buyerparties/lookup'), JSON.stringify(criteria), params(BUYER_LOOKUP_CHECKS, tokenHeaders(token))));
 }
 
 export function sellerLookup(token: string, criteria: PartyLookupInput): boolean {
-  const endpoint = ENDPOINTS.sellerLookup;
-  const observed = observe(http.post(url('/sellerparties/lookup'), JSON.stringify(criteria), params(endpoint, tokenHeaders(token))));
-  return verifySet(observed, SELLER_LOOKUP_CHECKS());
+  return SELLER_LOOKUP_CHECKS.verify(http.post(url('/sellerparties/lookup'), JSON.stringify(criteria), params(SELLER_LOOKUP_CHECKS, tokenHeaders(token))));
 }
+
+const UPLOAD_CHECKS = endpointChecks(ENDPOINTS.upload, [202], [named('upload Location ends in the document uuid', locationEndsWithUuid)]);
 
 /** POST /documents: the DocumentUri (the Location URN), or undefined. */
 export function uploadDocument(token: string, content: string, filename: string, contentType: string): string | undefined {
-  const endpoint = ENDPOINTS.upload;
   const body = { File: http.file(content, filename, contentType) };
-  const observed = observe(http.post(url('/documents'), body, params(endpoint, { [CLIENT_TOKEN_HEADER]: token })));
-  const ok = verify(observed, endpoint, [answers(endpoint, 202), named('upload Location ends in the document uuid', locationEndsWithUuid)]);
-  return ok ? observed.headers['location'] : undefined;
+  const response = http.post(url('/documents'), body, params(UPLOAD_CHECKS, { [CLIENT_TOKEN_HEADER]: token }));
+  return UPLOAD_CHECKS.verify(response) ? observe(response).headers['location'] : undefined;
 }
+
+const SEND_CHECKS = endpointChecks(ENDPOINTS.send, [200], [named('send Location ends in the DocumentId', locationEndsWithUuid)]);
 
 /** POST /documents/outbound: the DocumentId (last segment of Location), or undefined. */
 export function sendDocument(token: string, request: object): string | undefined {
-  const endpoint = ENDPOINTS.send;
-  const observed = observe(http.post(url('/documents/outbound'), JSON.stringify(request), params(endpoint, tokenHeaders(token))));
-  const ok = verify(observed, endpoint, [answers(endpoint, 200), named('send Location ends in the DocumentId', locationEndsWithUuid)]);
-  if (!ok) return undefined;
-  return observed.headers['location'].replace(/\/+$/, '').split('/').pop();
+  const response = http.post(url('/documents/outbound'), JSON.stringify(request), params(SEND_CHECKS, tokenHeaders(token)));
+  if (!SEND_CHECKS.verify(response)) return undefined;
+  return observe(response).headers['location']?.replace(/\/+$/, '').split('/').pop();
 }
 
-const OUTBOUND_STATUS_CHECKS = endpointChecks(ENDPOINTS.outboundStatus, [answers(ENDPOINTS.outboundStatus, 200)], { name: SCHEMAS.outboundDocument, label: 'outbound document' });
+const OUTBOUND_STATUS_CHECKS = endpointChecks(ENDPOINTS.outboundStatus, [200], [], schemaCheck(SCHEMAS.outboundDocument, 'outbound document'));
 
 /** GET /documents/outbound/{DocumentId}: the current status, or undefined. */
 export function outboundStatus(token: string, documentId: string): string | undefined {
-  const endpoint = ENDPOINTS.outboundStatus;
-  const observed = observe(http.get(url(`/documents/outbound/${documentId}`), params(endpoint, tokenHeaders(token))));
-  verifySet(observed, OUTBOUND_STATUS_CHECKS());
+  const response = http.get(url(`/documents/outbound/${documentId}`), params(OUTBOUND_STATUS_CHECKS, tokenHeaders(token)));
+  OUTBOUND_STATUS_CHECKS.verify(response);
+  const observed = observe(response);
   const status = readField(readField(observed.json, 'CurrentStatus'), 'Status');
   return typeof status === 'string' ? status : undefined;
 }
@@ -225,61 +211,55 @@ export interface IncomingEntry {
   Id: string;
 }
 
-const INCOMING_CHECKS = endpointChecks(ENDPOINTS.incoming, [answers(ENDPOINTS.incoming, 200)], { name: SCHEMAS.incomingDocuments, label: 'incoming documents' });
+const INCOMING_CHECKS = endpointChecks(ENDPOINTS.incoming, [200], [], schemaCheck(SCHEMAS.incomingDocuments, 'incoming documents'));
 
 /** GET /documents/incoming?type=invoice: the unhandled documents. */
 export function listIncoming(token: string): IncomingEntry[] {
-  const endpoint = ENDPOINTS.incoming;
-  const observed = observe(http.get(url('/documents/incoming?type=invoice'), params(endpoint, tokenHeaders(token))));
-  verifySet(observed, INCOMING_CHECKS());
+  const response = http.get(url('/documents/incoming?type=invoice'), params(INCOMING_CHECKS, tokenHeaders(token)));
+  INCOMING_CHECKS.verify(response);
+  const observed = observe(response);
   const documents = readField(observed.json, 'Documents');
   if (!Array.isArray(documents)) return [];
   return documents.map((item) => ({ Id: String(readField(item, 'Id')) }));
 }
 
+const DOWNLOAD_CHECKS = endpointChecks(ENDPOINTS.download, [200], [
+  named('download carries X-Document-Format', hasHeader('X-Document-Format')),
+  named('download is not empty', (response) => ({ ...notServerError(response), ok: (response.size ?? 0) > 0 })),
+]);
+
 /** GET /documents/{id}: true when the binary document came with its metadata headers. */
 export function downloadIncoming(token: string, id: string): boolean {
-  const endpoint = ENDPOINTS.download;
-  const observed = observe(
-    http.get(url(`/documents/${encodeURIComponent(id)}`), params(endpoint, { [CLIENT_TOKEN_HEADER]: token }, { responseType: 'binary' })),
-  );
-  return verify(observed, endpoint, [
-    answers(endpoint, 200),
-    named('download carries X-Document-Format', hasHeader('X-Document-Format')),
-    named('download is not empty', (response) => ({ ...notServerError(response), ok: (response.size ?? 0) > 0 })),
-  ]);
+  return DOWNLOAD_CHECKS.verify(http.get(url(`/documents/${encodeURIComponent(id)}`), params(DOWNLOAD_CHECKS, { [CLIENT_TOKEN_HEADER]: token }, { responseType: 'binary' })));
 }
+
+const HANDLED_CHECKS = endpointChecks(ENDPOINTS.handled, [200], []);
 
 /** POST /documents/handled. */
 export function markHandled(token: string, ids: string[]): boolean {
-  const endpoint = ENDPOINTS.handled;
-  const observed = observe(http.post(url('/documents/handled'), JSON.stringify({ documents: ids }), params(endpoint, tokenHeaders(token))));
-  return verify(observed, endpoint, [answers(endpoint, 200)]);
+  return HANDLED_CHECKS.verify(http.post(url('/documents/handled'), JSON.stringify({ documents: ids }), params(HANDLED_CHECKS, tokenHeaders(token))));
 }
 
+const PROVIDER_A_REGISTER_CHECKS = endpointChecks(ENDPOINTS.providerARegister, [200], []);
+
 export function registerProviderA(token: string, company: CompanyInput): boolean {
-  const endpoint = ENDPOINTS.providerARegister;
   const body = JSON.stringify(providerARegistration(company));
-  const observed = observe(http.post(url('/companies/deliverymethods/b2c/providera'), body, params(endpoint, tokenHeaders(token))));
-  return verify(observed, endpoint, [answers(endpoint, 200)]);
+  return PROVIDER_A_REGISTER_CHECKS.verify(http.post(url('/companies/deliverymethods/b2c/providera'), body, params(PROVIDER_A_REGISTER_CHECKS, tokenHeaders(token))));
 }
+
+const PROVIDER_A_LOOKUP_CHECKS = endpointChecks(ENDPOINTS.providerALookup, [200], [], schemaCheck(SCHEMAS.providerALookup, 'provider A lookup'));
 
 /** POST .../providera/lookup: the number of registered SSNs, or undefined. */
 export function providerALookup(token: string, ssnList: string[]): number | undefined {
-  const endpoint = ENDPOINTS.providerALookup;
-  const observed = observe(
-    http.post(url('/companies/deliverymethods/b2c/providera/lookup'), JSON.stringify({ Ssns: ssnList }), params(endpoint, tokenHeaders(token))),
-  );
-  const registered = readField(observed.json, 'RegisteredSsns');
-  verify(observed, endpoint, [
-    answers(endpoint, 200),
+  const response = http.post(url('/companies/deliverymethods/b2c/providera/lookup'), JSON.stringify({ Ssns: ssnList }), params(PROVIDER_A_LOOKUP_CHECKS, tokenHeaders(token)));
+  const registered = readField(observe(response).json, 'RegisteredSsns');
+  PROVIDER_A_LOOKUP_CHECKS.verify(response, [
     named('lookup answer is a subset of the SSNs sent', (response) => {
       const list = readField(response.json, 'RegisteredSsns');
       const sent = new Set(ssnList);
       const ok = Array.isArray(list) && list.length <= ssnList.length && list.every((item) => sent.has(item as string));
       return { check: 'subset', ok, expected: 'registeredSsns within the Ssns sent', actual: Array.isArray(list) ? `${list.length} numbers` : 'no list', severity: 'failure' };
     }),
-    ...sampledSchemaCheck(endpoint, SCHEMAS.providerALookup, 'provider A lookup'),
   ]);
   return Array.isArray(registered) ? registered.length : undefined;
 }
@@ -311,3 +291,4 @@ export function uploadAndSend(token: string, sendDocumentAs: object, erpDocument
     Document: { DocumentFormat: INVOICE_FORMAT, DocumentUri: documentUri, ErpDocumentId: erpDocumentId },
   });
 }
+

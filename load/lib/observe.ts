@@ -6,12 +6,12 @@
 // k6 side only.
 
 import { check } from 'k6';
-import type { RefinedResponse, ResponseType } from 'k6/http';
-import type { Check, ObservedResponse } from '../../lib/checks.ts';
+import http, { type RefinedResponse, type ResponseType } from 'k6/http';
+import { statusIs, type Check, type ObservedResponse } from '../../lib/checks.ts';
 import { SecretRegistry } from '../../lib/redact.ts';
 import { settings } from './settings.ts';
 
-type K6Response = RefinedResponse<ResponseType | undefined>;
+export type K6Response = RefinedResponse<ResponseType | undefined>;
 
 function startsLikeJson(text: string): boolean {
   // Most bodies start with the bracket itself: no trimmed copy of the text for them.
@@ -21,14 +21,16 @@ function startsLikeJson(text: string): boolean {
 }
 
 /**
- * The response as the shared checks see it. Headers and JSON are made on first use (prototype
- * getters): most checks only read the status, and copying every response costs throughput.
+ * The response as the shared checks see it. The body and headers are read from k6 on first use
+ * (prototype getters): an unsampled response is only asked its status, and each property of
+ * k6's Response crosses from Go.
  */
 class K6Observed implements ObservedResponse {
   readonly status: number;
-  readonly text: string | undefined;
-  readonly size: number;
   private readonly response: K6Response;
+  private bodyRead = false;
+  private bodyText: string | undefined;
+  private bodySize = 0;
   private headerCopy: Record<string, string> | undefined;
   private parsed = false;
   private parsedJson: unknown;
@@ -36,9 +38,16 @@ class K6Observed implements ObservedResponse {
   constructor(response: K6Response) {
     this.response = response;
     this.status = response.status;
-    const body = response.body;
-    this.text = typeof body === 'string' ? body : body === null || body === undefined ? '' : undefined;
-    this.size = typeof body === 'string' ? body.length : body === null || body === undefined ? 0 : body.byteLength;
+  }
+
+  get text(): string | undefined {
+    this.readBody();
+    return this.bodyText;
+  }
+
+  get size(): number {
+    this.readBody();
+    return this.bodySize;
   }
 
   get headers(): Record<string, string> {
@@ -66,6 +75,14 @@ class K6Observed implements ObservedResponse {
       }
     }
     return this.parsedJson;
+  }
+
+  private readBody(): void {
+    if (this.bodyRead) return;
+    this.bodyRead = true;
+    const body = this.response.body;
+    this.bodyText = typeof body === 'string' ? body : body === null || body === undefined ? '' : undefined;
+    this.bodySize = typeof body === 'string' ? body.length : body === null || body === undefined ? 0 : body.byteLength;
   }
 
   private contentTypeSaysJson(): boolean {
@@ -103,8 +120,7 @@ const reported = new Set<string>();
  * the tags object are built here, not per response (per-call closures and objects showed in
  * the throughput of the busy scripts).
  */
-export interface CheckSet {
-  readonly endpoint: string;
+interface CheckSet {
   readonly functions: Readonly<Record<string, (value: ObservedResponse) => boolean>>;
   readonly tags: Readonly<{ endpoint: string }>;
 }
@@ -121,20 +137,72 @@ function runCheck(item: NamedCheck, endpoint: string, value: ObservedResponse): 
   return outcome.ok;
 }
 
-export function checkSet(endpoint: string, checks: readonly NamedCheck[]): CheckSet {
+function checkSet(endpoint: string, checks: readonly NamedCheck[]): CheckSet {
   const functions: Record<string, (value: ObservedResponse) => boolean> = {};
   for (const item of checks) functions[item.name] = (value) => runCheck(item, endpoint, value);
-  return { endpoint, functions, tags: { endpoint } };
+  return { functions, tags: { endpoint } };
 }
 
-/** Runs a prepared set of checks on one observed response; true when all passed. */
-export function verifySet(observed: ObservedResponse, set: CheckSet): boolean {
-  return check(observed, set.functions, set.tags);
+/**
+ * An endpoint's shared checks. Every response's status is judged by k6 itself: the request
+ * carries `responseCallback` (the endpoint's statuses), so http_req_failed and its per-endpoint
+ * threshold count every unexpected answer at no cost to the script. The named checks of
+ * lib/checks.ts (the status among them) and the schema check are recorded with check() on a
+ * sample of the responses, per VU: one in `--check-sample` and one in `--schema-sample`, the
+ * first response always. A check() costs about as much k6 CPU as the request itself, so
+ * checking every response would halve what a load run can send.
+ */
+export interface EndpointChecks {
+  readonly endpoint: string;
+  readonly statuses: readonly number[];
+  /** For the request's params: k6 marks any other status failed. */
+  readonly responseCallback: ReturnType<typeof http.expectedStatuses>;
+  /**
+   * True when the response passed: its status always, the recorded checks when it fell in the
+   * sample. Takes k6's own response: the observed copy is only made for a sampled one. `extra`
+   * adds checks that depend on the call's own input (made per call).
+   */
+  verify(response: K6Response, extra?: readonly NamedCheck[]): boolean;
 }
 
-/** Runs the named checks on one observed response; true when all passed. */
-export function verify(observed: ObservedResponse, endpoint: string, checks: NamedCheck[]): boolean {
-  return verifySet(observed, checkSet(endpoint, checks));
+export function endpointChecks(endpoint: string, statuses: readonly number[], checks: readonly NamedCheck[], schema?: NamedCheck): EndpointChecks {
+  const always = [answers(endpoint, statuses), ...checks];
+  const sets = {
+    named: checkSet(endpoint, always),
+    withSchema: checkSet(endpoint, schema === undefined ? always : [...always, schema]),
+    schemaOnly: checkSet(endpoint, schema === undefined ? [] : [schema]),
+  };
+  // Read once: k6 interprets the script, and the unsampled path runs on every response.
+  const checkSample = settings.checkSample;
+  const schemaSample = schema === undefined ? 0 : settings.schemaSample;
+  const only = statuses.length === 1 ? statuses[0] : undefined;
+  let seen = 0;
+  const recordSample = (index: number, response: K6Response, extra: readonly NamedCheck[] | undefined): boolean => {
+    const checked = index % checkSample === 0;
+    const schemaChecked = schemaSample > 0 && index % schemaSample === 0;
+    let set = checked ? (schemaChecked ? sets.withSchema : sets.named) : sets.schemaOnly;
+    if (checked && extra !== undefined && extra.length > 0) set = checkSet(endpoint, schemaChecked && schema !== undefined ? [...always, ...extra, schema] : [...always, ...extra]);
+    return check(observe(response), set.functions, set.tags);
+  };
+  return {
+    endpoint,
+    statuses,
+    responseCallback: http.expectedStatuses(...statuses),
+    verify(response, extra) {
+      const index = seen++;
+      const status = response.status;
+      const statusOk = only !== undefined ? status === only : statuses.includes(status);
+      if (index % checkSample !== 0 && (schemaSample === 0 || index % schemaSample !== 0)) return statusOk;
+      return recordSample(index, response, extra) && statusOk;
+    },
+  };
+}
+
+/** The status rule as a named check of lib/checks.ts, for the sampled responses. */
+function answers(endpoint: string, statuses: readonly number[]): NamedCheck {
+  const only = statuses.length === 1 ? statuses[0] : undefined;
+  const passes = only !== undefined ? (response: ObservedResponse) => response.status === only : (response: ObservedResponse) => statuses.includes(response.status);
+  return named(`${endpoint} answers ${statuses.join(' or ')}`, statusIs(...statuses), passes);
 }
 
 /** A check that is not about one response (a poll that ended, a list that was not empty). */

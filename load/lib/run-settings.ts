@@ -15,6 +15,8 @@ export interface RunSettings {
   iterations?: number;
   /** Absolute path of the thresholds file; the default file when not set. */
   thresholdsFile?: string;
+  /** One response in N (per VU and endpoint) has the shared checks recorded; every status is judged by k6. */
+  checkSample?: number;
   /** One response in N is validated against its schema (0 = never). */
   schemaSample?: number;
   /** Number of SSNs per provider A lookup. */
@@ -36,6 +38,7 @@ export const SETTING_ENV_NAMES: Record<keyof RunSettings, string> = {
   duration: 'DXS_DURATION',
   iterations: 'DXS_ITERATIONS',
   thresholdsFile: 'DXS_THRESHOLDS_FILE',
+  checkSample: 'DXS_CHECK_SAMPLE',
   schemaSample: 'DXS_SCHEMA_SAMPLE',
   ssnCount: 'DXS_SSN_COUNT',
   seed: 'DXS_SEED',

@@ -1,7 +1,7 @@
 // Schema validation in k6 with the bundled ajv validators (generated/k6/validators.js, written by
 // `npm run build`). Validating every response would cost more than the request, so only one
-// response in DXS_SCHEMA_SAMPLE (per VU, per endpoint) is checked. Without the bundle the schema
-// checks are skipped, and the run says so once.
+// response in DXS_SCHEMA_SAMPLE (per VU, per endpoint) is checked (observe.ts samples). Without
+// the bundle the schema checks are skipped, and the run says so once.
 //
 // k6 side only.
 
@@ -34,15 +34,6 @@ function loadValidator(): SchemaValidator | undefined {
 const validator = settings.schemaSample > 0 ? loadValidator() : undefined;
 export const schemaChecksEnabled = validator !== undefined;
 
-const counters: Record<string, number> = {};
-
-/** True when this response of the endpoint falls in the schema sample (one in DXS_SCHEMA_SAMPLE, per VU). */
-export function schemaSampled(endpoint: string): boolean {
-  if (validator === undefined) return false;
-  const seen = (counters[endpoint] = (counters[endpoint] ?? 0) + 1);
-  return (seen - 1) % settings.schemaSample === 0;
-}
-
 const schemaChecks = new Map<string, NamedCheck>();
 
 /**
@@ -66,11 +57,4 @@ export function schemaCheck(schemaName: string, label: string): NamedCheck | und
     schemaChecks.set(key, made);
   }
   return made;
-}
-
-/** The schema check for this response when it falls in the sample, else nothing. */
-export function sampledSchemaCheck(endpoint: string, schemaName: string, label: string): NamedCheck[] {
-  if (!schemaSampled(endpoint)) return [];
-  const made = schemaCheck(schemaName, label);
-  return made === undefined ? [] : [made];
 }

@@ -20,7 +20,7 @@ function number(key: keyof RunSettings, allowZero: boolean): number | undefined 
   return value;
 }
 
-export type LoadSettings = Required<Pick<RunSettings, 'baseUrl' | 'apiKey' | 'profile' | 'schemaSample' | 'ssnCount' | 'seed' | 'runPrefix'>> & RunSettings;
+export type LoadSettings = Required<Pick<RunSettings, 'baseUrl' | 'apiKey' | 'profile' | 'checkSample' | 'schemaSample' | 'ssnCount' | 'seed' | 'runPrefix'>> & RunSettings;
 
 export const settings: LoadSettings = {
   baseUrl: (text('baseUrl') ?? `http://${DEFAULT_SANDBOX_HOST}:${DEFAULT_SANDBOX_PORT}${API_PREFIX}`).replace(/\/+$/, ''),
@@ -31,6 +31,7 @@ export const settings: LoadSettings = {
   duration: text('duration'),
   iterations: number('iterations', false),
   thresholdsFile: text('thresholdsFile'),
+  checkSample: number('checkSample', false) ?? 20,
   schemaSample: number('schemaSample', true) ?? 20,
   ssnCount: number('ssnCount', false) ?? 5000,
   seed: number('seed', true) ?? 20260101,
