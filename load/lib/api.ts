@@ -115,9 +115,9 @@ export function createClientToken(erpId: string, validForMinutes?: number): bool
  * calls are `remembered`, so a logged failure never shows them.
  */
 export function clientToken(erpId: string, validForMinutes?: number, remember = false): string | undefined {
-  const response = http.post(CREATE_TOKEN_URL, tokenBody(erpId, validForMinutes), CREATE_TOKEN_PARAMS);
-  TOKEN_CHECKS.verify(response);
-  const token = tokenOf(observe(response).json);
+  const observed = observe(http.post(CREATE_TOKEN_URL, tokenBody(erpId, validForMinutes), CREATE_TOKEN_PARAMS));
+  TOKEN_CHECKS.verify(observed);
+  const token = tokenOf(observed.json);
   if (typeof token !== 'string' || token === '') return undefined;
   if (remember) vuSecrets.add(token);
   return token;
@@ -135,9 +135,8 @@ const STATUS_CHECKS = endpointChecks(ENDPOINTS.status, [200], [], schemaCheck(SC
 
 /** GET /companies/status: the registration Status, or undefined. */
 export function companyStatus(token: string): { status?: string; companyId?: string } {
-  const response = http.get(url('/companies/status'), params(STATUS_CHECKS, tokenHeaders(token)));
-  STATUS_CHECKS.verify(response);
-  const observed = observe(response);
+  const observed = observe(http.get(url('/companies/status'), params(STATUS_CHECKS, tokenHeaders(token))));
+  STATUS_CHECKS.verify(observed);
   const status = readField(observed.json, 'Status');
   const companyId = readField(observed.json, 'CompanyId');
   return { status: typeof status === 'string' ? status : undefined, companyId: typeof companyId === 'string' ? companyId : undefined };
@@ -183,26 +182,25 @@ const UPLOAD_CHECKS = endpointChecks(ENDPOINTS.upload, [202], [named('upload Loc
 /** POST /documents: the DocumentUri (the Location URN), or undefined. */
 export function uploadDocument(token: string, content: string, filename: string, contentType: string): string | undefined {
   const body = { File: http.file(content, filename, contentType) };
-  const response = http.post(url('/documents'), body, params(UPLOAD_CHECKS, { [CLIENT_TOKEN_HEADER]: token }));
-  return UPLOAD_CHECKS.verify(response) ? observe(response).headers['location'] : undefined;
+  const observed = observe(http.post(url('/documents'), body, params(UPLOAD_CHECKS, { [CLIENT_TOKEN_HEADER]: token })));
+  return UPLOAD_CHECKS.verify(observed) ? observed.headers['location'] : undefined;
 }
 
 const SEND_CHECKS = endpointChecks(ENDPOINTS.send, [200], [named('send Location ends in the DocumentId', locationEndsWithUuid)]);
 
 /** POST /documents/outbound: the DocumentId (last segment of Location), or undefined. */
 export function sendDocument(token: string, request: object): string | undefined {
-  const response = http.post(url('/documents/outbound'), JSON.stringify(request), params(SEND_CHECKS, tokenHeaders(token)));
-  if (!SEND_CHECKS.verify(response)) return undefined;
-  return observe(response).headers['location']?.replace(/\/+$/, '').split('/').pop();
+  const observed = observe(http.post(url('/documents/outbound'), JSON.stringify(request), params(SEND_CHECKS, tokenHeaders(token))));
+  if (!SEND_CHECKS.verify(observed)) return undefined;
+  return observed.headers['location']?.replace(/\/+$/, '').split('/').pop();
 }
 
 const OUTBOUND_STATUS_CHECKS = endpointChecks(ENDPOINTS.outboundStatus, [200], [], schemaCheck(SCHEMAS.outboundDocument, 'outbound document'));
 
 /** GET /documents/outbound/{DocumentId}: the current status, or undefined. */
 export function outboundStatus(token: string, documentId: string): string | undefined {
-  const response = http.get(url(`/documents/outbound/${documentId}`), params(OUTBOUND_STATUS_CHECKS, tokenHeaders(token)));
-  OUTBOUND_STATUS_CHECKS.verify(response);
-  const observed = observe(response);
+  const observed = observe(http.get(url(`/documents/outbound/${documentId}`), params(OUTBOUND_STATUS_CHECKS, tokenHeaders(token))));
+  OUTBOUND_STATUS_CHECKS.verify(observed);
   const status = readField(readField(observed.json, 'CurrentStatus'), 'Status');
   return typeof status === 'string' ? status : undefined;
 }
@@ -215,9 +213,8 @@ const INCOMING_CHECKS = endpointChecks(ENDPOINTS.incoming, [200], [], schemaChec
 
 /** GET /documents/incoming?type=invoice: the unhandled documents. */
 export function listIncoming(token: string): IncomingEntry[] {
-  const response = http.get(url('/documents/incoming?type=invoice'), params(INCOMING_CHECKS, tokenHeaders(token)));
-  INCOMING_CHECKS.verify(response);
-  const observed = observe(response);
+  const observed = observe(http.get(url('/documents/incoming?type=invoice'), params(INCOMING_CHECKS, tokenHeaders(token))));
+  INCOMING_CHECKS.verify(observed);
   const documents = readField(observed.json, 'Documents');
   if (!Array.isArray(documents)) return [];
   return documents.map((item) => ({ Id: String(readField(item, 'Id')) }));
@@ -251,9 +248,9 @@ const PROVIDER_A_LOOKUP_CHECKS = endpointChecks(ENDPOINTS.providerALookup, [200]
 
 /** POST .../providera/lookup: the number of registered SSNs, or undefined. */
 export function providerALookup(token: string, ssnList: string[]): number | undefined {
-  const response = http.post(url('/companies/deliverymethods/b2c/providera/lookup'), JSON.stringify({ Ssns: ssnList }), params(PROVIDER_A_LOOKUP_CHECKS, tokenHeaders(token)));
-  const registered = readField(observe(response).json, 'RegisteredSsns');
-  PROVIDER_A_LOOKUP_CHECKS.verify(response, [
+  const observed = observe(http.post(url('/companies/deliverymethods/b2c/providera/lookup'), JSON.stringify({ Ssns: ssnList }), params(PROVIDER_A_LOOKUP_CHECKS, tokenHeaders(token))));
+  const registered = readField(observed.json, 'RegisteredSsns');
+  PROVIDER_A_LOOKUP_CHECKS.verify(observed, [
     named('lookup answer is a subset of the SSNs sent', (response) => {
       const list = readField(response.json, 'RegisteredSsns');
       const sent = new Set(ssnList);

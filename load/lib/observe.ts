@@ -159,10 +159,11 @@ export interface EndpointChecks {
   readonly responseCallback: ReturnType<typeof http.expectedStatuses>;
   /**
    * True when the response passed: its status always, the recorded checks when it fell in the
-   * sample. Takes k6's own response: the observed copy is only made for a sampled one. `extra`
-   * adds checks that depend on the call's own input (made per call).
+   * sample. Given k6's own response, the observed copy is only made for a sampled one; a flow
+   * that reads the answer passes its observed response, so the body is read from k6 once.
+   * `extra` adds checks that depend on the call's own input (made per call).
    */
-  verify(response: K6Response, extra?: readonly NamedCheck[]): boolean;
+  verify(response: K6Response | ObservedResponse, extra?: readonly NamedCheck[]): boolean;
 }
 
 export function endpointChecks(endpoint: string, statuses: readonly number[], checks: readonly NamedCheck[], schema?: NamedCheck): EndpointChecks {
@@ -177,12 +178,10 @@ export function endpointChecks(endpoint: string, statuses: readonly number[], ch
   const schemaSample = schema === undefined ? 0 : settings.schemaSample;
   const only = statuses.length === 1 ? statuses[0] : undefined;
   let seen = 0;
-  const recordSample = (index: number, response: K6Response, extra: readonly NamedCheck[] | undefined): boolean => {
-    const checked = index % checkSample === 0;
-    const schemaChecked = schemaSample > 0 && index % schemaSample === 0;
+  const recordSample = (checked: boolean, schemaChecked: boolean, observed: ObservedResponse, extra: readonly NamedCheck[] | undefined): boolean => {
     let set = checked ? (schemaChecked ? sets.withSchema : sets.named) : sets.schemaOnly;
     if (checked && extra !== undefined && extra.length > 0) set = checkSet(endpoint, schemaChecked && schema !== undefined ? [...always, ...extra, schema] : [...always, ...extra]);
-    return check(observe(response), set.functions, set.tags);
+    return check(observed, set.functions, set.tags);
   };
   return {
     endpoint,
@@ -192,8 +191,11 @@ export function endpointChecks(endpoint: string, statuses: readonly number[], ch
       const index = seen++;
       const status = response.status;
       const statusOk = only !== undefined ? status === only : statuses.includes(status);
-      if (index % checkSample !== 0 && (schemaSample === 0 || index % schemaSample !== 0)) return statusOk;
-      return recordSample(index, response, extra) && statusOk;
+      const checked = index % checkSample === 0;
+      const schemaChecked = schemaSample > 0 && index % schemaSample === 0;
+      if (!checked && !schemaChecked) return statusOk;
+      const observed = response instanceof K6Observed ? response : observe(response as K6Response);
+      return recordSample(checked, schemaChecked, observed, extra) && statusOk;
     },
   };
 }
