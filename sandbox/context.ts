@@ -40,9 +40,17 @@ export function hasVariant(context: SandboxContext, name: string): boolean {
 
 /** Date-times as ISO 8601 in UTC; the offset-0000 variant writes `+0000` as the guide examples do. */
 export function formatTime(context: SandboxContext, time: number | Date): string {
-  const text = new Date(time).toISOString();
-  return hasVariant(context, 'offset-0000') ? text.replace(/Z$/, '+0000') : text;
+  const value = typeof time === 'number' ? time : time.getTime();
+  // Token answers repeat the ValidTo they were sent, so the last text is remembered per context.
+  const last = lastFormatted.get(context);
+  if (last !== undefined && last.value === value) return last.text;
+  const iso = new Date(value).toISOString();
+  const text = hasVariant(context, 'offset-0000') ? iso.replace(/Z$/, '+0000') : iso;
+  lastFormatted.set(context, { value, text });
+  return text;
 }
+
+const lastFormatted = new WeakMap<SandboxContext, { value: number; text: string }>();
 
 // `"name":` per casing and PascalCase key, so that a body is written in one pass without the
 // renamed copy that renderKeys makes (this runs on every answer with a body).

@@ -73,11 +73,16 @@ export function optionalInteger(body: Body, name: string, minimum: number, maxim
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
+// Clients send one ValidTo many times over (a load run formats it once a minute), and parsing
+// showed in token create's profile: the last text parsed is remembered.
+let lastParsed = { text: '', time: NaN };
+
 /** Parses an ISO 8601 date-time, also with the `+0000` offset form that the guide shows. */
 export function parseDateTime(text: string): Date | undefined {
-  if (!DATE_TIME.test(text)) return undefined;
-  const normalised = text.replace(/([+-]\d{2})(\d{2})$/, '$1:$2');
-  const time = Date.parse(normalised);
+  if (text === lastParsed.text) return Number.isNaN(lastParsed.time) ? undefined : new Date(lastParsed.time);
+  let time = NaN;
+  if (DATE_TIME.test(text)) time = Date.parse(text.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+  if (text.length <= 64) lastParsed = { text, time };
   return Number.isNaN(time) ? undefined : new Date(time);
 }
 
