@@ -112,11 +112,12 @@ export async function companiesArea(app: FastifyInstance, { context }: AreaOptio
     return sendBody(context, reply, 202, {});
   });
 
-  app.get('/companies/status', { preHandler: requireClientToken(context) }, async (request, reply) => {
+  // Synchronous (see POST /clienttokens/create): no promise per status poll.
+  app.get('/companies/status', { preHandler: requireClientToken(context) }, (request, reply) => {
     const body: Record<string, unknown> = companyStatusBody(request.auth.company as Company);
     if (hasFault(context, 'status-details-missing')) delete body.Details;
     if (hasFault(context, 'status-companyid-number')) body.CompanyId = Number.parseInt(String(body.CompanyId).replace(/\D/g, '').slice(0, 9) || '0', 10);
-    return sendBody(context, reply, 200, body);
+    sendBody(context, reply, 200, body);
   });
 
   app.get<{ Params: { CompanyId: string } }>('/companies/details/:CompanyId', { preHandler: requireClientToken(context) }, async (request, reply) => {
