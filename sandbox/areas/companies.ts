@@ -1,7 +1,7 @@
 // Company registration and update, details, services activation, status, users, identifiers and
 // deletion.
 import type { FastifyInstance } from 'fastify';
-import { requireApiKey, requireClientToken, requireEither } from '../auth.ts';
+import { authenticateClientToken, requireApiKey, requireClientToken, requireEither } from '../auth.ts';
 import { hasFault, sendBody, type AreaOptions, type SandboxContext } from '../context.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { normaliseOrgNo, PROCESSES, type Company, type CompanyFields } from '../store.ts';
@@ -112,8 +112,10 @@ export async function companiesArea(app: FastifyInstance, { context }: AreaOptio
     return sendBody(context, reply, 202, {});
   });
 
-  // Synchronous (see POST /clienttokens/create): no promise per status poll.
-  app.get('/companies/status', { preHandler: requireClientToken(context) }, (request, reply) => {
+  // Synchronous and authenticating in the handler (see POST /clienttokens/create): a status poll
+  // costs no hook runner and no promise.
+  app.get('/companies/status', (request, reply) => {
+    authenticateClientToken(context, request);
     const body: Record<string, unknown> = companyStatusBody(request.auth.company as Company);
     if (hasFault(context, 'status-details-missing')) delete body.Details;
     if (hasFault(context, 'status-companyid-number')) body.CompanyId = Number.parseInt(String(body.CompanyId).replace(/\D/g, '').slice(0, 9) || '0', 10);
