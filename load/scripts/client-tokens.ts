@@ -25,9 +25,13 @@ export function setupClientTokens(): ClientTokensData {
 
 // A counter of this VU spreads the companies without asking k6/execution on every iteration.
 let iteration = 0;
+// setup()'s data reaches each iteration wrapped around Go values: every read of data.erpIds
+// crosses into Go and wraps the array anew. The VU copies the ErpIds once.
+let erpIds: string[] | undefined;
 
 export function clientTokens(data: ClientTokensData): void {
-  createClientToken(data.erpIds[iteration++ % data.erpIds.length], 10);
+  erpIds ??= [...data.erpIds];
+  createClientToken(erpIds[iteration++ % erpIds.length], 10);
 }
 
 export const setup = setupClientTokens;
