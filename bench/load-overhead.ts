@@ -2,11 +2,14 @@
 // client-tokens script (checks through lib/checks.ts, tags, sampled schema checks) beside a bare
 // k6 script that only makes the same HTTP call, with the same VUs and duration. Target: the
 // overhead stays under 15% of the bare throughput. Also prints the sandbox's own rate under k6
-// (the bare figure). Other work on the machine moves req/s a lot from run to run, so the two
-// scripts take turns for DXS_BENCH_ROUNDS rounds and the medians are compared; the sandbox's CPU
+// (the bare figure). Other work on the machine moves req/s a lot from run to run, so the scripts
+// take turns for DXS_BENCH_ROUNDS rounds and the medians are compared; the sandbox's CPU
 // time per request (it runs in this process) and k6's (sampled from /proc while the scenario runs,
 // so k6's start, the VUs' init and setup() are left out) are printed too: they move much less
-// with that noise than req/s. Prints, never asserts. Traffic goes to 127.0.0.1 only, bounded in time and count.
+// with that noise than req/s. A third script, the floor, is the bare call plus only what the
+// issue asks of every request: the endpoint tag, the status rule (responseCallback) and the
+// per-endpoint thresholds; no checks, no shared modules. Its overhead is what no script with those
+// thresholds can go under. Prints, never asserts. Traffic goes to 127.0.0.1 only, bounded in time and count.
 import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +18,7 @@ import { createGunzip } from 'node:zlib';
 import { startSandbox } from '../sandbox/index.ts';
 import { findK6, k6Version } from '../cli/commands/load/k6.ts';
 import { DEFAULT_THRESHOLDS_FILE, runScript } from '../cli/commands/load/run.ts';
+import { buildThresholds, validateThresholdsFile } from '../load/lib/thresholds.ts';
 import { writeFixturePack } from '../fixtures/pack.ts';
 import { newRunPrefix } from '../fixtures/run-prefix.ts';
 import { processCpu } from './process-cpu.ts';
@@ -22,6 +26,9 @@ import { processCpu } from './process-cpu.ts';
 const VUS = Number(process.env.DXS_BENCH_VUS ?? 10);
 const DURATION = process.env.DXS_BENCH_DURATION ?? '5s';
 const ROUNDS = Math.max(1, Math.min(10, Number(process.env.DXS_BENCH_ROUNDS ?? 3)));
+// Unset: the defaults of dxs load (--check-sample, --schema-sample).
+const CHECK_SAMPLE = process.env.DXS_BENCH_CHECK_SAMPLE === undefined ? undefined : Number(process.env.DXS_BENCH_CHECK_SAMPLE);
+const SCHEMA_SAMPLE = process.env.DXS_BENCH_SCHEMA_SAMPLE === undefined ? undefined : Number(process.env.DXS_BENCH_SCHEMA_SAMPLE);
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -98,12 +105,22 @@ async function scenarioRate(rawFile: string, scenario: string): Promise<{ reques
   return { requests, times, first, last, perSecond: last > first ? requests / ((last - first) / 1000) : 0 };
 }
 
-function bareScript(erpId: string): string {
+const TOKEN_ENDPOINT = 'POST /clienttokens/create';
+
+/**
+ * The bare script; with `floor`, also the endpoint tag, the status rule and the thresholds our
+ * client-tokens script has (the same thresholds file, the same endpoints).
+ */
+function bareScript(erpId: string, floor: boolean): string {
+  const scenario = `{ executor: 'constant-vus', vus: Number(__ENV.DXS_VUS), duration: __ENV.DXS_DURATION }`;
+  const thresholds = buildThresholds(validateThresholdsFile(JSON.parse(readFileSync(DEFAULT_THRESHOLDS_FILE, 'utf8'))), [TOKEN_ENDPOINT, 'POST /companies/register', 'GET /companies/status']);
+  const options = floor ? `{ scenarios: { floor: ${scenario} }, thresholds: ${JSON.stringify(thresholds)} }` : `{ scenarios: { bare: ${scenario} } }`;
+  const extra = floor ? `, tags: { endpoint: '${TOKEN_ENDPOINT}', name: '${TOKEN_ENDPOINT}' }, responseCallback: http.expectedStatuses(200)` : '';
   return `import http from 'k6/http';
-export const options = { scenarios: { bare: { executor: 'constant-vus', vus: Number(__ENV.DXS_VUS), duration: __ENV.DXS_DURATION } } };
+export const options = ${options};
 // The same body as ours: a token valid for the recommended 10 minutes.
 const body = JSON.stringify({ ErpId: '${erpId}', ValidTo: new Date(Date.now() + 10 * 60000).toISOString() });
-const params = { headers: { APIkey: __ENV.DXS_API_KEY, 'Content-Type': 'application/json' } };
+const params = { headers: { APIkey: __ENV.DXS_API_KEY, 'Content-Type': 'application/json' }${extra} };
 export default function () {
   http.post(__ENV.DXS_BASE_URL + '/clienttokens/create', body, params);
 }
@@ -125,11 +142,13 @@ try {
   await new Promise((resolve) => setTimeout(resolve, 500));
 
   const barePath = join(work, 'bare.js');
-  writeFileSync(barePath, bareScript(erpId));
+  writeFileSync(barePath, bareScript(erpId, false));
+  const floorPath = join(work, 'floor.js');
+  writeFileSync(floorPath, bareScript(erpId, true));
   const runPrefix = newRunPrefix();
   const fixturePack = join(work, 'fixtures.json');
   writeFixturePack(fixturePack, { runPrefix, counts: { companies: 10, users: 0, identifiers: 0, networkSetupRequests: 0, providerARegistrations: 1, sendDocuments: 0, lookups: 1 } });
-  const settings = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, profile: 'smoke', vus: VUS, duration: DURATION, thresholdsFile: DEFAULT_THRESHOLDS_FILE, runPrefix, fixturePack };
+  const settings = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, profile: 'smoke', vus: VUS, duration: DURATION, thresholdsFile: DEFAULT_THRESHOLDS_FILE, runPrefix, fixturePack, checkSample: CHECK_SAMPLE, schemaSample: SCHEMA_SAMPLE };
   // Both scripts run the way dxs load runs them (same outputs: raw JSON, dashboard, summary), so
   // the difference is the script's own work: checks, tags, schema samples.
   const measure = async (label: string, round: number, scriptFile: string | undefined, scenario: string): Promise<Measured> => {
@@ -148,25 +167,32 @@ try {
     };
   };
   const bareRuns: Measured[] = [];
+  const floorRuns: Measured[] = [];
   const ourRuns: Measured[] = [];
   for (let round = 0; round < ROUNDS; round++) {
     bareRuns.push(await measure('bare', round, barePath, 'bare'));
+    floorRuns.push(await measure('floor', round, floorPath, 'floor'));
     ourRuns.push(await measure('client-tokens', round, undefined, 'smoke'));
   }
   const bare = median(bareRuns.map((run) => run.perSecond));
+  const floor = median(floorRuns.map((run) => run.perSecond));
   const ours = median(ourRuns.map((run) => run.perSecond));
   const list = (runs: Measured[]): string => runs.map((run) => `${run.perSecond.toFixed(0)}${run.exitCode === 0 ? '' : ` (k6 exit ${run.exitCode})`}`).join(', ');
   const k6Cpu = (runs: Measured[]): string => {
     const known = runs.map((run) => run.k6Microseconds).filter((value) => Number.isFinite(value));
     return known.length === 0 ? 'n/a' : `${median(known).toFixed(0)} µs median (runs: ${known.map((value) => value.toFixed(0)).join(', ')})`;
   };
-  const overhead = bare > 0 ? ((bare - ours) / bare) * 100 : NaN;
-  console.log(`k6: ${k6Version(k6) ?? k6}; ${VUS} VUs for ${DURATION} per run, ${ROUNDS} rounds taking turns; POST /clienttokens/create on the embedded sandbox (${cpus().length} cores)`);
+  const overheadOf = (rate: number): number => (bare > 0 ? ((bare - rate) / bare) * 100 : NaN);
+  const samples = `checks on 1 response in ${CHECK_SAMPLE ?? 'the default'}, schema on 1 in ${SCHEMA_SAMPLE ?? 'the default'}`;
+  console.log(`k6: ${k6Version(k6) ?? k6}; ${VUS} VUs for ${DURATION} per run, ${ROUNDS} rounds taking turns; POST /clienttokens/create on the embedded sandbox (${cpus().length} cores); ${samples}`);
   console.log(`bare k6 script (HTTP call only):        ${bare.toFixed(0).padStart(7)} req/s median (runs: ${list(bareRuns)})`);
+  console.log(`floor (tag, status rule, thresholds):   ${floor.toFixed(0).padStart(7)} req/s median (runs: ${list(floorRuns)})`);
   console.log(`dxs client-tokens script (with checks): ${ours.toFixed(0).padStart(7)} req/s median (runs: ${list(ourRuns)})`);
   console.log(`k6 CPU per request, bare:  ${k6Cpu(bareRuns)}`);
+  console.log(`k6 CPU per request, floor: ${k6Cpu(floorRuns)}`);
   console.log(`k6 CPU per request, ours:  ${k6Cpu(ourRuns)}`);
-  console.log(`overhead of our script: ${overhead.toFixed(1)}% of the bare throughput (target: under 15%)`);
+  console.log(`overhead of the floor: ${overheadOf(floor).toFixed(1)}% of the bare throughput`);
+  console.log(`overhead of our script: ${overheadOf(ours).toFixed(1)}% of the bare throughput (target: under 15%)`);
   console.log(`sandbox under k6: ${bare.toFixed(0)} req/s for POST /clienttokens/create (k6 and the sandbox share the machine's cores); ` +
     `sandbox CPU ${median(bareRuns.map((run) => run.sandboxMicroseconds)).toFixed(0)} µs per request`);
 } finally {
