@@ -1,6 +1,6 @@
 // Helpers of the dxs load tests: run the CLI as a child process (bounded in time), and find k6.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
@@ -46,8 +46,19 @@ export function dxs(args: string[], env: Record<string, string> = {}, timeoutMs 
   });
 }
 
+const madeDirectories: string[] = [];
+
+// The reports and k6 outputs of a run are removed when the file's tests pass; after a failure
+// they stay in the temporary directory, to be looked at.
+process.on('exit', () => {
+  if ((process.exitCode ?? 0) !== 0) return;
+  for (const directory of madeDirectories) rmSync(directory, { recursive: true, force: true });
+});
+
 export function tempDirectory(label: string): string {
-  return mkdtempSync(join(tmpdir(), `dxs-load-${label}-`));
+  const directory = mkdtempSync(join(tmpdir(), `dxs-load-${label}-`));
+  madeDirectories.push(directory);
+  return directory;
 }
 
 export interface SummaryJson {
