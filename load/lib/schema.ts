@@ -32,7 +32,6 @@ function loadValidator(): SchemaValidator | undefined {
 }
 
 const validator = settings.schemaSample > 0 ? loadValidator() : undefined;
-export const schemaChecksEnabled = validator !== undefined;
 
 const schemaChecks = new Map<string, NamedCheck>();
 
