@@ -11,6 +11,7 @@ import { hasHeader, locationEndsWithUuid, bodyIsEmpty, isJson, notServerError, t
 import { readField } from '../../lib/casing.ts';
 import { API_KEY_HEADER, CLIENT_TOKEN_HEADER } from '../../lib/defaults.ts';
 import { settings } from './settings.ts';
+import { ENDPOINTS } from './endpoints.ts';
 import { endpointChecks, observe, verifyThat, named, vuSecrets, type EndpointChecks } from './observe.ts';
 import { schemaCheck } from './schema.ts';
 import exec from 'k6/execution';
@@ -27,21 +28,7 @@ export const SCHEMAS = {
   providerALookup: 'ProviderALookupResponse',
 } as const;
 
-export const ENDPOINTS = {
-  createToken: 'POST /clienttokens/create',
-  register: 'POST /companies/register',
-  status: 'GET /companies/status',
-  buyerLookup: 'POST /buyerparties/lookup',
-  sellerLookup: 'POST /sellerparties/lookup',
-  upload: 'POST /documents',
-  send: 'POST /documents/outbound',
-  outboundStatus: 'GET /documents/outbound/{DocumentId}',
-  incoming: 'GET /documents/incoming',
-  download: 'GET /documents/{id}',
-  handled: 'POST /documents/handled',
-  providerARegister: 'POST /companies/deliverymethods/b2c/providera',
-  providerALookup: 'POST /companies/deliverymethods/b2c/providera/lookup',
-} as const;
+export { ENDPOINTS };
 
 /** Request params: the endpoint's tags and its status rule, which k6 applies to every response. */
 function params(checks: EndpointChecks, headers: Record<string, string>, extra: Record<string, unknown> = {}) {

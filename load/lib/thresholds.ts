@@ -4,6 +4,8 @@
 //
 // Pure module, shared by k6 (options) and the CLI (validating a file before a run).
 
+import { ENDPOINTS } from './endpoints.ts';
+
 export interface EndpointLimits {
   p95?: number;
   p99?: number;
@@ -38,7 +40,12 @@ export function validateThresholdsFile(value: unknown): ThresholdsFile {
   if (file.defaults !== undefined) limits('defaults', file.defaults);
   if (file.endpoints !== undefined) {
     if (typeof file.endpoints !== 'object' || file.endpoints === null) throw new Error('endpoints must be an object');
-    for (const [name, item] of Object.entries(file.endpoints)) limits(`endpoints["${name}"]`, item);
+    // A misspelt endpoint would get no thresholds at all, and the run would not say so.
+    const endpointNames: readonly string[] = Object.values(ENDPOINTS);
+    for (const [name, item] of Object.entries(file.endpoints)) {
+      if (!endpointNames.includes(name)) throw new Error(`endpoints["${name}"]: unknown endpoint (known: ${endpointNames.join(', ')})`);
+      limits(`endpoints["${name}"]`, item);
+    }
   }
   if (file.checks !== undefined && (typeof file.checks !== 'number' || file.checks < 0)) throw new Error('checks must be a number (the share of checks that must pass)');
   if (file.abortOnFail !== undefined) {

@@ -45,6 +45,7 @@ test('thresholds are built per endpoint, with an abort on an error-rate spike', 
   assert.deepEqual(thresholds.http_req_failed, [{ threshold: 'rate<0.5', abortOnFail: true, delayAbortEval: '10s' }]);
   assert.throws(() => validateThresholdsFile({ defaults: { p96: 1 } }), /unknown limit/);
   assert.throws(() => validateThresholdsFile({ limits: {} }), /unknown key "limits"/);
+  assert.throws(() => validateThresholdsFile({ endpoints: { 'POST /clienttoken/create': { p95: 1 } } }), /endpoints\["POST \/clienttoken\/create"\]: unknown endpoint/);
 });
 
 test('--segment I/N maps to k6 execution segments', () => {
