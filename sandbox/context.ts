@@ -41,16 +41,21 @@ export function hasVariant(context: SandboxContext, name: string): boolean {
 /** Date-times as ISO 8601 in UTC; the offset-0000 variant writes `+0000` as the guide examples do. */
 export function formatTime(context: SandboxContext, time: number | Date): string {
   const value = typeof time === 'number' ? time : time.getTime();
-  // Token answers repeat the ValidTo they were sent, so the last text is remembered per context.
-  const last = lastFormatted.get(context);
-  if (last !== undefined && last.value === value) return last.text;
-  const iso = new Date(value).toISOString();
-  const text = hasVariant(context, 'offset-0000') ? iso.replace(/Z$/, '+0000') : iso;
-  lastFormatted.set(context, { value, text });
+  // Token answers repeat the ValidTo they were sent, so recent texts are remembered per context.
+  let texts = formattedTimes.get(context);
+  if (texts === undefined) formattedTimes.set(context, (texts = new Map()));
+  let text = texts.get(value);
+  if (text === undefined) {
+    const iso = new Date(value).toISOString();
+    text = hasVariant(context, 'offset-0000') ? iso.replace(/Z$/, '+0000') : iso;
+    if (texts.size >= FORMATTED_TIMES_LIMIT) texts.clear();
+    texts.set(value, text);
+  }
   return text;
 }
 
-const lastFormatted = new WeakMap<SandboxContext, { value: number; text: string }>();
+const formattedTimes = new WeakMap<SandboxContext, Map<number, string>>();
+const FORMATTED_TIMES_LIMIT = 256;
 
 // `"name":` per casing and PascalCase key, so that a body is written in one pass without the
 // renamed copy that renderKeys makes (this runs on every answer with a body).

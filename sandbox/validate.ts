@@ -73,16 +73,21 @@ export function optionalInteger(body: Body, name: string, minimum: number, maxim
 
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i;
 
-// Clients send one ValidTo many times over (a load run formats it once a minute), and parsing
-// showed in token create's profile: the last text parsed is remembered.
-let lastParsed = { text: '', time: NaN };
+// Clients send one ValidTo many times over (a k6 VU formats it once a minute, and each VU its
+// own), and parsing showed in token create's profile: recent texts are remembered.
+const parsedTimes = new Map<string, number>();
+const PARSED_TIMES_LIMIT = 256;
 
 /** Parses an ISO 8601 date-time, also with the `+0000` offset form that the guide shows. */
 export function parseDateTime(text: string): Date | undefined {
-  if (text === lastParsed.text) return Number.isNaN(lastParsed.time) ? undefined : new Date(lastParsed.time);
-  let time = NaN;
-  if (DATE_TIME.test(text)) time = Date.parse(text.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
-  if (text.length <= 64) lastParsed = { text, time };
+  let time = parsedTimes.get(text);
+  if (time === undefined) {
+    time = DATE_TIME.test(text) ? Date.parse(text.replace(/([+-]\d{2})(\d{2})$/, '$1:$2')) : NaN;
+    if (text.length <= 64) {
+      if (parsedTimes.size >= PARSED_TIMES_LIMIT) parsedTimes.clear();
+      parsedTimes.set(text, time);
+    }
+  }
   return Number.isNaN(time) ? undefined : new Date(time);
 }
 
