@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { SandboxConfig } from './config.ts';
 import type { MessageKey, MessageParams } from './messages.ts';
 import { seedDirectory, type DirectoryParty } from './directory.ts';
-import { TokenTable, type NewToken, type TokenRecord } from './token-table.ts';
+import { TokenTable } from './token-table.ts';
 
 export type { TokenRecord } from './token-table.ts';
 
@@ -258,10 +258,6 @@ export class Store {
   /** Registered companies of the whole sandbox, for lookups and electronic routing. */
   *liveCompanies(): Iterable<Company> {
     for (const company of this.companies.values()) if (company.Status !== 'Deleted') yield company;
-  }
-
-  createToken(token: NewToken): TokenRecord {
-    return this.tokens.create(token);
   }
 
   addUpload(companyId: string, filename: string, contentType: string, bytes: Buffer): Upload {

@@ -22,7 +22,7 @@ export async function tokensArea(app: FastifyInstance, { context }: AreaOptions)
     authenticateApiKey(context, request);
     const body = bodyOf(request);
     if (hasFault(context, 'token-erpid-optional') && optionalString(body, 'ErpId') === undefined) {
-      sendBody(context, reply, 200, tokenBody(context, store.createToken({ ApiKey: request.auth.apiKey as string, Kind: 'search', SearchId: 'no ErpId' })));
+      sendBody(context, reply, 200, tokenBody(context, store.tokens.create({ ApiKey: request.auth.apiKey as string, Kind: 'search', SearchId: 'no ErpId' })));
       return;
     }
     const erpId = requiredString(body, 'ErpId');
@@ -38,7 +38,7 @@ export async function tokensArea(app: FastifyInstance, { context }: AreaOptions)
     const apiKey = request.auth.apiKey as string;
     const company = store.companyByErpId(apiKey, erpId);
     if (company === undefined) throw badRequest('companyNotFoundForErpId', { erpId });
-    const token = store.createToken({ ApiKey: apiKey, Kind: 'client', CompanyId: company.CompanyId, ValidTo: validTo?.getTime(), UserRoles: userRoles });
+    const token = store.tokens.create({ ApiKey: apiKey, Kind: 'client', CompanyId: company.CompanyId, ValidTo: validTo?.getTime(), UserRoles: userRoles });
     sendBody(context, reply, hasFault(context, 'token-create-201') ? 201 : 200, tokenBody(context, token));
   });
 
@@ -55,7 +55,7 @@ export async function tokensArea(app: FastifyInstance, { context }: AreaOptions)
     const body = bodyOf(request);
     const searchId = requiredString(body, 'SearchId');
     const validTo = optionalDateTime(body, 'ValidTo');
-    const token = store.createToken({ ApiKey: request.auth.apiKey as string, Kind: 'search', SearchId: searchId, ValidTo: validTo?.getTime() });
+    const token = store.tokens.create({ ApiKey: request.auth.apiKey as string, Kind: 'search', SearchId: searchId, ValidTo: validTo?.getTime() });
     return sendBody(context, reply, 200, tokenBody(context, token));
   });
 }
