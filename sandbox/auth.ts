@@ -27,7 +27,8 @@ function latestCompany(context: SandboxContext, apiKey?: string): Company | unde
   return latest;
 }
 
-function checkClientToken(context: SandboxContext, request: FastifyRequest, allowSearch: boolean): void {
+/** What requireClientToken checks; a handler may call it first thing itself (see authenticateApiKey). */
+export function authenticateClientToken(context: SandboxContext, request: FastifyRequest, allowSearch = false): void {
   const value = header(request, 'clienttoken');
   if (value === undefined) {
     const company = hasFault(context, 'auth-not-enforced') ? latestCompany(context) : undefined;
@@ -78,24 +79,19 @@ export function authenticateApiKey(context: SandboxContext, request: FastifyRequ
   request.auth = { apiKey: checkApiKey(context, request) };
 }
 
-/** What requireClientToken checks, for a handler to call itself (see authenticateApiKey). */
-export function authenticateClientToken(context: SandboxContext, request: FastifyRequest, allowSearch = false): void {
-  checkClientToken(context, request, allowSearch);
-}
-
 export function requireApiKey(context: SandboxContext): Hook {
   return hook((request) => authenticateApiKey(context, request));
 }
 
 /** A client token of a company; with allowSearch also a search token (lookups). */
 export function requireClientToken(context: SandboxContext, allowSearch = false): Hook {
-  return hook((request) => checkClientToken(context, request, allowSearch));
+  return hook((request) => authenticateClientToken(context, request, allowSearch));
 }
 
 /** For calls whose scheme the spec does not show: a ClientToken when one is sent, otherwise an APIkey. */
 export function requireEither(context: SandboxContext, allowSearch = false): Hook {
   return hook((request) => {
-    if (header(request, 'clienttoken') !== undefined) return checkClientToken(context, request, allowSearch);
+    if (header(request, 'clienttoken') !== undefined) return authenticateClientToken(context, request, allowSearch);
     if (header(request, 'apikey') !== undefined) {
       request.auth = { apiKey: checkApiKey(context, request) };
       return;
