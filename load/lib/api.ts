@@ -275,4 +275,3 @@ export function uploadAndSend(token: string, sendDocumentAs: object, erpDocument
     Document: { DocumentFormat: INVOICE_FORMAT, DocumentUri: documentUri, ErpDocumentId: erpDocumentId },
   });
 }
-
