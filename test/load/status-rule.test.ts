@@ -17,7 +17,7 @@ after(async () => {
   await sandbox?.close();
 });
 
-test('an unexpected status on unsampled responses fails the run through the per-endpoint error rate', { skip: k6 === undefined ? NO_K6 : false, timeout: 300_000 }, async () => {
+test('an unexpected status on unsampled responses fails the run through the per-endpoint error rate (TOK-01)', { skip: k6 === undefined ? NO_K6 : false, timeout: 300_000 }, async () => {
   const directory = tempDirectory('status-rule');
   const run = await dxs(['load', '--script', 'client-tokens', '--base-url', sandbox!.baseUrl, '--api-key', sandbox!.apiKey,
     '--iterations', '200', '--vus', '2', '--duration', '60s', '--check-sample', '1000000', '--report-dir', directory]);

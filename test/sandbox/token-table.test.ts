@@ -12,7 +12,7 @@ function tampered(value: string, at = 10): string {
 }
 
 describe('token table', () => {
-  test('a created token is found with everything it was created with', () => {
+  test('a created token is found with everything it was created with (TOK-03)', () => {
     const table = new TokenTable(10);
     const created = table.create(client('company-1', { ValidTo: 1_800_000_000_000, UserRoles: ['Admin'] }));
     assert.match(created.Token, /^[A-Za-z0-9_-]{32}$/);
@@ -22,7 +22,7 @@ describe('token table', () => {
     assert.equal(table.size, 2);
   });
 
-  test('values that were never made here are unknown: another slot, other characters, other lengths, other alphabets', () => {
+  test('values that were never made here are unknown: another slot, other characters, other lengths, other alphabets (SEC-02)', () => {
     const table = new TokenTable(4);
     const created = table.create(client('company-1'));
     assert.equal(table.get(tampered(created.Token)), undefined);
@@ -48,7 +48,7 @@ describe('token table', () => {
     assert.equal(new Set(tokens).size, 5);
   });
 
-  test('a revoked token stays known as revoked; a slot taken over by a new token is not revoked', () => {
+  test('a revoked token stays known as revoked; a slot taken over by a new token is not revoked (TOK-11, SEC-05)', () => {
     const table = new TokenTable(2);
     const first = table.create(client('company-1')).Token;
     assert.equal(table.revoke(first), true);
