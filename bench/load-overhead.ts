@@ -19,6 +19,7 @@ import { startSandbox } from '../sandbox/index.ts';
 import { findK6, k6Version } from '../cli/commands/load/k6.ts';
 import { DEFAULT_THRESHOLDS_FILE, runScript } from '../cli/commands/load/run.ts';
 import { buildThresholds, validateThresholdsFile } from '../load/lib/thresholds.ts';
+import { DEFAULT_CHECK_SAMPLE, DEFAULT_SCHEMA_SAMPLE } from '../load/lib/run-settings.ts';
 import { writeFixturePack } from '../fixtures/pack.ts';
 import { newRunPrefix } from '../fixtures/run-prefix.ts';
 import { processCpu } from './process-cpu.ts';
@@ -183,7 +184,7 @@ try {
     return known.length === 0 ? 'n/a' : `${median(known).toFixed(0)} µs median (runs: ${known.map((value) => value.toFixed(0)).join(', ')})`;
   };
   const overheadOf = (rate: number): number => (bare > 0 ? ((bare - rate) / bare) * 100 : NaN);
-  const samples = `checks on 1 response in ${CHECK_SAMPLE ?? 'the default'}, schema on 1 in ${SCHEMA_SAMPLE ?? 'the default'}`;
+  const samples = `checks on 1 response in ${CHECK_SAMPLE ?? `${DEFAULT_CHECK_SAMPLE} (the default)`}, schema on 1 in ${SCHEMA_SAMPLE ?? `${DEFAULT_SCHEMA_SAMPLE} (the default)`}`;
   console.log(`k6: ${k6Version(k6) ?? k6}; ${VUS} VUs for ${DURATION} per run, ${ROUNDS} rounds taking turns; POST /clienttokens/create on the embedded sandbox (${cpus().length} cores); ${samples}`);
   console.log(`bare k6 script (HTTP call only):        ${bare.toFixed(0).padStart(7)} req/s median (runs: ${list(bareRuns)})`);
   console.log(`floor (tag, status rule, thresholds):   ${floor.toFixed(0).padStart(7)} req/s median (runs: ${list(floorRuns)})`);

@@ -9,6 +9,7 @@ import { openTarget, type Target } from '../../lib/target.ts';
 import { secrets } from '../../lib/redact.ts';
 import { PROFILE_NAMES, PROFILES, durationSeconds } from '../../load/profiles/index.ts';
 import { validateThresholdsFile } from '../../load/lib/thresholds.ts';
+import { DEFAULT_CHECK_SAMPLE, DEFAULT_SCHEMA_SAMPLE } from '../../load/lib/run-settings.ts';
 import { findK6, K6NotFound, PROJECT_ROOT } from './load/k6.ts';
 import { parseSegment, type Segment } from './load/segments.ts';
 import { DEFAULT_THRESHOLDS_FILE, VALIDATORS_BUNDLE, runScript, scriptNames, type ScriptSettings } from './load/run.ts';
@@ -38,8 +39,8 @@ const RUN_OPTIONS: readonly OptionSpec[] = [
   { key: 'duration', kind: 'string', argument: 'D', check: duration, description: 'run length, e.g. 30s, 5m, 1h' },
   { key: 'iterations', kind: 'integer', argument: 'N', check: positive, description: 'a fixed total of iterations shared by the VUs (bounded by --duration)' },
   { key: 'thresholds', kind: 'string', argument: 'FILE', description: 'thresholds file (default load/thresholds/default.json)' },
-  { key: 'checkSample', kind: 'integer', argument: 'N', check: positive, description: 'record the shared checks on one response in N per VU and endpoint (1: every response; default 20); k6 judges every status' },
-  { key: 'schemaSample', kind: 'integer', argument: 'N', description: 'validate one response in N against its schema (0: never; default 20)' },
+  { key: 'checkSample', kind: 'integer', argument: 'N', check: positive, description: `record the shared checks on one response in N per VU and endpoint (1: every response; default ${DEFAULT_CHECK_SAMPLE}); k6 judges every status` },
+  { key: 'schemaSample', kind: 'integer', argument: 'N', description: `validate one response in N against its schema (0: never; default ${DEFAULT_SCHEMA_SAMPLE})` },
   { key: 'ssnCount', kind: 'integer', argument: 'N', check: positive, description: 'SSNs per provider A lookup (default 5000, at most 500000)' },
   { key: 'seed', kind: 'integer', argument: 'N', description: 'seed of the generated data' },
   { key: 'k6', kind: 'string', argument: 'PATH', description: 'k6 binary (default: K6_BIN, then PATH, then .tools/bin/k6)' },

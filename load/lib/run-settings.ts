@@ -29,6 +29,10 @@ export interface RunSettings {
   fixturePack?: string;
 }
 
+/** The samples when none is given: the k6 side, the CLI's help and the bench print the same. */
+export const DEFAULT_CHECK_SAMPLE = 20;
+export const DEFAULT_SCHEMA_SAMPLE = 20;
+
 export const SETTING_ENV_NAMES: Record<keyof RunSettings, string> = {
   baseUrl: 'DXS_BASE_URL',
   apiKey: 'DXS_API_KEY',

@@ -5,7 +5,7 @@
 // k6 side only: no Node APIs.
 
 import { SANDBOX_API_KEY, DEFAULT_SANDBOX_HOST, DEFAULT_SANDBOX_PORT, API_PREFIX } from '../../lib/defaults.ts';
-import { SETTING_ENV_NAMES, type RunSettings } from './run-settings.ts';
+import { DEFAULT_CHECK_SAMPLE, DEFAULT_SCHEMA_SAMPLE, SETTING_ENV_NAMES, type RunSettings } from './run-settings.ts';
 
 function text(key: keyof RunSettings): string | undefined {
   const raw = __ENV[SETTING_ENV_NAMES[key]];
@@ -31,8 +31,8 @@ export const settings: LoadSettings = {
   duration: text('duration'),
   iterations: number('iterations', false),
   thresholdsFile: text('thresholdsFile'),
-  checkSample: number('checkSample', false) ?? 20,
-  schemaSample: number('schemaSample', true) ?? 20,
+  checkSample: number('checkSample', false) ?? DEFAULT_CHECK_SAMPLE,
+  schemaSample: number('schemaSample', true) ?? DEFAULT_SCHEMA_SAMPLE,
   ssnCount: number('ssnCount', false) ?? 5000,
   seed: number('seed', true) ?? 20260101,
   runPrefix: text('runPrefix') ?? 'load',
