@@ -30,6 +30,11 @@ export const FAULTS: Record<string, string> = {
   'identifier-202': 'add identifier answers 202 instead of 200 or 201',
   'delete-role-ignored': 'delete is accepted from an API key without the DeleteRegistration role',
   'delete-duplicate-202': 'a duplicate delete request answers 202 instead of 200',
+  'delete-any-api-key': 'delete accepts an APIkey that is not configured (202, nothing deleted)',
+  'delete-unauthenticated': 'delete without any credential is accepted (202, nothing deleted)',
+  'delete-client-token-accepted': "a company's ClientToken alone deletes it",
+  'delete-id-optional': 'delete without Id is accepted (202, nothing deleted)',
+  'delete-every-api-key': 'a delete request removes the registrations with that Id of every API key',
   // network
   'lookup-partyid-optional': 'lookups accept a body without PartyId',
   'lookup-exacthit-string': 'ExactHit of a lookup answer is the string "false"',

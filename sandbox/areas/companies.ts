@@ -1,7 +1,7 @@
 // Company registration and update, details, services activation, status, users, identifiers and
 // deletion.
-import type { FastifyInstance } from 'fastify';
-import { authenticateClientToken, requireApiKey, requireClientToken, requireEither } from '../auth.ts';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { authenticateApiKey, authenticateClientToken, requireApiKey, requireClientToken, requireEither } from '../auth.ts';
 import { hasFault, sendBody, type AreaOptions, type SandboxContext } from '../context.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { normaliseOrgNo, PROCESSES, type Company, type CompanyFields } from '../store.ts';
@@ -13,6 +13,28 @@ import {
 const OPTIONAL_STRINGS = [
   'AltName', 'StreetName', 'Department', 'PostBox', 'City', 'PostalZone', 'PostalCode', 'LanguageCode', 'PhoneNo', 'FaxNo', 'VatNo', 'GLN',
 ] as const;
+
+/**
+ * Delete takes the APIkey (authentication rules 2 and 3). Its faults each let one request through
+ * that the spec refuses, answered 202 as if accepted: a key that is not configured, no credential,
+ * or a ClientToken alone (which then deletes its own company).
+ */
+function deleteCredentials(context: SandboxContext) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const apiKey = request.headers.apikey;
+    if (typeof apiKey !== 'string' || apiKey === '') {
+      if (request.headers.clienttoken !== undefined && hasFault(context, 'delete-client-token-accepted')) return authenticateClientToken(context, request);
+      if (hasFault(context, 'delete-unauthenticated')) {
+        request.auth = {};
+        return;
+      }
+    } else if (!context.store.apiKeys.has(apiKey) && hasFault(context, 'delete-any-api-key')) {
+      request.auth = { apiKey };
+      return;
+    }
+    authenticateApiKey(context, request);
+  };
+}
 
 export const CULTURE_CODES = ['en-GB', 'da-DK', 'fi-FI', 'is-IS', 'nn-NO', 'sv-SE'];
 
@@ -176,15 +198,26 @@ export async function companiesArea(app: FastifyInstance, { context }: AreaOptio
     return sendBody(context, reply, hasFault(context, 'identifier-202') ? 202 : exists ? 200 : 201, { Type: type, Value: value });
   });
 
-  app.post('/companies/delete', { preHandler: requireApiKey(context) }, async (request, reply) => {
+  app.post('/companies/delete', { preHandler: deleteCredentials(context) }, async (request, reply) => {
     if (!config.deletesEnabled) throw new ApiError(501, 'deletesDisabled');
-    const apiKey = request.auth.apiKey as string;
+    if (request.auth.company !== undefined) {
+      engine.deleteCompany(request.auth.company);
+      return reply.code(202).send();
+    }
+    const apiKey = request.auth.apiKey;
+    if (apiKey === undefined || !store.apiKeys.has(apiKey)) return reply.code(202).send();
     if (!store.apiKeys.get(apiKey)?.Roles.has('DeleteRegistration') && !hasFault(context, 'delete-role-ignored')) throw new ApiError(401, 'deleteRoleMissing');
-    const id = requiredString(bodyOf(request), 'Id');
+    const body = bodyOf(request);
+    if (hasFault(context, 'delete-id-optional') && (body.Id === undefined || body.Id === null || body.Id === '')) return reply.code(202).send();
+    const id = requiredString(body, 'Id');
     const requestKey = `${apiKey}\n${id}`;
     if (store.deleteRequests.has(requestKey)) return reply.code(hasFault(context, 'delete-duplicate-202') ? 202 : 200).send();
     store.deleteRequests.add(requestKey);
-    engine.deleteCompany(store.companyByErpId(apiKey, id));
+    if (hasFault(context, 'delete-every-api-key')) {
+      for (const key of store.apiKeys.keys()) engine.deleteCompany(store.companyByErpId(key, id));
+    } else {
+      engine.deleteCompany(store.companyByErpId(apiKey, id));
+    }
     return reply.code(202).send();
   });
 }

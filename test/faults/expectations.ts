@@ -41,6 +41,11 @@ export const FAULT_EXPECTATIONS: Record<string, FaultExpectation> = {
   'identifier-202': { areas: ['companies'], requirement: 'CMP-IDN-01' },
   'delete-role-ignored': { areas: ['companies'], requirement: 'CMP-DEL-03' },
   'delete-duplicate-202': { areas: ['companies'], requirement: 'CMP-DEL-02', destructive: true },
+  'delete-any-api-key': { areas: ['companies'], requirement: 'CMP-DEL-04' },
+  'delete-unauthenticated': { areas: ['companies'], requirement: 'CMP-DEL-10' },
+  'delete-client-token-accepted': { areas: ['companies'], requirement: 'CMP-DEL-11' },
+  'delete-id-optional': { areas: ['companies'], requirement: 'CMP-DEL-07' },
+  'delete-every-api-key': { areas: ['companies'], requirement: 'CMP-DEL-09', destructive: true },
   // network
   'lookup-partyid-optional': { areas: ['network'], requirement: 'NET-LKP-02' },
   'lookup-exacthit-string': { areas: ['network'], requirement: 'NET-LKP-05' },
