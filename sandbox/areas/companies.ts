@@ -200,6 +200,7 @@ export async function companiesArea(app: FastifyInstance, { context }: AreaOptio
 
   app.post('/companies/delete', { preHandler: deleteCredentials(context) }, async (request, reply) => {
     if (!config.deletesEnabled) throw new ApiError(501, 'deletesDisabled');
+    // A company, an unknown key or no key at all come only from deleteCredentials' faults.
     if (request.auth.company !== undefined) {
       engine.deleteCompany(request.auth.company);
       return reply.code(202).send();
