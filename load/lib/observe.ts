@@ -164,6 +164,12 @@ export interface EndpointChecks {
    * `extra` adds checks that depend on the call's own input (made per call).
    */
   verify(response: K6Response | ObservedResponse, extra?: readonly NamedCheck[]): boolean;
+  /**
+   * Records the checks when the response falls in the sample, for a flow that does not use the
+   * answer. An unsampled response is not read at all: reading even its status from k6's Response
+   * cost about 8 µs of k6 CPU per request under load, a tenth of the bare request.
+   */
+  sample(response: K6Response): void;
 }
 
 export function endpointChecks(endpoint: string, statuses: readonly number[], checks: readonly NamedCheck[], schema?: NamedCheck): EndpointChecks {
@@ -196,6 +202,12 @@ export function endpointChecks(endpoint: string, statuses: readonly number[], ch
       if (!checked && !schemaChecked) return statusOk;
       const observed = response instanceof K6Observed ? response : observe(response as K6Response);
       return recordSample(checked, schemaChecked, observed, extra) && statusOk;
+    },
+    sample(response) {
+      const index = seen++;
+      const checked = index % checkSample === 0;
+      const schemaChecked = schemaSample > 0 && index % schemaSample === 0;
+      if (checked || schemaChecked) recordSample(checked, schemaChecked, observe(response), undefined);
     },
   };
 }

@@ -1,7 +1,7 @@
 // Flow: create client tokens for registered companies (POST /clienttokens/create).
 import exec from 'k6/execution';
 import { buildOptions } from '../lib/options.ts';
-import { ENDPOINTS, createClientToken, registerAndWait } from '../lib/api.ts';
+import { ENDPOINTS, clientTokenMaker, registerAndWait } from '../lib/api.ts';
 import { companyInput } from '../lib/data.ts';
 import { settings } from '../lib/settings.ts';
 
@@ -23,15 +23,14 @@ export function setupClientTokens(): ClientTokensData {
   return { erpIds };
 }
 
-// A counter of this VU spreads the companies without asking k6/execution on every iteration.
-let iteration = 0;
-// setup()'s data reaches each iteration wrapped around Go values: every read of data.erpIds
-// crosses into Go and wraps the array anew. The VU copies the ErpIds once.
-let erpIds: string[] | undefined;
+// Made on the VU's first iteration from setup()'s data, which reaches each iteration wrapped
+// around Go values (every read of data.erpIds crosses into Go and wraps the array anew). It takes
+// the companies in turn.
+let createToken: (() => void) | undefined;
 
 export function clientTokens(data: ClientTokensData): void {
-  erpIds ??= [...data.erpIds];
-  createClientToken(erpIds[iteration++ % erpIds.length], 10);
+  createToken ??= clientTokenMaker([...data.erpIds], 10);
+  createToken();
 }
 
 export const setup = setupClientTokens;
