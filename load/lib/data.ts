@@ -7,10 +7,9 @@
 import { SharedArray } from 'k6/data';
 import { packInfo, packSection, packSsns } from '../../fixtures/k6.ts';
 import type { CompanyInput, PartyLookupInput, ProviderARegistrationInput } from '../../fixtures/bodies.ts';
-import { settings } from './settings.ts';
+import { PROJECT_ROOT, settings } from './settings.ts';
 
-// Relative to this module and to the scripts alike: both sit two levels below the project root.
-const PACK = settings.fixturePack ?? '../../fixtures/generated/pack.json';
+const PACK = settings.fixturePack ?? `${PROJECT_ROOT}/fixtures/generated/pack.json`;
 
 const companies = packSection(SharedArray, open, PACK, 'companies');
 export const buyerLookups = packSection(SharedArray, open, PACK, 'buyerLookups');
@@ -23,7 +22,7 @@ export const ssns = packSsns(SharedArray, packInfo(SharedArray, open, PACK), set
 export type { CompanyInput, PartyLookupInput };
 
 /** The UBL invoice of the shared fixtures, uploaded and sent by the document flows. */
-export const invoiceXml: string = open('../../fixtures/files/invoice.xml');
+export const invoiceXml: string = open(`${PROJECT_ROOT}/fixtures/files/invoice.xml`);
 export const INVOICE_FORMAT = 'UBL';
 
 /** A unique ErpId for one iteration of one VU of this run. */

@@ -6,11 +6,10 @@
 import type { Options } from 'k6/options';
 import { buildScenario } from '../profiles/index.ts';
 import { buildThresholds, validateThresholdsFile } from './thresholds.ts';
-import { settings } from './settings.ts';
+import { PROJECT_ROOT, settings } from './settings.ts';
 
 function thresholdsFile() {
-  // Relative to this module and to the scripts alike: both sit one level below load/.
-  const text = open(settings.thresholdsFile ?? '../thresholds/default.json');
+  const text = open(settings.thresholdsFile ?? `${PROJECT_ROOT}/load/thresholds/default.json`);
   return validateThresholdsFile(JSON.parse(text));
 }
 

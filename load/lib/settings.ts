@@ -20,6 +20,12 @@ function number(key: keyof RunSettings, allowZero: boolean): number | undefined 
   return value;
 }
 
+// `dxs load` runs each script as one bundle, which may sit anywhere (cli/commands/load/bundle.ts):
+// it defines DXS_PROJECT_ROOT, so the files the scripts open are found from the project root. A
+// script started by hand runs from its sources, which all sit two levels below the root.
+declare const DXS_PROJECT_ROOT: string | undefined;
+export const PROJECT_ROOT: string = typeof DXS_PROJECT_ROOT === 'string' ? DXS_PROJECT_ROOT : '../..';
+
 export type LoadSettings = Required<Pick<RunSettings, 'baseUrl' | 'apiKey' | 'profile' | 'checkSample' | 'schemaSample' | 'ssnCount' | 'seed' | 'runPrefix'>> & RunSettings;
 
 export const settings: LoadSettings = {

@@ -1,13 +1,15 @@
 // Runs one load script with k6 and collects what it wrote: the raw points (--out json), k6's
 // summary export, the web-dashboard HTML export and, off a TTY, k6's own output as a log.
 import { spawn } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PROJECT_ROOT } from './k6.ts';
 import { durationSeconds } from '../../../load/profiles/index.ts';
 import { settingsEnvironment, type RunSettings } from '../../../load/lib/run-settings.ts';
 import { segmentArguments, type Segment } from './segments.ts';
 import type { ScriptArtifacts } from './report.ts';
+import { bundleScript } from './bundle.ts';
 
 export const SCRIPTS_DIRECTORY = join(PROJECT_ROOT, 'load', 'scripts');
 export const DEFAULT_THRESHOLDS_FILE = join(PROJECT_ROOT, 'load', 'thresholds', 'default.json');
@@ -42,7 +44,7 @@ export const SYSTEM_TAGS = 'status,method,name,check,scenario,group,expected_res
 export interface RunScriptInput {
   k6: string;
   script: string;
-  /** Another script file run the same way (the bench's bare script); default load/scripts/<script>.ts. */
+  /** Another script file run as it is (the bench's bare script); default load/scripts/<script>.ts, bundled. */
   scriptFile?: string;
   settings: ScriptSettings;
   directory: string;
@@ -60,7 +62,24 @@ export async function runScript(input: RunScriptInput): Promise<ScriptArtifacts 
   const log = join(input.directory, 'k6.log');
   const args = ['run', '--summary-export', summary, '--out', `json=${raw}`, '--system-tags', SYSTEM_TAGS, '--no-usage-report'];
   if (input.segment !== undefined) args.push(...segmentArguments(input.segment));
-  args.push(input.scriptFile ?? scriptPath(input.script));
+  // The bundle lives as long as the run; k6 reads it at start and in every VU's init.
+  const bundleDirectory = input.scriptFile === undefined ? mkdtempSync(join(tmpdir(), 'dxs-load-script-')) : undefined;
+  try {
+    if (bundleDirectory !== undefined) {
+      const bundle = join(bundleDirectory, `${input.script}.js`);
+      await bundleScript(scriptPath(input.script), bundle, VALIDATORS_BUNDLE);
+      args.push(bundle);
+    } else {
+      args.push(input.scriptFile as string);
+    }
+    return await runK6(input, args, { raw, summary, dashboard, log });
+  } finally {
+    if (bundleDirectory !== undefined) rmSync(bundleDirectory, { recursive: true, force: true });
+  }
+}
+
+async function runK6(input: RunScriptInput, args: string[], files: { raw: string; summary: string; dashboard: string; log: string }): Promise<ScriptArtifacts & { exitCode: number }> {
+  const { raw, summary, dashboard, log } = files;
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DXS_') && !name.startsWith('K6_')));
   const env = {
     ...inherited,
