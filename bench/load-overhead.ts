@@ -19,7 +19,7 @@ import { startSandbox } from '../sandbox/index.ts';
 import { findK6, k6Version } from '../cli/commands/load/k6.ts';
 import { DEFAULT_THRESHOLDS_FILE, runScript } from '../cli/commands/load/run.ts';
 import { buildThresholds, validateThresholdsFile } from '../load/lib/thresholds.ts';
-import { DEFAULT_CHECK_SAMPLE, DEFAULT_SCHEMA_SAMPLE } from '../load/lib/run-settings.ts';
+import { DEFAULT_CHECK_INTERVAL, DEFAULT_SCHEMA_SAMPLE } from '../load/lib/run-settings.ts';
 import { writeFixturePack } from '../fixtures/pack.ts';
 import { newRunPrefix } from '../fixtures/run-prefix.ts';
 import { processCpu } from './process-cpu.ts';
@@ -27,8 +27,8 @@ import { processCpu } from './process-cpu.ts';
 const VUS = Number(process.env.DXS_BENCH_VUS ?? 10);
 const DURATION = process.env.DXS_BENCH_DURATION ?? '5s';
 const ROUNDS = Math.max(1, Math.min(10, Number(process.env.DXS_BENCH_ROUNDS ?? 3)));
-// Unset: the defaults of dxs load (--check-sample, --schema-sample).
-const CHECK_SAMPLE = process.env.DXS_BENCH_CHECK_SAMPLE === undefined ? undefined : Number(process.env.DXS_BENCH_CHECK_SAMPLE);
+// Unset: the defaults of dxs load (--check-interval, --schema-sample).
+const CHECK_INTERVAL = process.env.DXS_BENCH_CHECK_INTERVAL === undefined ? undefined : Number(process.env.DXS_BENCH_CHECK_INTERVAL);
 const SCHEMA_SAMPLE = process.env.DXS_BENCH_SCHEMA_SAMPLE === undefined ? undefined : Number(process.env.DXS_BENCH_SCHEMA_SAMPLE);
 
 function median(values: number[]): number {
@@ -149,7 +149,7 @@ try {
   const runPrefix = newRunPrefix();
   const fixturePack = join(work, 'fixtures.json');
   writeFixturePack(fixturePack, { runPrefix, counts: { companies: 10, users: 0, identifiers: 0, networkSetupRequests: 0, providerARegistrations: 1, sendDocuments: 0, lookups: 1 } });
-  const settings = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, profile: 'smoke', vus: VUS, duration: DURATION, thresholdsFile: DEFAULT_THRESHOLDS_FILE, runPrefix, fixturePack, checkSample: CHECK_SAMPLE, schemaSample: SCHEMA_SAMPLE };
+  const settings = { baseUrl: sandbox.baseUrl, apiKey: sandbox.apiKey, profile: 'smoke', vus: VUS, duration: DURATION, thresholdsFile: DEFAULT_THRESHOLDS_FILE, runPrefix, fixturePack, checkInterval: CHECK_INTERVAL, schemaSample: SCHEMA_SAMPLE };
   // Both scripts run the way dxs load runs them (same outputs: raw JSON, dashboard, summary), so
   // the difference is the script's own work: checks, tags, schema samples.
   const measure = async (label: string, round: number, scriptFile: string | undefined, scenario: string): Promise<Measured> => {
@@ -184,7 +184,7 @@ try {
     return known.length === 0 ? 'n/a' : `${median(known).toFixed(0)} µs median (runs: ${known.map((value) => value.toFixed(0)).join(', ')})`;
   };
   const overheadOf = (rate: number): number => (bare > 0 ? ((bare - rate) / bare) * 100 : NaN);
-  const samples = `checks on 1 response in ${CHECK_SAMPLE ?? `${DEFAULT_CHECK_SAMPLE} (the default)`}, schema on 1 in ${SCHEMA_SAMPLE ?? `${DEFAULT_SCHEMA_SAMPLE} (the default)`}`;
+  const samples = `checks on a response every ${CHECK_INTERVAL ?? DEFAULT_CHECK_INTERVAL} ms per VU and endpoint${CHECK_INTERVAL === undefined ? ' (the default)' : ''}, schema on 1 in ${SCHEMA_SAMPLE ?? `${DEFAULT_SCHEMA_SAMPLE} (the default)`} of those`;
   console.log(`k6: ${k6Version(k6) ?? k6}; ${VUS} VUs for ${DURATION} per run, ${ROUNDS} rounds taking turns; POST /clienttokens/create on the embedded sandbox (${cpus().length} cores); ${samples}`);
   console.log(`bare k6 script (HTTP call only):        ${bare.toFixed(0).padStart(7)} req/s median (runs: ${list(bareRuns)})`);
   console.log(`floor (tag, status rule, thresholds):   ${floor.toFixed(0).padStart(7)} req/s median (runs: ${list(floorRuns)})`);

@@ -9,7 +9,7 @@ import { openTarget, type Target } from '../../lib/target.ts';
 import { secrets } from '../../lib/redact.ts';
 import { PROFILE_NAMES, PROFILES, durationSeconds } from '../../load/profiles/index.ts';
 import { validateThresholdsFile } from '../../load/lib/thresholds.ts';
-import { DEFAULT_CHECK_SAMPLE, DEFAULT_SCHEMA_SAMPLE } from '../../load/lib/run-settings.ts';
+import { DEFAULT_CHECK_INTERVAL, DEFAULT_SCHEMA_SAMPLE } from '../../load/lib/run-settings.ts';
 import { findK6, K6NotFound, PROJECT_ROOT } from './load/k6.ts';
 import { parseSegment, type Segment } from './load/segments.ts';
 import { DEFAULT_THRESHOLDS_FILE, VALIDATORS_BUNDLE, runScript, scriptNames, type ScriptSettings } from './load/run.ts';
@@ -39,8 +39,8 @@ const RUN_OPTIONS: readonly OptionSpec[] = [
   { key: 'duration', kind: 'string', argument: 'D', check: duration, description: 'run length, e.g. 30s, 5m, 1h' },
   { key: 'iterations', kind: 'integer', argument: 'N', check: positive, description: 'a fixed total of iterations shared by the VUs (bounded by --duration)' },
   { key: 'thresholds', kind: 'string', argument: 'FILE', description: 'thresholds file (default load/thresholds/default.json)' },
-  { key: 'checkSample', kind: 'integer', argument: 'N', check: positive, description: `record the shared checks on one response in N per VU and endpoint (1: every response; default ${DEFAULT_CHECK_SAMPLE}); k6 judges every status` },
-  { key: 'schemaSample', kind: 'integer', argument: 'N', description: `validate one response in N against its schema (0: never; default ${DEFAULT_SCHEMA_SAMPLE})` },
+  { key: 'checkInterval', kind: 'integer', argument: 'MS', description: `record the shared checks on the first response per VU and endpoint, then on one every MS milliseconds (0: every response; default ${DEFAULT_CHECK_INTERVAL}); k6 judges every status` },
+  { key: 'schemaSample', kind: 'integer', argument: 'N', description: `validate one checked response in N against its schema (0: never; default ${DEFAULT_SCHEMA_SAMPLE}: each one)` },
   { key: 'ssnCount', kind: 'integer', argument: 'N', check: positive, description: 'SSNs per provider A lookup (default 5000, at most 500000)' },
   { key: 'seed', kind: 'integer', argument: 'N', description: 'seed of the generated data' },
   { key: 'k6', kind: 'string', argument: 'PATH', description: 'k6 binary (default: K6_BIN, then PATH, then .tools/bin/k6)' },
@@ -112,6 +112,8 @@ const LOAD_PACK_COUNTS = { companies: 40, users: 0, identifiers: 0, networkSetup
 
 /** Limits of the numbers that k6 reads (the CLI checks them before anything starts). */
 function checkRunNumbers(options: ResolvedOptions): void {
+  const checkInterval = options.checkInterval as number | undefined;
+  if (checkInterval !== undefined && checkInterval < 0) throw new ConfigError('--check-interval must be 0 or more');
   const schemaSample = options.schemaSample as number | undefined;
   if (schemaSample !== undefined && schemaSample < 0) throw new ConfigError('--schema-sample must be 0 or more');
   const ssnCount = options.ssnCount as number | undefined;
@@ -131,7 +133,7 @@ function scriptSettings(options: ResolvedOptions, target: { baseUrl: string; api
     duration: options.duration as string | undefined,
     iterations: options.iterations as number | undefined,
     thresholdsFile: thresholdsPath(options),
-    checkSample: options.checkSample as number | undefined,
+    checkInterval: options.checkInterval as number | undefined,
     schemaSample,
     ssnCount,
     seed: options.seed as number | undefined,

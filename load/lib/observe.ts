@@ -147,10 +147,11 @@ function checkSet(endpoint: string, checks: readonly NamedCheck[]): CheckSet {
  * An endpoint's shared checks. Every response's status is judged by k6 itself: the request
  * carries `responseCallback` (the endpoint's statuses), so http_req_failed and its per-endpoint
  * threshold count every unexpected answer at no cost to the script. The named checks of
- * lib/checks.ts (the status among them) and the schema check are recorded with check() on a
- * sample of the responses, per VU: one in `--check-sample` and one in `--schema-sample`, the
- * first response always. A check() costs about as much k6 CPU as the request itself, so
- * checking every response would halve what a load run can send.
+ * lib/checks.ts (the status among them) are recorded with check() on a sample of the responses,
+ * per VU and endpoint: the first response, then the first one after each `--check-interval`
+ * milliseconds; the schema check on one in `--schema-sample` of those. A checked response costs
+ * k6 about three bare requests, so a sample by time keeps that cost flat under load while a
+ * slow run still has most of its responses checked.
  */
 export interface EndpointChecks {
   readonly endpoint: string;
@@ -177,16 +178,24 @@ export function endpointChecks(endpoint: string, statuses: readonly number[], ch
   const sets = {
     named: checkSet(endpoint, always),
     withSchema: checkSet(endpoint, schema === undefined ? always : [...always, schema]),
-    schemaOnly: checkSet(endpoint, schema === undefined ? [] : [schema]),
   };
   // Read once: k6 interprets the script, and the unsampled path runs on every response.
-  const checkSample = settings.checkSample;
+  const checkInterval = settings.checkInterval;
   const schemaSample = schema === undefined ? 0 : settings.schemaSample;
   const only = statuses.length === 1 ? statuses[0] : undefined;
-  let seen = 0;
-  const recordSample = (checked: boolean, schemaChecked: boolean, observed: ObservedResponse, extra: readonly NamedCheck[] | undefined): boolean => {
-    let set = checked ? (schemaChecked ? sets.withSchema : sets.named) : sets.schemaOnly;
-    if (checked && extra !== undefined && extra.length > 0) set = checkSet(endpoint, schemaChecked && schema !== undefined ? [...always, ...extra, schema] : [...always, ...extra]);
+  let nextCheckAt = 0;
+  let checked = 0;
+  const due = (): boolean => {
+    if (checkInterval === 0) return true;
+    const now = Date.now();
+    if (now < nextCheckAt) return false;
+    nextCheckAt = now + checkInterval;
+    return true;
+  };
+  const record = (observed: ObservedResponse, extra: readonly NamedCheck[] | undefined): boolean => {
+    const schemaChecked = schemaSample > 0 && checked++ % schemaSample === 0;
+    let set = schemaChecked ? sets.withSchema : sets.named;
+    if (extra !== undefined && extra.length > 0) set = checkSet(endpoint, schemaChecked && schema !== undefined ? [...always, ...extra, schema] : [...always, ...extra]);
     return check(observed, set.functions, set.tags);
   };
   return {
@@ -194,20 +203,14 @@ export function endpointChecks(endpoint: string, statuses: readonly number[], ch
     statuses,
     responseCallback: http.expectedStatuses(...statuses),
     verify(response, extra) {
-      const index = seen++;
       const status = response.status;
       const statusOk = only !== undefined ? status === only : statuses.includes(status);
-      const checked = index % checkSample === 0;
-      const schemaChecked = schemaSample > 0 && index % schemaSample === 0;
-      if (!checked && !schemaChecked) return statusOk;
+      if (!due()) return statusOk;
       const observed = response instanceof K6Observed ? response : observe(response as K6Response);
-      return recordSample(checked, schemaChecked, observed, extra) && statusOk;
+      return record(observed, extra) && statusOk;
     },
     sample(response) {
-      const index = seen++;
-      const checked = index % checkSample === 0;
-      const schemaChecked = schemaSample > 0 && index % schemaSample === 0;
-      if (checked || schemaChecked) recordSample(checked, schemaChecked, observe(response), undefined);
+      if (due()) record(observe(response), undefined);
     },
   };
 }

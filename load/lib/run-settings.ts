@@ -15,9 +15,9 @@ export interface RunSettings {
   iterations?: number;
   /** Absolute path of the thresholds file; the default file when not set. */
   thresholdsFile?: string;
-  /** One response in N (per VU and endpoint) has the shared checks recorded; every status is judged by k6. */
-  checkSample?: number;
-  /** One response in N is validated against its schema (0 = never). */
+  /** Milliseconds between two responses (per VU and endpoint) that have the shared checks recorded, the first response always; 0 = every response. Every status is judged by k6. */
+  checkInterval?: number;
+  /** One checked response in N is also validated against its schema (0 = never). */
   schemaSample?: number;
   /** Number of SSNs per provider A lookup. */
   ssnCount?: number;
@@ -30,8 +30,8 @@ export interface RunSettings {
 }
 
 /** The samples when none is given: the k6 side, the CLI's help and the bench print the same. */
-export const DEFAULT_CHECK_SAMPLE = 20;
-export const DEFAULT_SCHEMA_SAMPLE = 20;
+export const DEFAULT_CHECK_INTERVAL = 1000;
+export const DEFAULT_SCHEMA_SAMPLE = 1;
 
 export const SETTING_ENV_NAMES: Record<keyof RunSettings, string> = {
   baseUrl: 'DXS_BASE_URL',
@@ -42,7 +42,7 @@ export const SETTING_ENV_NAMES: Record<keyof RunSettings, string> = {
   duration: 'DXS_DURATION',
   iterations: 'DXS_ITERATIONS',
   thresholdsFile: 'DXS_THRESHOLDS_FILE',
-  checkSample: 'DXS_CHECK_SAMPLE',
+  checkInterval: 'DXS_CHECK_INTERVAL',
   schemaSample: 'DXS_SCHEMA_SAMPLE',
   ssnCount: 'DXS_SSN_COUNT',
   seed: 'DXS_SEED',

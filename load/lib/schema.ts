@@ -1,7 +1,7 @@
 // Schema validation in k6 with the bundled ajv validators (generated/k6/validators.js, written by
-// `npm run build`). Validating every response would cost more than the request, so only one
-// response in DXS_SCHEMA_SAMPLE (per VU, per endpoint) is checked (observe.ts samples). Without
-// the bundle the schema checks are skipped, and the run says so once.
+// `npm run build`). Validating every response would cost more than the request, so only the
+// responses that observe.ts samples for the named checks are validated (one in DXS_SCHEMA_SAMPLE
+// of them, default each). Without the bundle the schema checks are skipped, and the run says so once.
 //
 // k6 side only.
 
