@@ -1,10 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { validate, validateRaw, schemaNames, schemaDocuments } from '../../schemas/index.ts';
-import { isDxsDateTime } from '../../schemas/formats.ts';
+import { fullFormats } from 'ajv-formats/dist/formats.js';
+import { EMAIL, UUID, isDxsDateTime } from '../../schemas/formats.ts';
 import { renderKeys, normaliseKeys } from '../../lib/casing.ts';
 import { SPEC_FIELD_NAMES } from '../../lib/field-names.ts';
 import { VALID_SAMPLES, MUTATIONS } from './samples.ts';
+
+test('the email and uuid formats are ajv-formats\' full ones, written out', () => {
+  assert.equal(String(EMAIL), String(fullFormats.email));
+  assert.equal(String(UUID), String(fullFormats.uuid));
+});
 
 test('every schema has a sample body', () => {
   assert.deepEqual(schemaNames().filter((name) => !(name in VALID_SAMPLES)), []);
