@@ -45,28 +45,10 @@ function url(path: string): string {
   return `${settings.baseUrl}${path}`;
 }
 
-// Formatting a date per request shows in the throughput; a ValidTo is good enough to the minute.
-let validToCache = { minutes: 0, until: 0, text: '' };
-
-function validTo(minutes: number): string {
-  const now = Date.now();
-  if (validToCache.minutes !== minutes || now >= validToCache.until) {
-    validToCache = { minutes, until: now + 60_000, text: new Date(now + minutes * 60_000).toISOString() };
-  }
-  return validToCache.text;
-}
-
-// A body answered with the same ErpId and ValidTo is serialised once (until the ValidTo moves on).
-const tokenBodies = new Map<string, { validTo: string; text: string }>();
-
-function tokenBody(erpId: string, validForMinutes: number | undefined): string {
+/** A token request body; ValidTo `validForMinutes` from now, or none. */
+function tokenBody(erpId: string, validForMinutes: number | undefined, now = Date.now()): string {
   if (validForMinutes === undefined) return JSON.stringify({ ErpId: erpId });
-  const until = validTo(validForMinutes);
-  const cached = tokenBodies.get(erpId);
-  if (cached !== undefined && cached.validTo === until) return cached.text;
-  const text = JSON.stringify({ ErpId: erpId, ValidTo: until });
-  if (tokenBodies.size < 1000 || cached !== undefined) tokenBodies.set(erpId, { validTo: until, text });
-  return text;
+  return JSON.stringify({ ErpId: erpId, ValidTo: new Date(now + validForMinutes * 60_000).toISOString() });
 }
 
 /** The Token of a token answer: read straight in the two casings the API uses, else in any casing. */
@@ -92,8 +74,8 @@ const CREATE_TOKEN_PARAMS_UNREAD = params(TOKEN_CHECKS, API_KEY_HEADERS, { respo
 
 /**
  * POST /clienttokens/create for the same few companies in turn, as the client-tokens flow makes
- * tokens without using them. The bodies are made again only when the ValidTo moves on, and an
- * answer is only kept and read when it falls in the check sample (k6 judges every status).
+ * tokens without using them. The bodies are made once a minute, and an answer is only kept and
+ * read when it falls in the check sample (k6 judges every status).
  */
 export function clientTokenMaker(erpIds: readonly string[], validForMinutes: number): () => void {
   let bodies: string[] = [];
@@ -101,8 +83,9 @@ export function clientTokenMaker(erpIds: readonly string[], validForMinutes: num
   let next = 0;
   return () => {
     const now = Date.now();
+    // A ValidTo is good enough to the minute: formatting one per request showed in the throughput.
     if (now >= until) {
-      bodies = erpIds.map((erpId) => tokenBody(erpId, validForMinutes));
+      bodies = erpIds.map((erpId) => tokenBody(erpId, validForMinutes, now));
       until = now + 60_000;
     }
     const body = bodies[next++ % bodies.length];
