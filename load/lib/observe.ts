@@ -184,7 +184,7 @@ export function endpointChecks(endpoint: string, statuses: readonly number[], ch
   // Read once: k6 interprets the script, and the unsampled path runs on every response.
   const checkInterval = settings.checkInterval;
   const schemaSample = schema === undefined ? 0 : settings.schemaSample;
-  const only = statuses.length === 1 ? statuses[0] : undefined;
+  const statusPasses = statusRule(statuses);
   let nextCheckAt = 0;
   let checked = 0;
   const due = (): boolean => {
@@ -205,8 +205,7 @@ export function endpointChecks(endpoint: string, statuses: readonly number[], ch
     statuses,
     responseCallback: http.expectedStatuses(...statuses),
     verify(response, extra) {
-      const status = response.status;
-      const statusOk = only !== undefined ? status === only : statuses.includes(status);
+      const statusOk = statusPasses(response);
       if (!due()) return statusOk;
       const observed = response instanceof K6Observed ? response : observe(response as K6Response);
       return record(observed, extra) && statusOk;
@@ -218,11 +217,15 @@ export function endpointChecks(endpoint: string, statuses: readonly number[], ch
   };
 }
 
+/** True when the status is one of the endpoint's; a single status is compared directly. */
+function statusRule(statuses: readonly number[]): (response: { status: number }) => boolean {
+  const only = statuses.length === 1 ? statuses[0] : undefined;
+  return only !== undefined ? (response) => response.status === only : (response) => statuses.includes(response.status);
+}
+
 /** The status rule as a named check of lib/checks.ts, for the sampled responses. */
 function answers(endpoint: string, statuses: readonly number[]): NamedCheck {
-  const only = statuses.length === 1 ? statuses[0] : undefined;
-  const passes = only !== undefined ? (response: ObservedResponse) => response.status === only : (response: ObservedResponse) => statuses.includes(response.status);
-  return named(`${endpoint} answers ${statuses.join(' or ')}`, statusIs(...statuses), passes);
+  return named(`${endpoint} answers ${statuses.join(' or ')}`, statusIs(...statuses), statusRule(statuses));
 }
 
 /** A check that is not about one response (a poll that ended, a list that was not empty). */
