@@ -7,7 +7,7 @@ import { renderKeys, normaliseKeys } from '../../lib/casing.ts';
 import { SPEC_FIELD_NAMES } from '../../lib/field-names.ts';
 import { VALID_SAMPLES, MUTATIONS } from './samples.ts';
 
-test('the email and uuid formats are ajv-formats\' full ones, written out', () => {
+test('the email and uuid formats (PRA-08, PRA-09, OUT-STA-03) are ajv-formats\' full ones, written out', () => {
   assert.equal(String(EMAIL), String(fullFormats.email));
   assert.equal(String(UUID), String(fullFormats.uuid));
 });
