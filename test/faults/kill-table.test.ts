@@ -34,6 +34,8 @@ interface Job {
   destructive: boolean;
   /** Faults: the catalog ID whose test must fail. */
   requirement?: string;
+  /** Faults: the sandbox's step delay, when not the default. */
+  asyncDelayMs?: number;
 }
 
 interface Outcome {
@@ -61,7 +63,7 @@ function jobs(): Job[] {
     all.push({ kind: 'variant', name, areas: VARIANT_AREAS[name], faults: [], variants: [name], destructive: true });
   }
   for (const [name, expectation] of Object.entries(FAULT_EXPECTATIONS)) {
-    all.push({ kind: 'fault', name, areas: expectation.areas, faults: [name], variants: [], destructive: expectation.destructive ?? false, requirement: expectation.requirement });
+    all.push({ kind: 'fault', name, areas: expectation.areas, faults: [name], variants: [], destructive: expectation.destructive ?? false, requirement: expectation.requirement, asyncDelayMs: expectation.asyncDelayMs });
   }
   const only = process.env.DXS_KILL_TABLE?.split(',').map((name) => name.trim()).filter((name) => name !== '');
   if (only === undefined || only.length === 0) return all;
@@ -84,7 +86,7 @@ function failedWith(results: Results, requirement: string): { attributed: boolea
 async function run(job: Job): Promise<Outcome> {
   const started = Date.now();
   const directory = mkdtempSync(join(tmpdir(), `dxs-kill-${job.name}-`));
-  const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', faults: job.faults, variants: job.variants });
+  const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', faults: job.faults, variants: job.variants, asyncDelayMs: job.asyncDelayMs });
   const timeoutMs = job.areas === 'all' ? FULL_RUN_TIMEOUT_MS : AREA_RUN_TIMEOUT_MS;
   const args = [
     'test', '--base-url', sandbox.baseUrl, '--api-key', sandbox.apiKey, '--api-key-without-delete', sandbox.apiKeyWithoutDelete,
