@@ -9,7 +9,7 @@
 // time per request (it runs in this process) and k6's (sampled from /proc while the scenario runs,
 // so k6's start, the VUs' init and setup() are left out) are printed too: they move much less
 // with that noise than req/s. A third script, the floor, is the bare call plus only what the
-// issue asks of every request: the endpoint tag, the status rule (responseCallback) and the
+// issue asks of every request: the endpoint in k6's name tag, the status rule (responseCallback) and the
 // per-endpoint thresholds; no checks, no shared modules. Its overhead is what no script with those
 // thresholds can go under. Prints, never asserts. Traffic goes to 127.0.0.1 only, bounded in time and count.
 import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -111,14 +111,14 @@ async function scenarioRate(rawFile: string, scenario: string): Promise<{ reques
 const TOKEN_ENDPOINT = 'POST /clienttokens/create';
 
 /**
- * The bare script; with `floor`, also the endpoint tag, the status rule and the thresholds our
+ * The bare script; with `floor`, also the endpoint in the name tag, the status rule and the thresholds our
  * client-tokens script has (the same thresholds file, the same endpoints).
  */
 function bareScript(erpId: string, floor: boolean): string {
   const scenario = `{ executor: 'constant-vus', vus: Number(__ENV.DXS_VUS), duration: __ENV.DXS_DURATION }`;
   const thresholds = buildThresholds(validateThresholdsFile(JSON.parse(readFileSync(DEFAULT_THRESHOLDS_FILE, 'utf8'))), [TOKEN_ENDPOINT, 'POST /companies/register', 'GET /companies/status']);
   const options = floor ? `{ scenarios: { floor: ${scenario} }, thresholds: ${JSON.stringify(thresholds)} }` : `{ scenarios: { bare: ${scenario} } }`;
-  const extra = floor ? `, tags: { endpoint: '${TOKEN_ENDPOINT}', name: '${TOKEN_ENDPOINT}' }, responseCallback: http.expectedStatuses(200)` : '';
+  const extra = floor ? `, tags: { name: '${TOKEN_ENDPOINT}' }, responseCallback: http.expectedStatuses(200)` : '';
   return `import http from 'k6/http';
 export const options = ${options};
 // The same body as ours: a token valid for the recommended 10 minutes.

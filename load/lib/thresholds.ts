@@ -1,6 +1,7 @@
 // Turns a thresholds file (load/thresholds/default.json, or --thresholds FILE) into k6 thresholds
-// for the endpoints a script calls. Every request carries an `endpoint` tag ("POST /documents"),
-// so each endpoint gets its own p95, p99 and error-rate thresholds, and its own checks rate.
+// for the endpoints a script calls. Every request and check is named after its endpoint (k6's
+// `name` tag, "POST /documents"), so each endpoint gets its own p95, p99 and error-rate
+// thresholds, and its own checks rate.
 //
 // Pure module, shared by k6 (options) and the CLI (validating a file before a run).
 
@@ -63,10 +64,10 @@ export function buildThresholds(file: ThresholdsFile, endpoints: readonly string
   };
   for (const endpoint of endpoints) {
     const limits = { ...file.defaults, ...file.endpoints?.[endpoint] };
-    if (limits.p95 !== undefined) add(`http_req_duration{endpoint:${endpoint}}`, `p(95)<${limits.p95}`);
-    if (limits.p99 !== undefined) add(`http_req_duration{endpoint:${endpoint}}`, `p(99)<${limits.p99}`);
-    if (limits.errorRate !== undefined) add(`http_req_failed{endpoint:${endpoint}}`, `rate<=${limits.errorRate}`);
-    if (file.checks !== undefined) add(`checks{endpoint:${endpoint}}`, `rate>=${file.checks}`);
+    if (limits.p95 !== undefined) add(`http_req_duration{name:${endpoint}}`, `p(95)<${limits.p95}`);
+    if (limits.p99 !== undefined) add(`http_req_duration{name:${endpoint}}`, `p(99)<${limits.p99}`);
+    if (limits.errorRate !== undefined) add(`http_req_failed{name:${endpoint}}`, `rate<=${limits.errorRate}`);
+    if (file.checks !== undefined) add(`checks{name:${endpoint}}`, `rate>=${file.checks}`);
   }
   if (file.checks !== undefined) add('checks', `rate>=${file.checks}`);
   if (file.abortOnFail !== undefined) {

@@ -37,11 +37,11 @@ test('every profile builds a k6 scenario, and the overrides reach it', () => {
 test('thresholds are built per endpoint, with an abort on an error-rate spike', () => {
   const file = validateThresholdsFile(JSON.parse(readFileSync(new URL('../../load/thresholds/default.json', import.meta.url), 'utf8')));
   const thresholds = buildThresholds({ ...file, endpoints: { 'POST /documents': { p95: 1500 } } }, ['POST /documents', 'GET /companies/status']);
-  assert.ok(thresholds['http_req_duration{endpoint:POST /documents}'].includes('p(95)<1500'));
-  assert.ok(thresholds['http_req_duration{endpoint:GET /companies/status}'].includes(`p(95)<${file.defaults!.p95}`));
-  assert.ok(thresholds['http_req_duration{endpoint:GET /companies/status}'].includes(`p(99)<${file.defaults!.p99}`));
-  assert.ok(thresholds['http_req_failed{endpoint:GET /companies/status}'].includes(`rate<=${file.defaults!.errorRate}`));
-  assert.ok(thresholds['checks{endpoint:POST /documents}'].length === 1);
+  assert.ok(thresholds['http_req_duration{name:POST /documents}'].includes('p(95)<1500'));
+  assert.ok(thresholds['http_req_duration{name:GET /companies/status}'].includes(`p(95)<${file.defaults!.p95}`));
+  assert.ok(thresholds['http_req_duration{name:GET /companies/status}'].includes(`p(99)<${file.defaults!.p99}`));
+  assert.ok(thresholds['http_req_failed{name:GET /companies/status}'].includes(`rate<=${file.defaults!.errorRate}`));
+  assert.ok(thresholds['checks{name:POST /documents}'].length === 1);
   assert.deepEqual(thresholds.http_req_failed, [{ threshold: 'rate<0.5', abortOnFail: true, delayAbortEval: '10s' }]);
   assert.throws(() => validateThresholdsFile({ defaults: { p96: 1 } }), /unknown limit/);
   assert.throws(() => validateThresholdsFile({ limits: {} }), /unknown key "limits"/);
@@ -62,7 +62,7 @@ test('merged thresholds are judged like k6 does', () => {
   assert.equal(percentile(sorted, 50), 5.5);
   assert.equal(percentile(sorted, 90), 9.1);
   assert.equal(percentile([], 95), 0);
-  assert.deepEqual(parseMetricKey('http_req_duration{endpoint:POST /documents,status:200}'), { name: 'http_req_duration', tags: { endpoint: 'POST /documents', status: '200' } });
+  assert.deepEqual(parseMetricKey('http_req_duration{name:POST /documents,status:200}'), { name: 'http_req_duration', tags: { name: 'POST /documents', status: '200' } });
   assert.deepEqual(parseMetricKey('checks'), { name: 'checks', tags: {} });
   const series = { values: sorted, count: 10, sum: 55, nonZero: 10, min: 1, max: 10, last: 10 } as never;
   assert.deepEqual(judge('p(90)<9', series, 'trend', 1), { ok: false, actual: 9.1 });

@@ -59,7 +59,7 @@ test('a failing threshold exits 1, for one run and for a merge', { skip: k6 === 
   const result = readSummary(join(files, 'run')).results[0];
   assert.equal(result.passed, false);
   const failed = result.thresholds.filter((verdict) => !verdict.ok).map((verdict) => `${verdict.metric} ${verdict.expression}`).sort();
-  assert.deepEqual(failed, ['checks rate==1.01', 'http_req_duration{endpoint:POST /clienttokens/create} p(95)<0.001']);
+  assert.deepEqual(failed, ['checks rate==1.01', 'http_req_duration{name:POST /clienttokens/create} p(95)<0.001']);
   assert.match(run.stdout, /^client-tokens: FAILED/m);
 
   const merge = await dxs(['load', 'merge', join(files, 'run'), '--out', join(files, 'merged')]);

@@ -24,7 +24,7 @@ test('an unexpected status on unsampled responses fails the run through the per-
   assert.equal(run.code, 1, `dxs load should fail its thresholds:\n${run.stdout}\n${run.stderr}`);
   const result = readSummary(directory).results[0];
   const failed = result.thresholds.filter((threshold) => !threshold.ok).map((threshold) => `${threshold.metric} ${threshold.expression}`);
-  assert.ok(failed.includes('http_req_failed{endpoint:POST /clienttokens/create} rate<=0.01'), `failed thresholds: ${failed.join(', ')}`);
+  assert.ok(failed.includes('http_req_failed{name:POST /clienttokens/create} rate<=0.01'), `failed thresholds: ${failed.join(', ')}`);
   // Only the first token answer of each VU (the two and setup's own) fell in the check sample.
   const statusCheck = result.checks.find((check) => check.name === 'POST /clienttokens/create answers 200');
   assert.ok(statusCheck !== undefined && statusCheck.fails >= 1 && statusCheck.fails <= 3, `status check: ${JSON.stringify(statusCheck)}`);

@@ -64,7 +64,7 @@ function scriptSection(result: RunResult): string {
     .map((item) => {
       const order = ['http_req_duration', 'http_req_failed', 'checks'];
       const verdicts = result.thresholds
-        .filter((verdict) => verdict.metric.includes(`{endpoint:${item.endpoint}}`))
+        .filter((verdict) => verdict.metric.includes(`{name:${item.endpoint}}`))
         .sort((a, b) => order.indexOf(a.metric.split('{')[0]) - order.indexOf(b.metric.split('{')[0]) || a.expression.localeCompare(b.expression));
       const verdictText = verdicts.length === 0
         ? '<span class="muted">none</span>'
@@ -75,7 +75,7 @@ function scriptSection(result: RunResult): string {
         `<td class="${item.checksFailed > 0 ? 'fail' : ''}">${item.checksPassed}/${item.checksPassed + item.checksFailed}</td><td class="name">${verdictText}</td></tr>`;
     })
     .join('\n');
-  const global = result.thresholds.filter((verdict) => !verdict.metric.includes('{endpoint:'));
+  const global = result.thresholds.filter((verdict) => !verdict.metric.includes('{name:'));
   const globalRows = global
     .map((verdict) => `<tr><td class="name">${escapeHtml(verdict.metric)}</td><td class="name">${escapeHtml(verdict.expression)}</td><td>${formatActual(verdict.actual, verdict.ok)}</td><td class="${verdict.ok ? 'pass' : 'fail'}">${verdict.ok ? 'passed' : 'failed'}</td></tr>`)
     .join('\n');

@@ -25,7 +25,7 @@ export interface CheckResult {
 }
 
 export interface ThresholdVerdict {
-  /** The k6 metric, with its tag filter: http_req_duration{endpoint:POST /documents}. */
+  /** The k6 metric, with its tag filter: http_req_duration{name:POST /documents}. */
   metric: string;
   expression: string;
   ok: boolean;
@@ -88,7 +88,7 @@ export function thresholdsFromSummaries(paths: string[]): Map<string, string[]> 
   return found;
 }
 
-/** "http_req_duration{endpoint:POST /documents,status:200}" -> name and tag filter. */
+/** "http_req_duration{name:POST /documents,status:200}" -> name and tag filter. */
 export function parseMetricKey(key: string): { name: string; tags: Record<string, string> } {
   const brace = key.indexOf('{');
   if (brace < 0) return { name: key, tags: {} };
@@ -207,7 +207,8 @@ export async function analyse(script: string, rawFiles: string[], thresholds: Ma
         first = Math.min(first, point.time);
         last = Math.max(last, point.time);
       }
-      const endpoint = point.tags.endpoint;
+      // The scripts name each request after its endpoint (k6's name tag).
+      const endpoint = point.tags.name;
       if (point.metric === 'iterations') iterations += point.value;
       else if (endpoint !== undefined) {
         if (point.metric === 'http_reqs') endpointOf(endpoint).requests += point.value;
