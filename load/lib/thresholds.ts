@@ -54,6 +54,11 @@ export function validateThresholdsFile(value: unknown): ThresholdsFile {
     if (typeof abort.errorRate !== 'number') throw new Error('abortOnFail.errorRate must be a number');
   }
   if (file.k6 !== undefined && (typeof file.k6 !== 'object' || file.k6 === null || Array.isArray(file.k6))) throw new Error('k6 must map metric names to threshold lists');
+  // The requests carried an `endpoint` tag before they carried only `name`: such a threshold would
+  // now match no point and pass without judging anything.
+  for (const metric of Object.keys((file.k6 ?? {}) as object)) {
+    if (/\{[^}]*\bendpoint:/.test(metric)) throw new Error(`k6["${metric}"]: the endpoint is in k6's name tag, write {name:...}`);
+  }
   return file as ThresholdsFile;
 }
 

@@ -46,6 +46,8 @@ test('thresholds are built per endpoint, with an abort on an error-rate spike', 
   assert.throws(() => validateThresholdsFile({ defaults: { p96: 1 } }), /unknown limit/);
   assert.throws(() => validateThresholdsFile({ limits: {} }), /unknown key "limits"/);
   assert.throws(() => validateThresholdsFile({ endpoints: { 'POST /clienttoken/create': { p95: 1 } } }), /endpoints\["POST \/clienttoken\/create"\]: unknown endpoint/);
+  assert.throws(() => validateThresholdsFile({ k6: { 'http_req_duration{endpoint:POST /documents}': ['p(95)<100'] } }), /endpoint is in k6's name tag, write \{name:\.\.\.\}/);
+  assert.doesNotThrow(() => validateThresholdsFile({ k6: { 'http_req_duration{name:POST /documents}': ['p(95)<100'] } }));
 });
 
 test('--segment I/N maps to k6 execution segments', () => {
