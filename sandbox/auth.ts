@@ -92,10 +92,7 @@ export function requireClientToken(context: SandboxContext, allowSearch = false)
 export function requireEither(context: SandboxContext, allowSearch = false): Hook {
   return hook((request) => {
     if (header(request, 'clienttoken') !== undefined) return authenticateClientToken(context, request, allowSearch);
-    if (header(request, 'apikey') !== undefined) {
-      request.auth = { apiKey: checkApiKey(context, request) };
-      return;
-    }
+    if (header(request, 'apikey') !== undefined) return authenticateApiKey(context, request);
     throw new ApiError(401, 'credentialsMissing');
   });
 }

@@ -3,7 +3,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { renderKeys, toCamel, toPascal, type Casing } from '../lib/casing.ts';
 import { API_PREFIX } from '../lib/defaults.ts';
-import type { Store, TokenRecord, Company } from './store.ts';
+import { BoundedMap, type Store, type TokenRecord, type Company } from './store.ts';
 import type { Engine } from './engine.ts';
 
 export interface Auth {
@@ -43,18 +43,17 @@ export function formatTime(context: SandboxContext, time: number | Date): string
   const value = typeof time === 'number' ? time : time.getTime();
   // Token answers repeat the ValidTo they were sent, so recent texts are remembered per context.
   let texts = formattedTimes.get(context);
-  if (texts === undefined) formattedTimes.set(context, (texts = new Map()));
+  if (texts === undefined) formattedTimes.set(context, (texts = new BoundedMap(FORMATTED_TIMES_LIMIT)));
   let text = texts.get(value);
   if (text === undefined) {
     const iso = new Date(value).toISOString();
     text = hasVariant(context, 'offset-0000') ? iso.replace(/Z$/, '+0000') : iso;
-    if (texts.size >= FORMATTED_TIMES_LIMIT) texts.clear();
     texts.set(value, text);
   }
   return text;
 }
 
-const formattedTimes = new WeakMap<SandboxContext, Map<number, string>>();
+const formattedTimes = new WeakMap<SandboxContext, BoundedMap<number, string>>();
 const FORMATTED_TIMES_LIMIT = 256;
 
 // `"name":` per casing and PascalCase key, so that a body is written in one pass without the

@@ -2,6 +2,7 @@
 // status, so bad input can never surface as a 5xx.
 import { normaliseKeys } from '../lib/casing.ts';
 import { badRequest } from './errors.ts';
+import { BoundedMap } from './store.ts';
 
 export type Body = Record<string, unknown>;
 
@@ -75,18 +76,14 @@ const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?
 
 // Clients send one ValidTo many times over (a k6 VU formats it once a minute, and each VU its
 // own), and parsing showed in token create's profile: recent texts are remembered.
-const parsedTimes = new Map<string, number>();
-const PARSED_TIMES_LIMIT = 256;
+const parsedTimes = new BoundedMap<string, number>(256);
 
 /** Parses an ISO 8601 date-time, also with the `+0000` offset form that the guide shows. */
 export function parseDateTime(text: string): Date | undefined {
   let time = parsedTimes.get(text);
   if (time === undefined) {
     time = DATE_TIME.test(text) ? Date.parse(text.replace(/([+-]\d{2})(\d{2})$/, '$1:$2')) : NaN;
-    if (text.length <= 64) {
-      if (parsedTimes.size >= PARSED_TIMES_LIMIT) parsedTimes.clear();
-      parsedTimes.set(text, time);
-    }
+    if (text.length <= 64) parsedTimes.set(text, time);
   }
   return Number.isNaN(time) ? undefined : new Date(time);
 }
