@@ -168,6 +168,8 @@ export const TEST_OPTIONS: readonly OptionSpec[] = [
     default: 'any',
     description: 'field-name casing required of responses: any accepts PascalCase and camelCase',
   },
+  { key: 'baseline', kind: 'string', argument: 'PATH', description: 'results.json or report directory of an earlier run: exit 1 only for failures it did not have; its failures are listed as known, its fixed ones as fixed' },
+  { key: 'expectFailures', kind: 'string', argument: 'FILE', description: 'JSON file of accepted failures (requirement or test id, reason, optional expiry date): they do not fail the run until they expire' },
 ];
 
 /** Resolves the options of a command: flags, then env, then the config file named by --config or DXS_CONFIG. */

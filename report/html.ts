@@ -2,6 +2,7 @@
 // external assets), rendered from results.json and the requirements catalog alone.
 import type { Requirement } from '../schemas/requirements.ts';
 import type { CheckRecord, Exchange } from '../suites/support/log.ts';
+import { renderBaselineSection } from './compare-html.ts';
 import { worst, type Results, type TestRecord, type Verdict } from './results.ts';
 
 type MatrixVerdict = Verdict | 'not exercised';
@@ -46,6 +47,7 @@ pre{background:#0f1720;color:#e6edf3;padding:10px;overflow:auto;white-space:pre-
 .matrix td:first-child,#observations+table td:first-child{white-space:nowrap}nav a{margin-right:14px}
 .muted{color:#57606a}.counts span{margin-right:10px}
 details>summary{cursor:pointer;font-weight:600;padding:4px 0}
+#observations+table{table-layout:fixed}#observations+table td{overflow-wrap:anywhere}#observations+table th:first-child{width:9em}#observations+table th:last-child{width:22%}
 `;
 
 function renderMeta(results: Results): string {
@@ -222,6 +224,7 @@ export function renderHtml({ results, catalog, catalogEndpoints }: HtmlInput): s
 <title>dxs test report: ${escapeHtml(verdictText(results))}</title><style>${CSS}</style></head>
 <body><main>
 <h1>Document Exchange Service API: conformance report</h1>
+${results.baseline !== undefined ? renderBaselineSection(results.baseline) : ''}
 <div class="verdict ${escapeHtml(status)}"><strong>${escapeHtml(verdictText(results))}</strong>${results.run.message !== undefined ? `<br>${escapeHtml(results.run.message)}` : ''}</div>
 ${renderMeta(results)}
 <nav><a href="#failures">Failures</a><a href="#warnings">Warnings</a><a href="#matrix">Requirements</a><a href="#observations">Observations</a><a href="#coverage">Endpoint coverage</a><a href="#tests">All tests</a></nav>

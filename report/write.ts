@@ -4,6 +4,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isAbsolute, join, relative } from 'node:path';
 import { secrets as processSecrets, type SecretRegistry } from '../lib/redact.ts';
 import { loadRequirements, type Requirement } from '../schemas/requirements.ts';
+import { junitView } from './baseline.ts';
 import { catalogEndpoints } from './endpoints.ts';
 import { renderHtml } from './html.ts';
 import { renderJunit } from './junit.ts';
@@ -34,7 +35,7 @@ export function writeReport(directory: string, results: Results, registry: Secre
   const redacted = registry.redactValue(JSON.parse(registry.redactText(JSON.stringify(results))) as Results);
   writeFileSync(join(directory, 'results.json'), `${JSON.stringify(redacted, null, 1)}\n`);
   writeFileSync(join(directory, 'index.html'), registry.redactText(renderHtml({ results: redacted, catalog: catalog(), catalogEndpoints: catalogEndpoints() })));
-  writeFileSync(join(directory, 'junit.xml'), registry.redactText(renderJunit(redacted)));
+  writeFileSync(join(directory, 'junit.xml'), registry.redactText(renderJunit(junitView(redacted))));
 }
 
 export function readResults(path: string): Results {

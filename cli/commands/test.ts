@@ -15,6 +15,8 @@ import { openTarget, type Target } from '../../lib/target.ts';
 import { newRunPrefix } from '../../fixtures/run-prefix.ts';
 import { REQUIREMENT_AREAS } from '../../schemas/requirements.ts';
 import { exitCodeOf, type Results, type RunStatus } from '../../report/results.ts';
+import { applyBaseline, exitCodeWithBaseline, type BaselineInput } from '../../report/baseline.ts';
+import { baselineLines, loadBaselineInput } from '../../report/baseline-cli.ts';
 import { displayPath, loadSecretsFile, readResults, writeReport } from '../../report/write.ts';
 import { RUN_CONTEXT_ENV, type CasingMode, type RunContext } from '../../suites/support/run-context.ts';
 import { addOptions, exitTwoOnUsageError } from '../options.ts';
@@ -167,9 +169,12 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   const started = new Date();
   let options: ResolvedOptions;
   let selection: Selection;
+  let judge: BaselineInput | undefined;
   try {
     ({ options } = resolveCommandOptions(TEST_OPTIONS, flags, env, (path) => readFileSync(path, 'utf8')));
     selection = select(options);
+    // Read before the report directory is prepared: it may be the baseline's own, or reports/latest.
+    judge = loadBaselineInput(options.baseline as string | undefined, options.expectFailures as string | undefined);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`dxs test: ${error.message}`);
@@ -252,10 +257,12 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   } else {
     results = runReport({ ...context }, interrupted ? 'interrupted' : 'error', interrupted ? 'the run was interrupted before any result was written' : `Playwright exited with code ${code} before writing results`, started);
   }
+  if (judge !== undefined) results.baseline = applyBaseline(results, judge);
   // Rewritten with every secret the workers saw, and with the final status.
   writeReport(reportDir, results);
   console.error(summaryLine(results, reportDir));
-  return exitCodeOf(results);
+  if (results.baseline !== undefined) console.error(baselineLines(results.baseline).join('\n'));
+  return results.baseline !== undefined ? exitCodeWithBaseline(results) : exitCodeOf(results);
 }
 
 export function registerTestCommand(program: Command): void {

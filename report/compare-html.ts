@@ -1,0 +1,195 @@
+// The pages that compare runs: the baseline section at the top of a run's index.html, the page of
+// dxs report diff and the page of dxs report history. Self-contained like index.html (inline CSS
+// and SVG, no scripts, nothing fetched), so they work offline as CI artefacts.
+import type { BaselineSection, ComparedTest, ExpectedFailure, RequirementChange, RunDiff } from './baseline.ts';
+import { escapeHtml } from './html.ts';
+import type { Results } from './results.ts';
+
+/** Table rules that keep long values (ids, failure lines) inside the page width. */
+const TABLE_CSS = `
+table.compare{table-layout:fixed;width:100%;border-collapse:collapse;background:#fff;margin:6px 0}
+table.compare th,table.compare td{border:1px solid #e1e4e8;padding:4px 8px;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+table.compare th{background:#eef0f3}
+.tag{display:inline-block;padding:1px 7px;border-radius:10px;font-size:12px;color:#fff;background:#6e7781;white-space:nowrap}
+.tag.new{background:#cf222e}.tag.known{background:#8250df}.tag.fixed{background:#1a7f37}.tag.expired{background:#9a6700}
+.tag.failed,.tag.blocked{background:#cf222e}.tag.passed{background:#1a7f37}.tag.warning{background:#bf8700}.tag.info{background:#0969da}.tag.skipped,.tag.not-exercised{background:#8c959f}
+.compare-verdict{padding:12px 16px;border-radius:6px;color:#fff;margin:12px 0}.compare-verdict.passed{background:#1a7f37}.compare-verdict.failed{background:#cf222e}
+`;
+
+const PAGE_CSS = `
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1d232a;background:#f6f7f9}
+main{max-width:1200px;margin:0 auto;padding:24px}
+h1{font-size:22px;margin:0 0 4px}h2{font-size:18px;margin:28px 0 8px;border-bottom:1px solid #d6dae0;padding-bottom:4px}
+.muted{color:#57606a}nav a{margin-right:14px}
+svg text{font:12px system-ui,sans-serif;fill:#1d232a}
+${TABLE_CSS}`;
+
+const tag = (kind: string): string => `<span class="tag ${escapeHtml(kind.replace(/\s/g, '-'))}">${escapeHtml(kind)}</span>`;
+
+const plural = (count: number, word: string): string => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+function testRows(entries: readonly ComparedTest[], note: (entry: ComparedTest) => string): string {
+  if (entries.length === 0) return '<p class="muted">None.</p>';
+  const rows = entries.map((entry) => {
+    const change = entry.before !== undefined ? `${tag(entry.before)} → ${tag(entry.verdict)}` : tag(entry.verdict);
+    const moved = entry.matchedAs !== undefined ? `<div class="muted">was: ${escapeHtml(entry.matchedAs)}</div>` : '';
+    return `<tr><td>${escapeHtml(entry.stableId)}${moved}</td><td>${escapeHtml(entry.requirements.join(', '))}</td><td>${change}</td><td>${note(entry)}</td></tr>`;
+  });
+  return `<table class="compare"><colgroup><col style="width:38%"><col style="width:14%"><col style="width:14%"><col></colgroup><tr><th>Test</th><th>Requirements</th><th>Verdict</th><th>Why / failure</th></tr>${rows.join('')}</table>`;
+}
+
+const why = (entry: ComparedTest): string =>
+  [entry.reason !== undefined ? escapeHtml(entry.reason) : '', entry.failure !== undefined ? `<div class="muted">${escapeHtml(entry.failure)}</div>` : ''].join('');
+
+function entryRows(entries: readonly ExpectedFailure[]): string {
+  const rows = entries.map((entry) => `<tr><td>${escapeHtml(entry.requirement ?? entry.test)}</td><td>${escapeHtml(entry.reason)}</td><td>${escapeHtml(entry.expires ?? '')}</td></tr>`);
+  return `<table class="compare"><colgroup><col style="width:40%"><col><col style="width:14%"></colgroup><tr><th>Requirement or test</th><th>Reason</th><th>Expires</th></tr>${rows.join('')}</table>`;
+}
+
+/** The section index.html shows first when the run was judged against a baseline or expected failures. */
+export function renderBaselineSection(section: BaselineSection): string {
+  const fresh = section.newFailures.length;
+  const headline =
+    fresh === 0
+      ? `NO NEW FAILURE: ${plural(section.known.length, 'known failure')}, ${section.fixed.length} fixed`
+      : `${plural(fresh, 'NEW FAILURE')}: ${section.known.length} known, ${section.fixed.length} fixed`;
+  const against = [
+    section.baseline !== undefined
+      ? `Baseline: ${escapeHtml(section.baseline.source)} (run of ${escapeHtml(section.baseline.startedAt)} against ${escapeHtml(section.baseline.target)}: ${section.baseline.failed} of ${section.baseline.total} tests failing)`
+      : '',
+    section.expectedFailures !== undefined ? `Expected failures: ${escapeHtml(section.expectedFailures.source)} (${section.expectedFailures.entries} ${section.expectedFailures.entries === 1 ? 'entry' : 'entries'})` : '',
+  ].filter((line) => line !== '');
+  return `<style>${TABLE_CSS}</style>
+<section id="baseline"><h2>Against the baseline</h2>
+<div class="compare-verdict ${fresh === 0 ? 'passed' : 'failed'}"><strong>${escapeHtml(headline)}</strong></div>
+<p class="muted">${against.join('<br>')}<br>Only new failures fail the run (exit code and junit.xml); known failures are listed as known, and still below with their requests and responses.</p>
+<h3 id="baseline-new">${tag('new')} New failures (${fresh})</h3>${testRows(section.newFailures, why)}
+<h3 id="baseline-known">${tag('known')} Known failures (${section.known.length})</h3>${testRows(section.known, why)}
+<h3 id="baseline-fixed">${tag('fixed')} Fixed since the baseline (${section.fixed.length})</h3>${testRows(section.fixed, why)}
+${section.expired.length > 0 ? `<h3>${tag('expired')} Expired expected-failure entries (${section.expired.length})</h3>${entryRows(section.expired)}` : ''}
+${section.unused.length > 0 ? `<h3>Expected-failure entries that matched no failure of this run (${section.unused.length})</h3><p class="muted">Fixed, or not run: candidates for removal.</p>${entryRows(section.unused)}` : ''}
+</section>`;
+}
+
+export interface RunRef {
+  results: Results;
+  /** How the run was named on the command line. */
+  source: string;
+  /** Link to the run's index.html from the page, when there is one. */
+  href?: string;
+}
+
+function countsOf(results: Results): string {
+  const { summary } = results;
+  const blocked = (summary as { blocked?: number }).blocked ?? 0;
+  return `${summary.total} tests: ${summary.passed} passed, ${summary.failed} failed, ${summary.warning} warning, ${blocked} blocked, ${summary.info} info, ${summary.skipped} skipped`;
+}
+
+function runRow(label: string, run: RunRef): string {
+  const name = run.href !== undefined ? `<a href="${escapeHtml(run.href)}">${escapeHtml(run.source)}</a>` : escapeHtml(run.source);
+  return `<tr><td>${label}</td><td>${name}</td><td>${escapeHtml(run.results.run.startedAt)}</td><td>${escapeHtml(run.results.run.target)}</td><td>${escapeHtml(countsOf(run.results))}</td></tr>`;
+}
+
+function requirementRows(changes: readonly RequirementChange[]): string {
+  if (changes.length === 0) return '<p class="muted">None.</p>';
+  const rows = changes.map((change) => `<tr><td>${escapeHtml(change.id)}</td><td>${tag(change.before)}</td><td>${tag(change.after)}</td></tr>`);
+  return `<table class="compare"><tr><th>Requirement</th><th>Before</th><th>Now</th></tr>${rows.join('')}</table>`;
+}
+
+/** The page of dxs report diff. */
+export function renderDiffPage(before: RunRef, after: RunRef, diff: RunDiff): string {
+  const fresh = diff.newFailures.length;
+  const headline = `${fresh === 0 ? 'NO NEW FAILURE' : plural(fresh, 'NEW FAILURE')}: ${diff.fixed.length} fixed, ${diff.stillFailing.length} still failing, ${diff.newTests.length} new tests, ${diff.removedTests.length} removed, ${plural(diff.requirementChanges.length, 'requirement verdict')} changed`;
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>dxs report diff: ${escapeHtml(headline)}</title><style>${PAGE_CSS}</style></head>
+<body><main>
+<h1>Document Exchange Service API: two runs compared</h1>
+<div class="compare-verdict ${fresh === 0 ? 'passed' : 'failed'}"><strong>${escapeHtml(headline)}</strong></div>
+<table class="compare"><colgroup><col style="width:6%"><col style="width:24%"><col style="width:16%"><col style="width:22%"><col></colgroup><tr><th></th><th>Report</th><th>Date</th><th>Target</th><th>Tests</th></tr>${runRow('old', before)}${runRow('new', after)}</table>
+<nav><a href="#new-failures">New failures</a><a href="#fixed">Fixed</a><a href="#still-failing">Still failing</a><a href="#new-tests">New tests</a><a href="#removed-tests">Removed tests</a><a href="#requirements">Requirements</a></nav>
+<h2 id="new-failures">${tag('new')} New failures (${fresh})</h2>${testRows(diff.newFailures, why)}
+<h2 id="fixed">${tag('fixed')} Fixed (${diff.fixed.length})</h2>${testRows(diff.fixed, why)}
+<h2 id="still-failing">Still failing (${diff.stillFailing.length})</h2>${testRows(diff.stillFailing, why)}
+<h2 id="new-tests">New tests (${diff.newTests.length})</h2>${testRows(diff.newTests, why)}
+<h2 id="removed-tests">Removed tests (${diff.removedTests.length})</h2>${testRows(diff.removedTests, why)}
+<h2 id="requirements">Requirement verdicts that changed (${diff.requirementChanges.length})</h2>${requirementRows(diff.requirementChanges)}
+<p class="muted">Generated by dxs report diff. Tests are matched by file and title path, then by their requirement IDs (see README). Machine-readable: diff.json.</p>
+</main></body></html>
+`;
+}
+
+export interface HistoryPoint {
+  run: RunRef;
+  /** Failures this run had that the run before it did not. */
+  newFailures: ComparedTest[];
+}
+
+const SERIES: Array<{ key: 'passed' | 'failed' | 'warning' | 'blocked'; colour: string }> = [
+  { key: 'passed', colour: '#1a7f37' },
+  { key: 'failed', colour: '#cf222e' },
+  { key: 'warning', colour: '#bf8700' },
+  { key: 'blocked', colour: '#8250df' },
+];
+
+const countOf = (results: Results, key: string): number => (results.summary as unknown as Record<string, number | undefined>)[key] ?? 0;
+
+function historyChart(points: readonly HistoryPoint[]): string {
+  const width = 1100;
+  const height = 300;
+  const left = 48;
+  const right = 16;
+  const top = 28;
+  const bottom = 40;
+  const most = Math.max(1, ...points.flatMap((point) => SERIES.map((series) => countOf(point.run.results, series.key))));
+  const x = (index: number): number => (points.length === 1 ? left + (width - left - right) / 2 : left + (index * (width - left - right)) / (points.length - 1));
+  const y = (value: number): number => top + (height - top - bottom) * (1 - value / most);
+  const grid = [0, 0.25, 0.5, 0.75, 1]
+    .map((fraction) => Math.round(most * fraction))
+    .filter((value, index, all) => all.indexOf(value) === index)
+    .map((value) => `<line x1="${left}" x2="${width - right}" y1="${y(value)}" y2="${y(value)}" stroke="#e1e4e8"/><text x="${left - 6}" y="${y(value) + 4}" text-anchor="end">${value}</text>`)
+    .join('');
+  const regressions = points
+    .map((point, index) => (point.newFailures.length === 0 ? '' : `<g class="regression"><line x1="${x(index)}" x2="${x(index)}" y1="${top}" y2="${height - bottom}" stroke="#cf222e" stroke-dasharray="4 3"/><text x="${x(index)}" y="${top - 8}" text-anchor="middle" fill="#cf222e">▲ ${point.newFailures.length} new</text><title>regression: ${escapeHtml(point.newFailures.map((entry) => entry.stableId).join('\n'))}</title></g>`))
+    .join('');
+  const lines = SERIES.map((series) => {
+    const coordinates = points.map((point, index) => `${x(index).toFixed(1)},${y(countOf(point.run.results, series.key)).toFixed(1)}`);
+    const dots = points
+      .map((point, index) => `<circle cx="${x(index).toFixed(1)}" cy="${y(countOf(point.run.results, series.key)).toFixed(1)}" r="3.5" fill="${series.colour}"><title>${escapeHtml(point.run.results.run.startedAt)}: ${countOf(point.run.results, series.key)} ${series.key}</title></circle>`)
+      .join('');
+    return `<g class="series ${series.key}"><polyline fill="none" stroke="${series.colour}" stroke-width="2" points="${coordinates.join(' ')}"/>${dots}</g>`;
+  }).join('');
+  const labels = points
+    .map((point, index) => {
+      const label = `<text x="${x(index)}" y="${height - bottom + 16}" text-anchor="middle">${index + 1}</text>`;
+      return point.run.href !== undefined ? `<a href="${escapeHtml(point.run.href)}">${label}</a>` : label;
+    })
+    .join('');
+  const legend = SERIES.map((series, index) => `<rect x="${left + index * 100}" y="${height - 14}" width="10" height="10" fill="${series.colour}"/><text x="${left + index * 100 + 14}" y="${height - 5}">${series.key}</text>`).join('');
+  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="100%" role="img" aria-label="passed, failed, warning and blocked tests per run">${grid}${regressions}${lines}${labels}${legend}</svg>`;
+}
+
+/** The page of dxs report history: the counts of every run over time, each run linked, regressions marked. */
+export function renderHistoryPage(points: readonly HistoryPoint[], source: string): string {
+  const regressions = points.filter((point) => point.newFailures.length > 0).length;
+  const rows = points.map((point, index) => {
+    const { results } = point.run;
+    const name = point.run.href !== undefined ? `<a href="${escapeHtml(point.run.href)}">${escapeHtml(point.run.source)}</a>` : escapeHtml(point.run.source);
+    const regression = point.newFailures.length === 0 ? '' : `${tag('new')} ${escapeHtml(point.newFailures.map((entry) => entry.stableId).join('; '))}`;
+    const counts = SERIES.map((series) => countOf(results, series.key)).map((count) => `<td>${count}</td>`).join('');
+    return `<tr${point.newFailures.length > 0 ? ' class="regression"' : ''}><td>${index + 1}</td><td>${name}</td><td>${escapeHtml(results.run.startedAt)}</td><td>${escapeHtml(results.run.target)}</td>${counts}<td>${regression}</td></tr>`;
+  });
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>dxs report history: ${plural(points.length, 'run')}</title><style>${PAGE_CSS}</style></head>
+<body><main>
+<h1>Document Exchange Service API: history of ${plural(points.length, 'run')}</h1>
+<p class="muted">${escapeHtml(source)} · ${plural(regressions, 'regression')} (a run with a failure the run before it did not have).</p>
+<h2 id="chart">Tests per run</h2>
+${historyChart(points)}
+<h2 id="runs">Runs</h2>
+<table class="compare"><colgroup><col style="width:4%"><col style="width:20%"><col style="width:15%"><col style="width:17%"><col style="width:6%"><col style="width:6%"><col style="width:6%"><col style="width:6%"><col></colgroup><tr><th>#</th><th>Report</th><th>Date</th><th>Target</th><th>passed</th><th>failed</th><th>warning</th><th>blocked</th><th>Regression: new failures</th></tr>${rows.join('')}</table>
+<p class="muted">Generated by dxs report history.</p>
+</main></body></html>
+`;
+}
