@@ -1,8 +1,13 @@
 // dxs report merge DIR... --out DIR: one report (results.json, index.html, junit.xml) from the
 // report directories of several shards (dxs test --shard I/N).
+// dxs report diff OLD NEW --out DIR: what changed between two runs (index.html, diff.json).
+// dxs report history DIR: one page with the counts of every run under DIR over time.
 import type { Command } from 'commander';
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { existsSync, lstatSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { secrets } from '../../lib/redact.ts';
+import { diffRuns } from '../../report/baseline.ts';
+import { renderDiffPage, renderHistoryPage, type HistoryPoint, type RunRef } from '../../report/compare-html.ts';
 import { mergeResults } from '../../report/merge.ts';
 import { exitCodeOf, type Results } from '../../report/results.ts';
 import { displayPath, readResults, writeReport } from '../../report/write.ts';
@@ -31,6 +36,79 @@ export function runMerge(directories: readonly string[], out: string): number {
   return exitCodeOf(merged);
 }
 
+/** A run named by its report directory or its results.json, or the reason it cannot be read. */
+function readRun(argument: string, pageDirectory: string): RunRef | string {
+  let path = resolve(argument);
+  if (existsSync(path) && statSync(path).isDirectory()) path = join(path, 'results.json');
+  if (!existsSync(path)) return `${displayPath(path)} does not exist (expected a results.json or the report directory of a dxs test run)`;
+  try {
+    const results = readResults(path);
+    const page = join(dirname(path), 'index.html');
+    return { results, source: argument, href: existsSync(page) ? relative(pageDirectory, page) : undefined };
+  } catch (error) {
+    return (error as Error).message;
+  }
+}
+
+const summaryOf = (run: RunRef): object => ({ source: run.source, target: run.results.run.target, startedAt: run.results.run.startedAt, status: run.results.run.status, summary: run.results.summary });
+
+export function runDiff(before: string, after: string, out: string): number {
+  const directory = resolve(out);
+  const runs = [readRun(before, directory), readRun(after, directory)];
+  for (const run of runs) {
+    if (typeof run === 'string') {
+      console.error(`dxs report diff: ${run}`);
+      return 2;
+    }
+  }
+  const [old, current] = runs as RunRef[];
+  const diff = diffRuns(old.results, current.results);
+  mkdirSync(directory, { recursive: true });
+  writeFileSync(join(directory, 'diff.json'), secrets.redactText(`${JSON.stringify({ format: 'dxs-diff/1', old: summaryOf(old), new: summaryOf(current), ...diff }, null, 1)}\n`));
+  writeFileSync(join(directory, 'index.html'), secrets.redactText(renderDiffPage(old, current, diff)));
+  console.error(
+    `dxs report diff: ${diff.newFailures.length} new failures, ${diff.fixed.length} fixed, ${diff.stillFailing.length} still failing, ${diff.newTests.length} new tests, ${diff.removedTests.length} removed, ${diff.requirementChanges.length} requirement verdicts changed`,
+  );
+  for (const entry of diff.newFailures) console.error(`  new failure: ${entry.stableId} [${entry.requirements.join(', ')}]`);
+  console.error(`report: ${displayPath(join(directory, 'index.html'))}`);
+  return diff.newFailures.length > 0 ? 1 : 0;
+}
+
+/** The runs under a reports directory, oldest first: each subdirectory with a results.json (symlinks such as latest skipped). */
+function runsUnder(directory: string, pageDirectory: string): RunRef[] {
+  const runs: RunRef[] = [];
+  for (const entry of readdirSync(directory).sort()) {
+    const path = join(directory, entry);
+    if (lstatSync(path).isSymbolicLink() || !statSync(path).isDirectory() || !existsSync(join(path, 'results.json'))) continue;
+    const run = readRun(path, pageDirectory);
+    if (typeof run === 'string') console.error(`dxs report history: skipped: ${run}`);
+    else runs.push({ ...run, source: entry });
+  }
+  return runs.sort((a, b) => a.results.run.startedAt.localeCompare(b.results.run.startedAt));
+}
+
+export function runHistory(reports: string, out: string | undefined): number {
+  const directory = resolve(reports);
+  if (!existsSync(directory) || !statSync(directory).isDirectory()) {
+    console.error(`dxs report history: ${displayPath(directory)} is not a directory`);
+    return 2;
+  }
+  const pageDirectory = resolve(out ?? reports);
+  const runs = runsUnder(directory, pageDirectory);
+  if (runs.length === 0) {
+    console.error(`dxs report history: no report directory with a results.json under ${displayPath(directory)}`);
+    return 2;
+  }
+  const points: HistoryPoint[] = runs.map((run, index) => ({ run, newFailures: index === 0 ? [] : diffRuns(runs[index - 1].results, run.results).newFailures }));
+  mkdirSync(pageDirectory, { recursive: true });
+  const history = points.map((point) => ({ ...summaryOf(point.run), href: point.run.href, newFailures: point.newFailures.map((entry) => entry.stableId) }));
+  writeFileSync(join(pageDirectory, 'history.json'), secrets.redactText(`${JSON.stringify({ format: 'dxs-history/1', runs: history }, null, 1)}\n`));
+  writeFileSync(join(pageDirectory, 'history.html'), secrets.redactText(renderHistoryPage(points, displayPath(directory))));
+  console.error(`dxs report history: ${runs.length} runs, ${points.filter((point) => point.newFailures.length > 0).length} regressions`);
+  console.error(`report: ${displayPath(join(pageDirectory, 'history.html'))}`);
+  return 0;
+}
+
 export function registerReportCommand(program: Command): void {
   const report = program.command('report').description('work with report directories of dxs test');
   exitTwoOnUsageError(report);
@@ -44,4 +122,25 @@ export function registerReportCommand(program: Command): void {
       process.exit(runMerge(dirs, options.out));
     });
   exitTwoOnUsageError(merge);
+  const diff = report
+    .command('diff')
+    .description('compare two runs: new failures, fixed, still failing, new or removed tests, requirement verdicts that changed (index.html, diff.json)')
+    .argument('<old>', 'report directory or results.json of the earlier run')
+    .argument('<new>', 'report directory or results.json of the later run')
+    .requiredOption('--out <dir>', 'where to write index.html and diff.json')
+    .addHelpText('after', '\nExample:\n  $ dxs report diff reports/ci-previous reports/ci --out reports/diff\n\nTests are matched by file and title path, then by their requirement IDs.\nExit codes: 0 no new failure, 1 the new run has a failure the old one did not, 2 a run cannot be read.')
+    .action((before: string, after: string, options: { out: string }) => {
+      process.exit(runDiff(before, after, options.out));
+    });
+  exitTwoOnUsageError(diff);
+  const history = report
+    .command('history')
+    .description('one page plotting passed, failed, warning and blocked counts of every run under a reports directory, regressions marked')
+    .argument('<dir>', 'directory holding report directories (e.g. reports/)')
+    .option('--out <dir>', 'where to write history.html and history.json (default: the reports directory)')
+    .addHelpText('after', '\nExample:\n  $ dxs report history reports\n\nA regression is a run with a failure the run before it did not have.\nExit codes: 0 the page was written, 2 no run found.')
+    .action((dir: string, options: { out?: string }) => {
+      process.exit(runHistory(dir, options.out));
+    });
+  exitTwoOnUsageError(history);
 }
