@@ -35,6 +35,8 @@ export function loadBaselineInput(baselinePath: string | undefined, expectedPath
 /** The lines dxs test prints after its summary: the verdict against the baseline, and each new failure by name. */
 export function baselineLines(section: BaselineSection): string[] {
   const lines = [`dxs test: against the baseline: ${section.newFailures.length} new failure${section.newFailures.length === 1 ? '' : 's'}, ${section.known.length} known, ${section.fixed.length} fixed`];
+  if (section.baseline !== undefined && section.baseline.total === 0) lines.push(`dxs test: warning: the baseline ${section.baseline.source} ran no test, so every failure is new`);
+  for (const entry of section.expired) lines.push(`dxs test: an expected-failure entry expired on ${entry.expires}: ${entry.requirement ?? entry.test} (${entry.reason})`);
   for (const entry of section.newFailures) lines.push(`  new failure: ${entry.stableId} [${entry.requirements.join(', ')}]: ${entry.reason ?? ''}`);
   return lines;
 }

@@ -99,7 +99,11 @@ export function runHistory(reports: string, out: string | undefined): number {
     console.error(`dxs report history: no report directory with a results.json under ${displayPath(directory)}`);
     return 2;
   }
-  const points: HistoryPoint[] = runs.map((run, index) => ({ run, newFailures: index === 0 ? [] : diffRuns(runs[index - 1].results, run.results).newFailures }));
+  // A run that ran no test (an unreachable target) is no reference: the next one is compared with the run before it.
+  const points: HistoryPoint[] = runs.map((run, index) => {
+    const previous = runs.slice(0, index).findLast((candidate) => candidate.results.tests.length > 0);
+    return { run, newFailures: previous === undefined ? [] : diffRuns(previous.results, run.results).newFailures };
+  });
   mkdirSync(pageDirectory, { recursive: true });
   const history = points.map((point) => ({ ...summaryOf(point.run), href: point.run.href, newFailures: point.newFailures.map((entry) => entry.stableId) }));
   writeFileSync(join(pageDirectory, 'history.json'), secrets.redactText(`${JSON.stringify({ format: 'dxs-history/1', runs: history }, null, 1)}\n`));

@@ -3,11 +3,16 @@
 // index.html make of it. All on synthetic results.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runDiff, runHistory } from '../../cli/commands/report.ts';
 import { ConfigError } from '../../lib/config.ts';
 import { applyBaseline, diffRuns, exitCodeWithBaseline, junitView, matchTests, parseExpectedFailures, stableIdOf, type ExpectedFailure } from '../../report/baseline.ts';
 import { renderHtml } from '../../report/html.ts';
 import { renderJunit } from '../../report/junit.ts';
 import { summarise, type Results, type TestRecord } from '../../report/results.ts';
+import { writeReport } from '../../report/write.ts';
 
 /** A test of file `file` titled `title`, naming `requirements` in its tags, all with `verdict`. */
 function record(title: string, verdict: string, requirements: string[], file = 'security/auth.spec.ts'): TestRecord {
@@ -159,4 +164,23 @@ test('index.html of a run with a baseline shows the comparison first, new and kn
   assert.match(newTable, /new one/);
   assert.doesNotMatch(newTable, /known one/);
   assert.doesNotMatch(renderHtml({ results: run([]), catalog: [], catalogEndpoints: [] }), /id="baseline"/, 'no section without a baseline');
+});
+
+test('history: a run that ran no test is skipped as a reference, so the run after it is no regression; diff and history exit 2 on nothing to read', (t) => {
+  const directory = mkdtempSync(join(tmpdir(), 'dxs-history-'));
+  t.after(() => rmSync(directory, { recursive: true, force: true }));
+  const failing = (startedAt: string): Results => ({ ...run([record('known', 'failed', ['TOK-11'])]), run: { ...run([]).run, startedAt, status: 'failed' } });
+  writeReport(join(directory, 'a'), failing('2026-01-01T00:00:00.000Z'));
+  writeReport(join(directory, 'b'), { ...run([], 'unreachable'), run: { ...run([], 'unreachable').run, startedAt: '2026-01-02T00:00:00.000Z' } });
+  writeReport(join(directory, 'c'), failing('2026-01-03T00:00:00.000Z'));
+  writeReport(join(directory, 'd'), { ...run([record('known', 'failed', ['TOK-11']), record('breaks', 'failed', ['TOK-21'])]), run: { ...run([]).run, startedAt: '2026-01-04T00:00:00.000Z' } });
+  t.mock.method(console, 'error', () => undefined);
+  assert.equal(runHistory(directory, undefined), 0);
+  const history = JSON.parse(readFileSync(join(directory, 'history.json'), 'utf8')) as { runs: Array<{ source: string; newFailures: string[] }> };
+  assert.deepEqual(history.runs.map((entry) => [entry.source, entry.newFailures.length]), [['a', 0], ['b', 0], ['c', 0], ['d', 1]]);
+  assert.match(readFileSync(join(directory, 'history.html'), 'utf8'), /<svg[\s\S]*class="regression"/);
+  assert.equal(runHistory(join(directory, 'nowhere'), undefined), 2);
+  assert.equal(runDiff(join(directory, 'a'), join(directory, 'nowhere'), join(directory, 'diff')), 2);
+  assert.equal(runDiff(join(directory, 'a'), join(directory, 'c'), join(directory, 'diff')), 0);
+  assert.equal(runDiff(join(directory, 'c'), join(directory, 'd'), join(directory, 'diff')), 1);
 });
