@@ -71,6 +71,15 @@ ${section.unused.length > 0 ? `<h3>Expected-failure entries that matched no fail
 </section>`;
 }
 
+/** The tag a failure card of index.html carries when the run was judged against a baseline: new or known, with the reason. */
+export function baselineNote(section: BaselineSection | undefined, id: string): string {
+  if (section === undefined) return '';
+  const known = section.known.find((entry) => entry.id === id);
+  const fresh = known === undefined ? section.newFailures.find((entry) => entry.id === id) : undefined;
+  const entry = known ?? fresh;
+  return entry === undefined ? '' : ` <span class="tag ${known !== undefined ? 'known' : 'new'}" title="${escapeHtml(entry.reason ?? '')}">${known !== undefined ? 'known' : 'new'}</span>`;
+}
+
 export interface RunRef {
   results: Results;
   /** How the run was named on the command line. */

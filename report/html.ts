@@ -2,7 +2,7 @@
 // external assets), rendered from results.json and the requirements catalog alone.
 import type { Requirement } from '../schemas/requirements.ts';
 import type { CheckRecord, Exchange } from '../suites/support/log.ts';
-import { renderBaselineSection } from './compare-html.ts';
+import { baselineNote, renderBaselineSection } from './compare-html.ts';
 import { worst, type Results, type TestRecord, type Verdict } from './results.ts';
 
 type MatrixVerdict = Verdict | 'not exercised';
@@ -154,14 +154,14 @@ function renderChecks(checks: readonly CheckRecord[]): string {
   return `<table><tr><th>ID</th><th>Verdict</th><th>Check</th><th>Expected</th><th>Actual</th></tr>${rows.join('')}</table>`;
 }
 
-function renderTestCard(test: TestRecord, kind: 'failed' | 'warning'): string {
+function renderTestCard(test: TestRecord, kind: 'failed' | 'warning', note = ''): string {
   const relevant = kind === 'failed' ? test.checks : test.checks.filter((check) => check.verdict === 'warning');
   const exchanges =
     kind === 'failed'
       ? (test.exchanges ?? [])
       : (test.exchanges ?? []).filter((_, index) => relevant.some((check) => check.exchange === index));
   return (
-    `<div class="card ${kind}"><div><strong>${escapeHtml(test.titlePath.join(' › '))}</strong> ${badge(test.verdict)}</div>` +
+    `<div class="card ${kind}"><div><strong>${escapeHtml(test.titlePath.join(' › '))}</strong> ${badge(test.verdict)}${note}</div>` +
     `<div class="muted">${escapeHtml(test.file)} · ${escapeHtml(test.requirements.join(', '))} · area ${escapeHtml(test.area)}</div>` +
     (test.failure !== undefined ? `<pre>${escapeHtml(test.failure)}</pre>` : '') +
     renderChecks(relevant) +
@@ -229,7 +229,7 @@ ${results.baseline !== undefined ? renderBaselineSection(results.baseline) : ''}
 ${renderMeta(results)}
 <nav><a href="#failures">Failures</a><a href="#warnings">Warnings</a><a href="#matrix">Requirements</a><a href="#observations">Observations</a><a href="#coverage">Endpoint coverage</a><a href="#tests">All tests</a></nav>
 <h2 id="failures">Failures (${failed.length})</h2>
-${failed.length === 0 ? '<p class="muted">No test failed.</p>' : failed.map((test) => renderTestCard(test, 'failed')).join('\n')}
+${failed.length === 0 ? '<p class="muted">No test failed.</p>' : failed.map((test) => renderTestCard(test, 'failed', baselineNote(results.baseline, test.id))).join('\n')}
 <h2 id="warnings">Warnings: deviations from the guide (${warnings.length})</h2>
 ${warnings.length === 0 ? '<p class="muted">No warnings.</p>' : warnings.map((test) => renderTestCard(test, 'warning')).join('\n')}
 <h2 id="matrix">Requirements by area</h2>

@@ -163,6 +163,9 @@ test('index.html of a run with a baseline shows the comparison first, new and kn
   const newTable = html.slice(html.indexOf('id="baseline-new"'), html.indexOf('id="baseline-known"'));
   assert.match(newTable, /new one/);
   assert.doesNotMatch(newTable, /known one/);
+  const cards = html.slice(html.indexOf('id="failures"'), html.indexOf('id="warnings"'));
+  assert.match(cards, /known one<\/strong> <span class="badge failed">failed<\/span> <span class="tag known" title="failed in the baseline">known<\/span>/);
+  assert.match(cards, /new one<\/strong> <span class="badge failed">failed<\/span> <span class="tag new" title="passed in the baseline">new<\/span>/);
   assert.doesNotMatch(renderHtml({ results: run([]), catalog: [], catalogEndpoints: [] }), /id="baseline"/, 'no section without a baseline');
 });
 
