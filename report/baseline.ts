@@ -117,10 +117,14 @@ export function matchTests(before: readonly TestRecord[], after: readonly TestRe
   const pairs: Matching['pairs'] = [];
   let left = [...before];
   let right = [...after];
+  const requirementsKey = (test: TestRecord): string | undefined => {
+    const ids = tagRequirements(test);
+    return ids.length > 0 ? ids.join(',') : undefined;
+  };
   const keys: Array<(test: TestRecord) => string | undefined> = [
     stableIdOf,
-    (test) => (tagRequirements(test).length > 0 ? `${test.file}|${tagRequirements(test).join(',')}` : undefined),
-    (test) => (tagRequirements(test).length > 0 ? tagRequirements(test).join(',') : undefined),
+    (test) => (requirementsKey(test) === undefined ? undefined : `${test.file}|${requirementsKey(test)}`),
+    requirementsKey,
   ];
   for (const keyOf of keys) {
     const group = (tests: TestRecord[]): Map<string, TestRecord[]> => {
