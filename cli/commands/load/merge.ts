@@ -2,9 +2,11 @@
 // judge only their own share of the thresholds. Their raw points are merged here and the
 // thresholds judged on the whole. Inputs are files or directories (searched for the raw.json and
 // k6-summary.json that `dxs load` writes per script); files are grouped by script.
-import { existsSync, readdirSync, readFileSync, statSync, openSync, readSync, closeSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, openSync, readSync, closeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ConfigError } from '../../../lib/config.ts';
+import { analyse, thresholdsFromSummaries, type RunResult } from './results.ts';
+import { summaryLine, writeLoadReport } from './report.ts';
 
 export interface MergeGroup {
   script: string;
@@ -70,4 +72,34 @@ export function checkSummaryExport(path: string): void {
   } catch (error) {
     throw new ConfigError(`${path}: not valid JSON (${(error as Error).message})`);
   }
+}
+
+/**
+ * Merges the runners' outputs into one report in `out` and judges the thresholds on the whole:
+ * 0 passed, 1 failed. `dxs load merge` and the collector Job of `dxs load k8s` (a bundle of this
+ * module alone, cli/commands/load/collector.ts) both run it.
+ */
+export async function mergeRunners(inputs: string[], out: string, fallbackScript = 'merged', log: Pick<Console, 'log' | 'error'> = console): Promise<0 | 1> {
+  const groups = collectMergeInputs(inputs, fallbackScript);
+  mkdirSync(out, { recursive: true });
+  const results: RunResult[] = [];
+  for (const group of groups) {
+    group.summaryExports.forEach(checkSummaryExport);
+    const thresholds = thresholdsFromSummaries(group.summaryExports);
+    const result = await analyse(group.script, group.rawFiles, thresholds);
+    results.push(result);
+    log.log(summaryLine(result, join(out, 'index.html')));
+    if (group.summaryExports.length === 0) log.error(`dxs load merge: no summary export for ${group.script}, so no thresholds to judge`);
+  }
+  writeLoadReport(out, {
+    title: `dxs load merge - ${groups.map((group) => group.script).join(', ')}`,
+    target: '(merged runners)',
+    profile: '(as run)',
+    startedAt: new Date(),
+    results,
+    artifacts: groups.map((group) => ({ script: group.script, rawFiles: group.rawFiles, summaryExports: group.summaryExports })),
+    notes: [`Merged from ${groups.reduce((total, group) => total + group.rawFiles.length, 0)} runner outputs; thresholds judged on all their points together.`],
+  });
+  log.log(`dxs load merge: report ${join(out, 'index.html')}`);
+  return results.every((result) => result.passed) ? 0 : 1;
 }
