@@ -33,8 +33,10 @@ export const RESULTS_MOUNT = '/results';
 export const COLLECTOR_PROGRAM = 'dxs-merge.mjs';
 /** Any image with Node 20 runs the collector; Debian's tar in it lets `kubectl cp` read the report. */
 export const NODE_IMAGE = 'node:20-slim';
-/** The user and group of grafana/k6's image: runners write the claim as this group (fsGroup). */
-const K6_IMAGE_GROUP = 12345;
+/** The user of grafana/k6's image (uid 12345): every pod that touches the claim gets this group (fsGroup). */
+const RESULTS_GROUP = 12345;
+/** The collector and the reader run as the node image's own user, never as root. */
+const NODE_IMAGE_SECURITY = { runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, fsGroup: RESULTS_GROUP };
 /** The raw-point trend stats sent to Prometheus (percentiles do not add up across runners: see load/README.md). */
 const PROMETHEUS_TREND_STATS = 'p(95),p(99),min,max,avg,count';
 
@@ -81,7 +83,7 @@ export function testRunObject(input: K8sInput, archiveName: string): { [key: str
   if (input.resultsPvc !== undefined) {
     argumentsLine.push('--out', `json=${RESULTS_MOUNT}/raw.json.gz`, '--summary-export', `${RESULTS_MOUNT}/k6-summary.json`);
     env.push({ name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } });
-    runner.securityContext = { fsGroup: K6_IMAGE_GROUP };
+    runner.securityContext = { fsGroup: RESULTS_GROUP };
     runner.volumes = [resultsVolume(input.resultsPvc)];
     // The last folder is the script's name: dxs load merge groups a runner's files by it.
     runner.volumeMounts = [{ name: 'results', mountPath: RESULTS_MOUNT, subPathExpr: `${names.runnersDirectory}/$(POD_NAME)/${input.script}` }];
@@ -127,6 +129,7 @@ export function collectorObject(input: K8sInput & { resultsPvc: string }): { [ke
       template: {
         spec: {
           restartPolicy: 'Never',
+          securityContext: NODE_IMAGE_SECURITY,
           containers: [
             {
               name: 'merge',
@@ -154,6 +157,7 @@ export function readerObject(input: K8sInput & { resultsPvc: string }): { [key: 
     metadata: { name: names.reader },
     spec: {
       restartPolicy: 'Never',
+      securityContext: NODE_IMAGE_SECURITY,
       // Bounded: the pod leaves by itself after an hour if nobody deletes it.
       containers: [{ name: 'results', image: NODE_IMAGE, command: ['sleep', '3600'], volumeMounts: [{ name: 'results', mountPath: RESULTS_MOUNT, readOnly: true }] }],
       volumes: [resultsVolume(input.resultsPvc, true)],
@@ -185,7 +189,10 @@ Script \`${input.script}\`, profile ${input.settings.profile}, ${input.paralleli
   this one file, Node 20 and nothing else) in \`${NODE_IMAGE}\` over every runner's folder on the claim;
 - \`results-reader.yaml\`: a pod that mounts the claim read-only, to copy the report out.`}
 
-Needs: kubectl, k6-operator installed in the cluster (the CRD testruns.k6.io), and this folder.
+Needs: kubectl (1.23 or later, for \`kubectl wait --for=jsonpath\`), k6-operator installed in the cluster
+(the CRD testruns.k6.io), and this folder. The runners use the operator's default image
+(grafana/k6:latest; \`spec.runner.image\` sets another), whose k6 must be at least as new as the
+one that wrote the archive (\`k6 version\` where \`dxs load k8s\` ran).
 All commands run in the namespace of the TestRun (add \`-n NAMESPACE\` to each, or set it with
 \`kubectl config set-context --current --namespace NAMESPACE\`).
 `,
@@ -202,8 +209,11 @@ All commands run in the namespace of the TestRun (add \`-n NAMESPACE\` to each, 
        kubectl apply -f results-pvc.yaml      # edit storageClassName first if the default class is not RWX
        kubectl get pvc ${input.resultsPvc}                  # STATUS Bound (some classes bind only once a pod uses it)
 
-   The runners run as group ${K6_IMAGE_GROUP} (fsGroup). Volumes whose driver ignores fsGroup (many NFS
-   setups) need a claim whose root directory that group or everyone may write to.`);
+   Every pod that uses the claim gets the group ${RESULTS_GROUP} (fsGroup; the runners run as grafana/k6's
+   user 12345, the collector and the reader as the node image's user 1000). A volume whose driver
+   ignores fsGroup (many NFS setups) needs a root directory that group ${RESULTS_GROUP}, or everyone, may
+   write to. The kubelet makes each runner's sub-directory itself, as root: on an NFS export that
+   squashes root, the root directory must be writable by everyone.`);
   }
   add(`Put the archive in a ConfigMap (ConfigMaps hold at most 1 MiB):
 
@@ -214,13 +224,13 @@ All commands run in the namespace of the TestRun (add \`-n NAMESPACE\` to each, 
   add(`Start the run, and wait until the operator says it has finished (the STAGE column):
 
        kubectl apply -f testrun.yaml
-       kubectl wait --for=jsonpath='{.status.stage}'=finished testrun/${names.testRun} --timeout=24h
-       kubectl get testrun ${names.testRun}          # STAGE error: see kubectl logs -l k6_cr=${names.testRun}`);
+       kubectl wait --for=jsonpath='{.status.stage}'=finished testrun/${names.testRun} --timeout=2h   # longer than the run
+       kubectl get testrun ${names.testRun}          # STAGE error: kubectl logs job/${names.testRun}-initializer`);
   if (input.resultsPvc === undefined) {
     add(`Each runner judged only its own share of the thresholds; its verdict and summary are in its log
-   while its pod exists (\`kubectl logs -l k6_cr=${names.testRun},runner=true\`). The runners' raw
+   while its pod exists (\`kubectl logs -l k6_cr=${names.testRun},runner=true --prefix --tail=-1 --max-log-requests=${input.parallelism}\`). The runners' raw
    points were not kept: write \`dxs load k8s\` again with \`--results-pvc CLAIM\` to judge the whole
-   run${input.prometheusUrl === undefined ? '' : ', or judge it in Prometheus (load/README.md says which thresholds carry over)'}.`);
+   run${input.prometheusUrl === undefined ? '' : ', or judge it in Prometheus (below: which thresholds carry over)'}.`);
   } else {
     add(`Collect: put the collector's program in a ConfigMap and run the collector Job. It merges every
    runner's folder under \`${names.runnersDirectory}/\` on the claim, judges the thresholds on the whole
@@ -231,10 +241,10 @@ All commands run in the namespace of the TestRun (add \`-n NAMESPACE\` to each, 
        until kubectl get job ${names.collector} -o jsonpath='{.status.succeeded}{.status.failed}' | grep -q 1; do sleep 5; done
        kubectl logs job/${names.collector}
 
-   The log ends with the verdict (\`${input.script}: passed\` or \`FAILED\`). The Job succeeds when the
-   thresholds passed and fails when they did not (exit 1) or when the merge could not run (exit 2:
-   the message says why, for example no runner output under the folder). Either way a report
-   is written when the runners' files were there.`);
+   The log holds the verdict (\`${input.script}: passed ...\` or \`${input.script}: FAILED ...\` with the failed
+   thresholds). The Job succeeds when the thresholds passed. It fails when they did not (exit 1;
+   the report is written all the same) or when the merge could not run (exit 2; the log says why,
+   for example no runner output under the folder).`);
     add(`Copy the report out, through a pod that mounts the claim read-only (the collector's pod has
    exited, and \`kubectl cp\` needs a running one):
 
@@ -246,16 +256,32 @@ All commands run in the namespace of the TestRun (add \`-n NAMESPACE\` to each, 
    Open \`./${input.script}-report/index.html\`. The runners' raw points stay on the claim; copy
    \`${RESULTS_MOUNT}/${names.runnersDirectory}\` the same way to merge them again elsewhere
    (\`dxs load merge runners/ --out merged/\`).`);
-    add(`To run the same archive again, first delete the run's objects (the results on the claim stay;
-   a second run of this archive adds its runners to the same folder, so remove the folder, or
-   write a new bundle with \`dxs load k8s\`, which gets a new run folder):
+    add(`To run again, delete this run's objects, write a new bundle with \`dxs load k8s\` (a new run folder
+   on the claim) and start again from the ConfigMaps. Applying this testrun.yaml a second time
+   would add its runners to this run's folder, and the collector would merge both runs.
 
-       kubectl delete -f testrun.yaml -f collector.yaml`);
+       kubectl delete --ignore-not-found -f testrun.yaml -f collector.yaml
+       kubectl delete configmap ${names.testRun} ${names.collectorConfigMap}`);
   }
   if (input.prometheusUrl !== undefined) {
-    steps.push(`
-The runners also send their metrics to Prometheus (remote write, ${input.prometheusUrl}); the
-operator tags them \`testrun_name\` and \`instance_id\`. Thresholds in Prometheus: load/README.md of dxs.
+    steps.push(`## Prometheus
+
+The runners also send their metrics to ${input.prometheusUrl} (k6's experimental-prometheus-rw output;
+the operator tags every series with \`testrun_name\` and \`instance_id\`). k6 still judges the
+thresholds per runner, on its share of the load:
+
+- rates (error rate, checks), percentiles (p95, p99), averages, maxima and minima: when every
+  runner passes, the whole run passes too (each share's value bounds the whole's on the side the
+  threshold checks); one runner failing does not mean that the whole run failed;
+- counts and per-second rates of counters (\`http_reqs\`, \`iterations\`): each runner counts only its
+  share, so \`count<N\` can pass on every runner and fail on the whole, and \`count>=N\` the other way
+  round; judge them on the sum over \`instance_id\` in Prometheus;
+- abortOnFail stops only the runner that crosses it.
+
+Per-runner percentiles (the trend stats ${PROMETHEUS_TREND_STATS}) do not combine into the whole
+run's: their maximum over the runners is only an upper bound. For percentiles of the whole run,
+add \`K6_PROMETHEUS_RW_TREND_AS_NATIVE_HISTOGRAM=true\` to \`spec.runner.env\` (Prometheus with native
+histograms enabled) and query \`histogram_quantile\` over the sum of the runners' histograms.
 `);
   }
   return steps.join('\n');
