@@ -134,7 +134,7 @@ test('k6 missing: the CLI says how to build it', { timeout: 60_000 }, async () =
 
 test('dxs load k8s writes an archive and a TestRun without the API key', { skip: k6 === undefined ? NO_K6 : false, timeout: 120_000 }, async () => {
   const out = tempDirectory('k8s');
-  const run = await dxs(['load', 'k8s', '--script', 'lookup', '--parallelism', '3', '--profile', 'average', '--rate', '30', '--duration', '1m', '--base-url', 'https://staging.example/v1/api', '--results-pvc', 'dxs-results', '--out', out], { DXS_API_KEY: 'never-in-the-archive-42' });
+  const run = await dxs(['load', 'k8s', '--script', 'lookup', '--parallelism', '3', '--profile', 'average', '--rate', '30', '--duration', '1m', '--base-url', 'https://staging.example/v1/api', '--results-pvc', 'dxs-results', '--out', out], { DXS_API_KEY: 'never-in-the-archive-42', K6_PROMETHEUS_RW_SERVER_URL: 'http://prometheus.monitoring:9090/api/v1/write' });
   assert.equal(run.code, 0, run.stderr);
   const manifest = readFileSync(join(out, 'testrun.yaml'), 'utf8');
   assert.match(manifest, /^apiVersion: k6\.io\/v1alpha1$/m);
@@ -142,6 +142,8 @@ test('dxs load k8s writes an archive and a TestRun without the API key', { skip:
   assert.match(manifest, /^ {2}parallelism: 3$/m);
   assert.match(manifest, /file: lookup\.tar/);
   assert.match(manifest, /secretKeyRef:/);
+  assert.match(manifest, /^ {2}arguments: ".*--out json=\/results\/raw\.json\.gz .*--out experimental-prometheus-rw"$/m, 'the raw points go to the claim, the metrics to Prometheus');
+  assert.match(manifest, /- name: K6_PROMETHEUS_RW_SERVER_URL\n\s+value: "http:\/\/prometheus\.monitoring:9090\/api\/v1\/write"/, 'the URL from the environment');
   assert.match(readFileSync(join(out, 'README.md'), 'utf8'), /kubectl create configmap dxs-load-lookup --from-file=lookup\.tar/);
   const metadata = JSON.parse(execFileSync('tar', ['xOf', join(out, 'lookup.tar'), 'metadata.json'], { encoding: 'utf8' })) as { env: Record<string, string>; options: { scenarios: Record<string, { executor: string }> } };
   assert.equal(metadata.env.DXS_PROFILE, 'average');

@@ -1,6 +1,6 @@
 // The program of the collector Job that `dxs load k8s --results-pvc` writes: `dxs load merge` and
 // nothing else. `dxs load k8s` bundles this module with esbuild into one file, dxs-merge.mjs,
-// that any image with Node 20 runs from a ConfigMap: no checkout of dxs and no npm install in
+// that any image with Node 20 or later runs from a ConfigMap: no checkout of dxs and no npm install in
 // the cluster. Usage: node dxs-merge.mjs DIR-or-FILE... --out DIR [--script NAME]
 import { parseArgs } from 'node:util';
 import { ConfigError } from '../../../lib/config.ts';

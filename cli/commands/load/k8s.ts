@@ -5,8 +5,8 @@
 //
 // A runner's pod is gone for `kubectl cp` once k6 exits, so with --results-pvc every runner
 // writes its raw points and summary into its own sub-directory of a ReadWriteMany claim, and a
-// collector Job merges them there (`dxs load merge`, bundled into dxs-merge.mjs for any Node 20
-// image). With --prometheus-url the runners also stream their metrics to Prometheus.
+// collector Job merges them there (`dxs load merge`, bundled into dxs-merge.mjs for any image
+// with Node 20 or later). With --prometheus-url the runners also stream their metrics to Prometheus.
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -31,8 +31,11 @@ export interface K8sInput {
 export const RESULTS_MOUNT = '/results';
 /** The collector's program, written beside the manifests and put in a ConfigMap. */
 export const COLLECTOR_PROGRAM = 'dxs-merge.mjs';
-/** Any image with Node 20 runs the collector; Debian's tar in it lets `kubectl cp` read the report. */
-export const NODE_IMAGE = 'node:20-slim';
+/**
+ * Any image with Node 20 or later runs the collector: the official one of an LTS line (Node 20
+ * reached its end of life in April 2026), whose Debian tar lets `kubectl cp` read the report.
+ */
+export const NODE_IMAGE = 'node:24-slim';
 /** The user of grafana/k6's image (uid 12345): every pod that touches the claim gets this group (fsGroup). */
 const RESULTS_GROUP = 12345;
 /** The collector and the reader run as the node image's own user, never as root. */
@@ -73,7 +76,8 @@ function resultsVolume(claim: string, readOnly = false): YamlValue {
 /** The TestRun as an object (toYaml writes it); the tests validate it against the operator's CRD. */
 export function testRunObject(input: K8sInput, archiveName: string): { [key: string]: YamlValue } {
   const names = k8sNames(input);
-  // k6-operator splits `arguments` on spaces and passes all but --out to the initializer's `k6 archive` too.
+  // k6-operator splits `arguments` on spaces (so no value may hold one) and passes them, less --out
+  // and --no-usage-report, to the initializer's `k6 archive` too.
   const argumentsLine = ['--no-usage-report', '--system-tags', SYSTEM_TAGS];
   const env: YamlValue[] = [
     { name: 'DXS_BASE_URL', value: input.settings.baseUrl },
@@ -186,7 +190,7 @@ Script \`${input.script}\`, profile ${input.settings.profile}, ${input.paralleli
 - \`testrun.yaml\`: the k6-operator TestRun (apiVersion k6.io/v1alpha1);${input.resultsPvc === undefined ? '' : `
 - \`results-pvc.yaml\`: an example of the ReadWriteMany claim \`${input.resultsPvc}\` (only if it does not exist yet);
 - \`${COLLECTOR_PROGRAM}\` and \`collector.yaml\`: the collector Job, which runs \`dxs load merge\` (bundled into
-  this one file, Node 20 and nothing else) in \`${NODE_IMAGE}\` over every runner's folder on the claim;
+  this one file; it needs Node 20 or later and nothing else) in \`${NODE_IMAGE}\` over every runner's folder on the claim;
 - \`results-reader.yaml\`: a pod that mounts the claim read-only, to copy the report out.`}
 
 Needs: kubectl (1.23 or later, for \`kubectl wait --for=jsonpath\`), k6-operator installed in the cluster
@@ -287,7 +291,7 @@ histograms enabled) and query \`histogram_quantile\` over the sum of the runners
   return steps.join('\n');
 }
 
-/** Bundles the collector's program: `dxs load merge` alone, one ES module for Node 20. */
+/** Bundles the collector's program: `dxs load merge` alone, one ES module for Node 20 or later. */
 async function writeCollectorProgram(outfile: string): Promise<void> {
   await build({
     entryPoints: [new URL('./collector.ts', import.meta.url).pathname],
