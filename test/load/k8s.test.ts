@@ -310,7 +310,7 @@ function mergedVerdicts(reportDir: string): string[] {
   return readSummary(reportDir).results[0].thresholds.map((verdict) => `${verdict.metric} ${verdict.expression}: ${verdict.ok ? 'ok' : 'failed'}`).sort();
 }
 
-test(`${RUNNERS} runners writing into their own folders of one claim, merged by the collector, judge as one k6 process`, { skip: k6 === undefined ? NO_K6 : existsSync(CRD) ? false : NO_CRD, timeout: 300_000 }, async () => {
+test(`${RUNNERS} runners writing into their own folders of one claim, merged by the collector, judge as one k6 process`, { skip: k6 === undefined ? NO_K6 : false, timeout: 300_000 }, async () => {
   const files = tempDirectory('k8s-cluster');
   // A count that only the whole run reaches (each runner sends a third of it), a limit nobody
   // meets, and the default latency limits, which all pass.
@@ -322,9 +322,11 @@ test(`${RUNNERS} runners writing into their own folders of one claim, merged by 
   assert.equal(written.code, 0, written.stderr);
   const testRun = readYaml(readFileSync(join(bundle, 'testrun.yaml'), 'utf8')) as Json;
   const collector = readYaml(readFileSync(join(bundle, 'collector.yaml'), 'utf8')) as Json;
-  const ajv = newAjv();
-  assert.equal(errorsOf(ajv, testRunSchema(), testRun), '');
-  assert.equal(errorsOf(ajv, jobSchema(), collector), '');
+  if (existsSync(CRD)) {
+    const ajv = newAjv();
+    assert.equal(errorsOf(ajv, testRunSchema(), testRun), '');
+    assert.equal(errorsOf(ajv, jobSchema(), collector), '');
+  }
   const archive = join(bundle, 'client-tokens.tar');
 
   const claim = join(files, 'claim');

@@ -38,8 +38,10 @@ export const COLLECTOR_PROGRAM = 'dxs-merge.mjs';
 export const NODE_IMAGE = 'node:24-slim';
 /** The user of grafana/k6's image (uid 12345): every pod that touches the claim gets this group (fsGroup). */
 const RESULTS_GROUP = 12345;
+/** The group on the claim; its ownership is changed once, not walked again at every pod's start. */
+const RESULTS_SECURITY = { fsGroup: RESULTS_GROUP, fsGroupChangePolicy: 'OnRootMismatch' };
 /** The collector and the reader run as the node image's own user, never as root. */
-const NODE_IMAGE_SECURITY = { runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, fsGroup: RESULTS_GROUP };
+const NODE_IMAGE_SECURITY = { runAsNonRoot: true, runAsUser: 1000, runAsGroup: 1000, ...RESULTS_SECURITY };
 /** The raw-point trend stats sent to Prometheus (percentiles do not add up across runners: see load/README.md). */
 const PROMETHEUS_TREND_STATS = 'p(95),p(99),min,max,avg,count';
 
@@ -87,7 +89,7 @@ export function testRunObject(input: K8sInput, archiveName: string): { [key: str
   if (input.resultsPvc !== undefined) {
     argumentsLine.push('--out', `json=${RESULTS_MOUNT}/raw.json.gz`, '--summary-export', `${RESULTS_MOUNT}/k6-summary.json`);
     env.push({ name: 'POD_NAME', valueFrom: { fieldRef: { fieldPath: 'metadata.name' } } });
-    runner.securityContext = { fsGroup: RESULTS_GROUP };
+    runner.securityContext = RESULTS_SECURITY;
     runner.volumes = [resultsVolume(input.resultsPvc)];
     // The last folder is the script's name: dxs load merge groups a runner's files by it.
     runner.volumeMounts = [{ name: 'results', mountPath: RESULTS_MOUNT, subPathExpr: `${names.runnersDirectory}/$(POD_NAME)/${input.script}` }];
