@@ -270,7 +270,9 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
 
 async function runMerge(inputs: string[], flags: Record<string, unknown>): Promise<number> {
   const out = resolve(String(flags.out ?? join(PROJECT_ROOT, 'reports', `load-merge-${timestamp(new Date())}`)));
-  return mergeRunners(inputs, out, String(flags.script ?? 'merged'));
+  const runners = flags.runners === undefined ? undefined : Number(flags.runners);
+  if (runners !== undefined && !(Number.isInteger(runners) && runners > 0)) throw new ConfigError(`--runners ${String(flags.runners)}: a whole number of at least 1`);
+  return mergeRunners(inputs, { out, script: flags.script as string | undefined, runners });
 }
 
 /** Where the runners' results go: a claim (--results-pvc) and/or Prometheus (--prometheus-url, else K6_PROMETHEUS_RW_SERVER_URL). */
@@ -344,6 +346,7 @@ DXS_* variables or --config FILE.`,
     .argument('<input...>', 'raw.json / k6-summary.json files of the runners, or their report folders')
     .option('--out <DIR>', 'report folder to write (default reports/load-merge-<timestamp>/)')
     .option('--script <NAME>', 'script name for files that are not in a dxs report folder')
+    .option('--runners <N>', 'how many runners must have left raw points (exit 2 when some are missing)')
     .action(async (inputs: string[], _flags: Record<string, unknown>, command: Command) => {
       try {
         process.exit(await runMerge(inputs, command.optsWithGlobals()));

@@ -7,7 +7,7 @@
 // verdict that one k6 process running the same total load gives.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { Ajv, type AnySchemaObject } from 'ajv';
 import { PROFILE_NAMES } from '../../load/profiles/index.ts';
@@ -170,8 +170,8 @@ function runnerFiles(testRun: Json, podName: string): Array<{ claim: string; pat
   return paths.map((path) => onClaim(mounts, path));
 }
 
-/** The collector's inputs and report folder, as paths on the claim. */
-function collectorPaths(job: Json): { claim: string; inputs: string[]; report: string } {
+/** The collector's inputs, report folder (as paths on the claim) and the runners it expects. */
+function collectorPaths(job: Json): { claim: string; inputs: string[]; report: string; runners: number } {
   const pod = ((job.spec as Json).template as Json).spec as { containers: Array<{ command: string[]; volumeMounts: Json[] }>; volumes: Json[] };
   const [container] = pod.containers;
   const mounts = claimMounts(pod.volumes, container.volumeMounts, '');
@@ -182,7 +182,7 @@ function collectorPaths(job: Json): { claim: string; inputs: string[]; report: s
   const report = onClaim(mounts, container.command[out + 1]);
   const claims = new Set([...inputs, report].map((item) => item.claim));
   assert.equal(claims.size, 1, 'the collector reads and writes one claim');
-  return { claim: report.claim, inputs: inputs.map((item) => item.path), report: report.path };
+  return { claim: report.claim, inputs: inputs.map((item) => item.path), report: report.path, runners: Number(container.command[container.command.indexOf('--runners') + 1]) };
 }
 
 // --- inputs ----------------------------------------------------------------------------------
@@ -243,6 +243,7 @@ test('the collector merges exactly the folders the runners write, on the same cl
     const input = { ...k8sInput(script, 'smoke'), resultsPvc: 'dxs-results' };
     const testRun = testRunObject(input, `${script}.tar`);
     const collector = collectorPaths(collectorObject(input));
+    assert.equal(collector.runners, (testRun.spec as { parallelism: number }).parallelism, 'the collector expects every runner');
     const pods = ['1', '2', '3', '4'].map((index) => `${k8sNames(input).testRun}-${index}-x7k2p`);
     const files = pods.flatMap((pod) => runnerFiles(testRun, pod));
     assert.equal(files.length, pods.length * 2, 'each runner writes its raw points and its summary export');
@@ -347,7 +348,8 @@ test(`${RUNNERS} runners writing into their own folders of one claim, merged by 
 
   // The collector's own command, its claim paths on the local claim folder.
   const paths = collectorPaths(collector);
-  const collected = await run(process.execPath, [join(bundle, COLLECTOR_PROGRAM), ...paths.inputs.map((path) => join(claim, path)), '--out', join(claim, paths.report)], {});
+  const collect = ['--out', join(claim, paths.report), '--runners', String(paths.runners)];
+  const collected = await run(process.execPath, [join(bundle, COLLECTOR_PROGRAM), ...paths.inputs.map((path) => join(claim, path)), ...collect], {});
   assert.equal(collected.code, 1, `thresholds failed: the collector exits 1 as dxs load merge does\n${collected.output}`);
   assert.match(collected.output, /^client-tokens: FAILED/m);
   const merged = readSummary(join(claim, paths.report)).results[0];
@@ -355,4 +357,10 @@ test(`${RUNNERS} runners writing into their own folders of one claim, merged by 
   assert.equal(merged.iterations, ITERATIONS, 'the runners together ran the iterations of one process');
   assert.deepEqual(mergedVerdicts(join(claim, paths.report)), expected, 'the merged verdict of each threshold is the single process\'s');
   assert.ok(existsSync(join(claim, paths.report, 'index.html')));
+
+  // A runner whose pod never wrote (evicted, never scheduled): the whole run cannot be judged.
+  rmSync(join(claim, dirname(runnerFiles(testRun, pods[2])[0].path)), { recursive: true });
+  const partial = await run(process.execPath, [join(bundle, COLLECTOR_PROGRAM), ...paths.inputs.map((path) => join(claim, path)), ...collect], {});
+  assert.equal(partial.code, 2, partial.output);
+  assert.match(partial.output, new RegExp(`Found the raw points of ${RUNNERS - 1} runners, expected ${RUNNERS}`));
 });

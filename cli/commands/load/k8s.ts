@@ -140,7 +140,7 @@ export function collectorObject(input: K8sInput & { resultsPvc: string }): { [ke
             {
               name: 'merge',
               image: NODE_IMAGE,
-              command: ['node', `/dxs/${COLLECTOR_PROGRAM}`, `${RESULTS_MOUNT}/${names.runnersDirectory}`, '--out', `${RESULTS_MOUNT}/${names.reportDirectory}`],
+              command: ['node', `/dxs/${COLLECTOR_PROGRAM}`, `${RESULTS_MOUNT}/${names.runnersDirectory}`, '--out', `${RESULTS_MOUNT}/${names.reportDirectory}`, '--runners', String(input.parallelism)],
               volumeMounts: [
                 { name: 'results', mountPath: RESULTS_MOUNT },
                 { name: 'dxs', mountPath: '/dxs', readOnly: true },
@@ -249,8 +249,9 @@ All commands run in the namespace of the TestRun (add \`-n NAMESPACE\` to each, 
 
    The log holds the verdict (\`${input.script}: passed ...\` or \`${input.script}: FAILED ...\` with the failed
    thresholds). The Job succeeds when the thresholds passed. It fails when they did not (exit 1;
-   the report is written all the same) or when the merge could not run (exit 2; the log says why,
-   for example no runner output under the folder).`);
+   the report is written all the same) or when the whole run cannot be judged (exit 2; the log says
+   why: no runner output under the folder, or fewer than ${input.parallelism} runners' raw points, as when a
+   runner's pod never started or was evicted; a report of the runners that are there is written).`);
     add(`Copy the report out, through a pod that mounts the claim read-only (the collector's pod has
    exited, and \`kubectl cp\` needs a running one):
 

@@ -74,13 +74,27 @@ export function checkSummaryExport(path: string): void {
   }
 }
 
+export interface MergeOptions {
+  out: string;
+  /** The script of files that are not in a dxs report folder. */
+  script?: string;
+  /** How many runners' raw points must be there; when others are missing the whole run cannot be judged. */
+  runners?: number;
+}
+
 /**
  * Merges the runners' outputs into one report in `out` and judges the thresholds on the whole:
- * 0 passed, 1 failed. `dxs load merge` and the collector Job of `dxs load k8s` (a bundle of this
- * module alone, cli/commands/load/collector.ts) both run it.
+ * 0 passed, 1 failed, 2 when fewer runners than `runners` left their raw points (the report,
+ * written all the same, says so). `dxs load merge` and the collector Job of `dxs load k8s` (a
+ * bundle of this module alone, cli/commands/load/collector.ts) both run it.
  */
-export async function mergeRunners(inputs: string[], out: string, fallbackScript = 'merged', log: Pick<Console, 'log' | 'error'> = console): Promise<0 | 1> {
-  const groups = collectMergeInputs(inputs, fallbackScript);
+export async function mergeRunners(inputs: string[], options: MergeOptions, log: Pick<Console, 'log' | 'error'> = console): Promise<0 | 1 | 2> {
+  const { out } = options;
+  const groups = collectMergeInputs(inputs, options.script ?? 'merged');
+  const found = groups.reduce((total, group) => total + group.rawFiles.length, 0);
+  const missing = options.runners !== undefined && found !== options.runners
+    ? `Found the raw points of ${found} runners, expected ${options.runners}: the whole run is not all there, so its verdict is not given (exit 2).`
+    : undefined;
   mkdirSync(out, { recursive: true });
   const results: RunResult[] = [];
   for (const group of groups) {
@@ -98,8 +112,12 @@ export async function mergeRunners(inputs: string[], out: string, fallbackScript
     startedAt: new Date(),
     results,
     artifacts: groups.map((group) => ({ script: group.script, rawFiles: group.rawFiles, summaryExports: group.summaryExports })),
-    notes: [`Merged from ${groups.reduce((total, group) => total + group.rawFiles.length, 0)} runner outputs; thresholds judged on all their points together.`],
+    notes: [`Merged from ${found} runner outputs; thresholds judged on all their points together.`, ...(missing === undefined ? [] : [missing])],
   });
   log.log(`dxs load merge: report ${join(out, 'index.html')}`);
+  if (missing !== undefined) {
+    log.error(`dxs load merge: ${missing}`);
+    return 2;
+  }
   return results.every((result) => result.passed) ? 0 : 1;
 }
