@@ -250,8 +250,8 @@ All commands run in the namespace of the TestRun (add \`-n NAMESPACE\` to each, 
    The log holds the verdict (\`${input.script}: passed ...\` or \`${input.script}: FAILED ...\` with the failed
    thresholds). The Job succeeds when the thresholds passed. It fails when they did not (exit 1;
    the report is written all the same) or when the whole run cannot be judged (exit 2; the log says
-   why: no runner output under the folder, or fewer than ${input.parallelism} runners' raw points, as when a
-   runner's pod never started or was evicted; a report of the runners that are there is written).`);
+   why: no runner output under the folder, or not ${input.parallelism} runners' raw points, as when a
+   runner's pod was evicted or this TestRun was applied twice; a report of what is there is written).`);
     add(`Copy the report out, through a pod that mounts the claim read-only (the collector's pod has
    exited, and \`kubectl cp\` needs a running one):
 

@@ -78,23 +78,23 @@ export interface MergeOptions {
   out: string;
   /** The script of files that are not in a dxs report folder. */
   script?: string;
-  /** How many runners' raw points must be there; when others are missing the whole run cannot be judged. */
+  /** How many runners' raw points must be there: with fewer or more, the inputs are not one whole run. */
   runners?: number;
 }
 
 /**
  * Merges the runners' outputs into one report in `out` and judges the thresholds on the whole:
- * 0 passed, 1 failed, 2 when fewer runners than `runners` left their raw points (the report,
- * written all the same, says so). `dxs load merge` and the collector Job of `dxs load k8s` (a
+ * 0 passed, 1 failed, 2 when not `runners` runners left their raw points (the report, written
+ * all the same, says so). `dxs load merge` and the collector Job of `dxs load k8s` (a
  * bundle of this module alone, cli/commands/load/collector.ts) both run it.
  */
 export async function mergeRunners(inputs: string[], options: MergeOptions, log: Pick<Console, 'log' | 'error'> = console): Promise<0 | 1 | 2> {
   const { out } = options;
   const groups = collectMergeInputs(inputs, options.script ?? 'merged');
   const found = groups.reduce((total, group) => total + group.rawFiles.length, 0);
-  const missing = options.runners !== undefined && found !== options.runners
-    ? `Found the raw points of ${found} runners, expected ${options.runners}: the whole run is not all there, so its verdict is not given (exit 2).`
-    : undefined;
+  const missing = options.runners === undefined || found === options.runners
+    ? undefined
+    : `Found the raw points of ${found} runners, expected ${options.runners}: ${found < options.runners ? 'the whole run is not all there' : 'another run\'s runners are among them'}, so no verdict on the whole run (exit 2).`;
   mkdirSync(out, { recursive: true });
   const results: RunResult[] = [];
   for (const group of groups) {
