@@ -247,6 +247,9 @@ All commands run in the namespace of the TestRun (add \`-n NAMESPACE\` to each, 
        until kubectl get job ${names.collector} -o jsonpath='{.status.succeeded}{.status.failed}' | grep -q 1; do sleep 5; done
        kubectl logs job/${names.collector}
 
+   (If the loop keeps waiting, \`kubectl describe job ${names.collector}\` says why the pod does not run,
+   for example a claim that cannot be mounted on its node.)
+
    The log holds the verdict (\`${input.script}: passed ...\` or \`${input.script}: FAILED ...\` with the failed
    thresholds). The Job succeeds when the thresholds passed. It fails when they did not (exit 1;
    the report is written all the same) or when the whole run cannot be judged (exit 2; the log says
