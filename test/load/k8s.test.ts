@@ -212,6 +212,10 @@ test('every TestRun that dxs load k8s writes validates against the k6-operator C
     }
   }
   assert.equal(count, scriptNames().length * PROFILE_NAMES.length * VARIANTS.length);
+  // The README waits for a stage the operator really sets.
+  const stages = ((testRunSchema().properties as Json).status as { properties: { stage: { enum: string[] } } }).properties.stage.enum;
+  const waited = /--for=jsonpath='\{\.status\.stage\}'=(\w+)/.exec(k8sReadme(k8sInput('lookup', 'smoke'), 'lookup.tar'));
+  assert.ok(waited !== null && stages.includes(waited[1]), `the README waits for stage ${waited?.[1]}, not one of ${stages.join(', ')}`);
 });
 
 test('the CRD check catches a misspelt field and a wrong type (it can fail)', { skip: existsSync(CRD) ? false : NO_CRD }, () => {
