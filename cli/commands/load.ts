@@ -15,7 +15,7 @@ import { parseSegment, type Segment } from './load/segments.ts';
 import { DEFAULT_THRESHOLDS_FILE, VALIDATORS_BUNDLE, runScript, scriptNames, type ScriptSettings } from './load/run.ts';
 import { analyse, thresholdsFromSummaries, type RunResult } from './load/results.ts';
 import { summaryLine, writeLoadReport, type ScriptArtifacts } from './load/report.ts';
-import { collectMergeInputs, checkSummaryExport } from './load/merge.ts';
+import { mergeRunners } from './load/merge.ts';
 import { writeK8sBundle } from './load/k8s.ts';
 import { writeFixturePack } from '../../fixtures/pack.ts';
 import { newRunPrefix } from '../../fixtures/run-prefix.ts';
@@ -270,28 +270,19 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
 
 async function runMerge(inputs: string[], flags: Record<string, unknown>): Promise<number> {
   const out = resolve(String(flags.out ?? join(PROJECT_ROOT, 'reports', `load-merge-${timestamp(new Date())}`)));
-  const groups = collectMergeInputs(inputs, String(flags.script ?? 'merged'));
-  mkdirSync(out, { recursive: true });
-  const results: RunResult[] = [];
-  for (const group of groups) {
-    group.summaryExports.forEach(checkSummaryExport);
-    const thresholds = thresholdsFromSummaries(group.summaryExports);
-    const result = await analyse(group.script, group.rawFiles, thresholds);
-    results.push(result);
-    console.log(summaryLine(result, join(out, 'index.html')));
-    if (group.summaryExports.length === 0) console.error(`dxs load merge: no summary export for ${group.script}, so no thresholds to judge`);
-  }
-  writeLoadReport(out, {
-    title: `dxs load merge - ${groups.map((group) => group.script).join(', ')}`,
-    target: '(merged runners)',
-    profile: '(as run)',
-    startedAt: new Date(),
-    results,
-    artifacts: groups.map((group) => ({ script: group.script, rawFiles: group.rawFiles, summaryExports: group.summaryExports })),
-    notes: [`Merged from ${groups.reduce((total, group) => total + group.rawFiles.length, 0)} runner outputs; thresholds judged on all their points together.`],
-  });
-  console.log(`dxs load merge: report ${join(out, 'index.html')}`);
-  return results.every((result) => result.passed) ? 0 : 1;
+  const runners = flags.runners === undefined ? undefined : Number(flags.runners);
+  if (runners !== undefined && !(Number.isInteger(runners) && runners > 0)) throw new ConfigError(`--runners ${String(flags.runners)}: a whole number of at least 1`);
+  return mergeRunners(inputs, { out, script: flags.script as string | undefined, runners });
+}
+
+/** Where the runners' results go: a claim (--results-pvc) and/or Prometheus (--prometheus-url, else K6_PROMETHEUS_RW_SERVER_URL). */
+function k8sResultsOptions(flags: Record<string, unknown>): { resultsPvc?: string; prometheusUrl?: string } {
+  const resultsPvc = flags.resultsPvc as string | undefined;
+  if (resultsPvc !== undefined && !/^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$/.test(resultsPvc)) throw new ConfigError(`--results-pvc ${resultsPvc}: not a Kubernetes object name (lower case letters, digits, - and .)`);
+  const prometheusUrl = (flags.prometheusUrl as string | undefined) ?? (process.env.K6_PROMETHEUS_RW_SERVER_URL || undefined);
+  if (prometheusUrl !== undefined && !/^https?:\/\/[^\s]+$/.test(prometheusUrl)) throw new ConfigError(`--prometheus-url ${prometheusUrl}: give the remote-write endpoint, for example http://prometheus:9090/api/v1/write`);
+  if (resultsPvc === undefined && prometheusUrl === undefined) console.error('dxs load k8s: neither --results-pvc nor --prometheus-url: each runner judges only its own share, and the run is not judged as a whole');
+  return { resultsPvc, prometheusUrl };
 }
 
 async function runK8s(flags: Record<string, unknown>): Promise<number> {
@@ -303,6 +294,7 @@ async function runK8s(flags: Record<string, unknown>): Promise<number> {
   if (flags.out === undefined) throw new ConfigError('dxs load k8s needs --out DIR');
   const baseUrl = (options.baseUrl as string | undefined) ?? 'https://REPLACE-WITH-THE-TARGET/v1/api';
   if (options.baseUrl === undefined) console.error('dxs load k8s: no --base-url; the manifest holds a placeholder to replace');
+  const results = k8sResultsOptions(flags);
   const k6 = findK6(options.k6 as string | undefined);
   const written = await writeK8sBundle({
     k6,
@@ -310,8 +302,9 @@ async function runK8s(flags: Record<string, unknown>): Promise<number> {
     parallelism,
     out: resolve(String(flags.out)),
     settings: scriptSettings(options, { baseUrl, apiKey: '' }, newRunPrefix(), join(resolve(String(flags.out)), 'fixtures.json')),
+    ...results,
   });
-  console.log(`dxs load k8s: wrote ${written.archive}, ${written.manifest} and ${written.readme}`);
+  console.log(`dxs load k8s: wrote ${written.files.join(', ')}`);
   return 0;
 }
 
@@ -353,6 +346,7 @@ DXS_* variables or --config FILE.`,
     .argument('<input...>', 'raw.json / k6-summary.json files of the runners, or their report folders')
     .option('--out <DIR>', 'report folder to write (default reports/load-merge-<timestamp>/)')
     .option('--script <NAME>', 'script name for files that are not in a dxs report folder')
+    .option('--runners <N>', 'how many runners must have left raw points (exit 2 when some are missing)')
     .action(async (inputs: string[], _flags: Record<string, unknown>, command: Command) => {
       try {
         process.exit(await runMerge(inputs, command.optsWithGlobals()));
@@ -365,7 +359,9 @@ DXS_* variables or --config FILE.`,
     .command('k8s')
     .description('write a k6 archive and a k6-operator TestRun manifest for a distributed run')
     .option('--parallelism <N>', 'number of runners', '2')
-    .option('--out <DIR>', 'folder for the archive, the manifest and the README');
+    .option('--out <DIR>', 'folder for the archive, the manifests and the README')
+    .option('--results-pvc <CLAIM>', 'ReadWriteMany PersistentVolumeClaim the runners write their results to; adds the collector Job that merges them')
+    .option('--prometheus-url <URL>', 'also send the metrics to Prometheus remote write (default: K6_PROMETHEUS_RW_SERVER_URL)');
   addOptions(k8s, [...RUN_OPTIONS, TARGET_OPTIONS.find((spec) => spec.key === 'baseUrl')!, TARGET_OPTIONS.find((spec) => spec.key === 'config')!]);
   // optsWithGlobals: options the subcommands share with `dxs load` (--script, --profile, ...) are
   // parsed by the parent when the root program does not use positional options.

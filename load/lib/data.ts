@@ -25,9 +25,14 @@ export type { CompanyInput, PartyLookupInput };
 export const invoiceXml: string = open(`${PROJECT_ROOT}/fixtures/files/invoice.xml`);
 export const INVOICE_FORMAT = 'UBL';
 
-/** A unique ErpId for one iteration of one VU of this run. */
-export function erpIdFor(label: string, vu: number, iteration: number): string {
-  return `${settings.runPrefix}-${label}-${vu}-${iteration}`;
+/**
+ * A unique ErpId for one iteration of this run, from k6's `exec.scenario.iterationInTest`. k6
+ * numbers those across execution segments, so the runners of a distributed run, which share one
+ * run prefix (a k6-operator TestRun's runners run one archive), never make the same ErpId; VU ids
+ * and per-VU iteration counters start alike on every runner.
+ */
+export function erpIdFor(label: string, iterationInTest: number): string {
+  return `${settings.runPrefix}-${label}-${iterationInTest}`;
 }
 
 function hash(text: string): number {

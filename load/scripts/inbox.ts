@@ -25,7 +25,7 @@ export function setupInbox(): InboxData {
 }
 
 export function inbox(data: InboxData): void {
-  const erpDocumentId = erpIdFor('inbound', exec.vu.idInTest, exec.vu.iterationInInstance);
+  const erpDocumentId = erpIdFor('inbound', exec.scenario.iterationInTest);
   uploadAndSend(data.senderToken, { Type: 'Electronic', Electronic: { RecipientId: data.receiverCompanyId } }, erpDocumentId);
   let documents: IncomingEntry[] = [];
   // Delivery runs in the background; bounded: 20 lists, 0.1 s apart.

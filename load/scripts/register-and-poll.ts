@@ -9,7 +9,7 @@ export const endpoints = [ENDPOINTS.register, ENDPOINTS.createToken, ENDPOINTS.s
 export const options = buildOptions(endpoints);
 
 export function registerAndPoll(): void {
-  const erpId = erpIdFor('register', exec.vu.idInTest, exec.vu.iterationInInstance);
+  const erpId = erpIdFor('register', exec.scenario.iterationInTest);
   // Bounded: 40 polls, 0.1 s apart.
   registerAndWait(companyInput(erpId, ['SendInvoices', 'ReceiveInvoices']), 40, 0.1);
 }

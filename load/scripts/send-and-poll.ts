@@ -19,7 +19,7 @@ export function setupSend(): SendData {
 }
 
 export function sendAndPoll(data: SendData): void {
-  const erpDocumentId = erpIdFor('invoice', exec.vu.idInTest, exec.vu.iterationInInstance);
+  const erpDocumentId = erpIdFor('invoice', exec.scenario.iterationInTest);
   const sendAs = { Type: 'PDF', Pdf: { RecipientEmail: 'buyer@load.example', RecipientName: 'Load Buyer', SenderEmail: 'seller@load.example', SenderName: 'Load Seller' } };
   const documentId = uploadAndSend(data.token, sendAs, erpDocumentId);
   if (documentId === undefined) return;

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { PROFILE_NAMES, buildScenario, durationSeconds } from '../../load/profiles/index.ts';
 import { buildThresholds, validateThresholdsFile } from '../../load/lib/thresholds.ts';
 import { settingsEnvironment } from '../../load/lib/run-settings.ts';
@@ -12,7 +12,7 @@ import { parseSegment, segmentArguments } from '../../cli/commands/load/segments
 import { judge, parseMetricKey, percentile } from '../../cli/commands/load/results.ts';
 import { exitCodeOf } from '../../cli/commands/load.ts';
 import { findK6, K6NotFound } from '../../cli/commands/load/k6.ts';
-import { NO_K6, ROOT, dxs, k6Binary, tempDirectory } from './helpers.ts';
+import { NO_K6, ROOT, allText, dxs, k6Binary, tempDirectory } from './helpers.ts';
 
 const k6 = k6Binary();
 
@@ -134,7 +134,7 @@ test('k6 missing: the CLI says how to build it', { timeout: 60_000 }, async () =
 
 test('dxs load k8s writes an archive and a TestRun without the API key', { skip: k6 === undefined ? NO_K6 : false, timeout: 120_000 }, async () => {
   const out = tempDirectory('k8s');
-  const run = await dxs(['load', 'k8s', '--script', 'lookup', '--parallelism', '3', '--profile', 'average', '--rate', '30', '--duration', '1m', '--base-url', 'https://staging.example/v1/api', '--out', out], { DXS_API_KEY: 'never-in-the-archive-42' });
+  const run = await dxs(['load', 'k8s', '--script', 'lookup', '--parallelism', '3', '--profile', 'average', '--rate', '30', '--duration', '1m', '--base-url', 'https://staging.example/v1/api', '--results-pvc', 'dxs-results', '--out', out], { DXS_API_KEY: 'never-in-the-archive-42', K6_PROMETHEUS_RW_SERVER_URL: 'http://prometheus.monitoring:9090/api/v1/write' });
   assert.equal(run.code, 0, run.stderr);
   const manifest = readFileSync(join(out, 'testrun.yaml'), 'utf8');
   assert.match(manifest, /^apiVersion: k6\.io\/v1alpha1$/m);
@@ -142,10 +142,23 @@ test('dxs load k8s writes an archive and a TestRun without the API key', { skip:
   assert.match(manifest, /^ {2}parallelism: 3$/m);
   assert.match(manifest, /file: lookup\.tar/);
   assert.match(manifest, /secretKeyRef:/);
+  assert.match(manifest, /^ {2}arguments: ".*--out json=\/results\/raw\.json\.gz .*--out experimental-prometheus-rw"$/m, 'the raw points go to the claim, the metrics to Prometheus');
+  assert.match(manifest, /- name: K6_PROMETHEUS_RW_SERVER_URL\n\s+value: "http:\/\/prometheus\.monitoring:9090\/api\/v1\/write"/, 'the URL from the environment');
   assert.match(readFileSync(join(out, 'README.md'), 'utf8'), /kubectl create configmap dxs-load-lookup --from-file=lookup\.tar/);
   const metadata = JSON.parse(execFileSync('tar', ['xOf', join(out, 'lookup.tar'), 'metadata.json'], { encoding: 'utf8' })) as { env: Record<string, string>; options: { scenarios: Record<string, { executor: string }> } };
   assert.equal(metadata.env.DXS_PROFILE, 'average');
   assert.equal(metadata.env.DXS_API_KEY, undefined);
   assert.equal(metadata.options.scenarios.average.executor, 'ramping-arrival-rate');
-  for (const file of ['lookup.tar', 'testrun.yaml', 'README.md']) assert.ok(!readFileSync(join(out, file)).includes('never-in-the-archive-42'), `${file} holds the API key`);
+  const files = allText(out).map((file) => basename(file.path)).sort();
+  assert.deepEqual(files, ['README.md', 'collector.yaml', 'dxs-merge.mjs', 'fixtures.json', 'lookup.tar', 'results-pvc.yaml', 'results-reader.yaml', 'testrun.yaml']);
+  for (const file of allText(out)) assert.ok(!file.text.includes('never-in-the-archive-42'), `${file.path} holds the API key`);
+});
+
+test('dxs load k8s refuses a claim that is no Kubernetes name and a Prometheus URL that is no URL', { timeout: 60_000 }, async () => {
+  const out = tempDirectory('k8s-bad');
+  for (const [flag, value, message] of [['--results-pvc', 'Results_Claim', /--results-pvc Results_Claim: not a Kubernetes object name/], ['--prometheus-url', 'prometheus:9090', /--prometheus-url prometheus:9090: give the remote-write endpoint/]] as const) {
+    const run = await dxs(['load', 'k8s', '--script', 'lookup', flag, value, '--k6', '/nonexistent/k6', '--out', out], {}, 60_000);
+    assert.equal(run.code, 2, run.stderr);
+    assert.match(run.stderr, message);
+  }
 });

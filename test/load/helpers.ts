@@ -27,12 +27,13 @@ export interface DxsResult {
 
 /** Runs `dxs ...args`; killed after `timeoutMs` so a hung run cannot hang the suite. */
 export function dxs(args: string[], env: Record<string, string> = {}, timeoutMs = 180_000): Promise<DxsResult> {
+  return runCommand(process.execPath, [join(ROOT, 'bin', 'dxs.js'), ...args], { ...process.env, ...env }, timeoutMs);
+}
+
+/** Runs a command from the project root with exactly `env`; killed after `timeoutMs`. */
+export function runCommand(command: string, args: string[], env: NodeJS.ProcessEnv, timeoutMs = 180_000): Promise<DxsResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'dxs.js'), ...args], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));

@@ -2,9 +2,11 @@
 // judge only their own share of the thresholds. Their raw points are merged here and the
 // thresholds judged on the whole. Inputs are files or directories (searched for the raw.json and
 // k6-summary.json that `dxs load` writes per script); files are grouped by script.
-import { existsSync, readdirSync, readFileSync, statSync, openSync, readSync, closeSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, openSync, readSync, closeSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { ConfigError } from '../../../lib/config.ts';
+import { analyse, thresholdsFromSummaries, type RunResult } from './results.ts';
+import { summaryLine, writeLoadReport } from './report.ts';
 
 export interface MergeGroup {
   script: string;
@@ -70,4 +72,52 @@ export function checkSummaryExport(path: string): void {
   } catch (error) {
     throw new ConfigError(`${path}: not valid JSON (${(error as Error).message})`);
   }
+}
+
+export interface MergeOptions {
+  out: string;
+  /** The script of files that are not in a dxs report folder. */
+  script?: string;
+  /** How many runners' raw points must be there: with fewer or more, the inputs are not one whole run. */
+  runners?: number;
+}
+
+/**
+ * Merges the runners' outputs into one report in `out` and judges the thresholds on the whole:
+ * 0 passed, 1 failed, 2 when not `runners` runners left their raw points (the report, written
+ * all the same, says so). `dxs load merge` and the collector Job of `dxs load k8s` (a
+ * bundle of this module alone, cli/commands/load/collector.ts) both run it.
+ */
+export async function mergeRunners(inputs: string[], options: MergeOptions, log: Pick<Console, 'log' | 'error'> = console): Promise<0 | 1 | 2> {
+  const { out } = options;
+  const groups = collectMergeInputs(inputs, options.script ?? 'merged');
+  const found = groups.reduce((total, group) => total + group.rawFiles.length, 0);
+  const missing = options.runners === undefined || found === options.runners
+    ? undefined
+    : `Found the raw points of ${found} runners, expected ${options.runners}: ${found < options.runners ? 'the whole run is not all there' : 'another run\'s runners are among them'}, so no verdict on the whole run (exit 2).`;
+  mkdirSync(out, { recursive: true });
+  const results: RunResult[] = [];
+  for (const group of groups) {
+    group.summaryExports.forEach(checkSummaryExport);
+    const thresholds = thresholdsFromSummaries(group.summaryExports);
+    const result = await analyse(group.script, group.rawFiles, thresholds);
+    results.push(result);
+    log.log(summaryLine(result, join(out, 'index.html')));
+    if (group.summaryExports.length === 0) log.error(`dxs load merge: no summary export for ${group.script}, so no thresholds to judge`);
+  }
+  writeLoadReport(out, {
+    title: `dxs load merge - ${groups.map((group) => group.script).join(', ')}`,
+    target: '(merged runners)',
+    profile: '(as run)',
+    startedAt: new Date(),
+    results,
+    artifacts: groups.map((group) => ({ script: group.script, rawFiles: group.rawFiles, summaryExports: group.summaryExports })),
+    notes: [`Merged from ${found} runner outputs; thresholds judged on all their points together.`, ...(missing === undefined ? [] : [missing])],
+  });
+  log.log(`dxs load merge: report ${join(out, 'index.html')}`);
+  if (missing !== undefined) {
+    log.error(`dxs load merge: ${missing}`);
+    return 2;
+  }
+  return results.every((result) => result.passed) ? 0 : 1;
 }
