@@ -1,6 +1,7 @@
 // results.json: the one record of a run that every other report file is rendered from (index.html,
 // junit.xml), and that `dxs report merge` combines across shards. Verdicts are computed here.
 import type { CheckRecord, Exchange, Verdict } from '../suites/support/log.ts';
+import type { CleanupReport } from './cleanup.ts';
 
 export type { Verdict };
 
@@ -65,6 +66,8 @@ export interface Results {
   tests: TestRecord[];
   /** "METHOD /template" -> status code -> count of calls. */
   coverage: Record<string, Record<string, number>>;
+  /** What the run created and what its cleanup deleted or left (report/cleanup.ts). */
+  cleanup?: CleanupReport;
 }
 
 /** Severity order for combining verdicts: the worst wins. */
