@@ -32,7 +32,7 @@ export interface DeleteOutcome {
 }
 
 function shown(company: JournalCompany): CleanupCompany {
-  return { ErpId: company.ErpId, apiKey: company.apiKey, ...(company.OrgNo === undefined ? {} : { OrgNo: company.OrgNo }), ...(company.Id === undefined ? {} : { Id: company.Id }) };
+  return { ErpId: company.ErpId, key: company.key, ...(company.OrgNo === undefined ? {} : { OrgNo: company.OrgNo }), ...(company.Id === undefined ? {} : { Id: company.Id }) };
 }
 
 /** Why a whole key's companies are left after one answer, or undefined when the answer concerns one company. */
@@ -65,10 +65,10 @@ export async function deleteCompanies(companies: readonly JournalCompany[], opti
   const worker = async (): Promise<void> => {
     for (let company = queue.shift(); company !== undefined; company = queue.shift()) {
       const entry = shown(company);
-      const apiKey = options.keys[company.apiKey];
-      const stop = stopped.get(company.apiKey);
+      const apiKey = options.keys[company.key];
+      const stop = stopped.get(company.key);
       if (apiKey === undefined) {
-        left.push({ ...entry, reason: company.apiKey === 'other' ? 'registered under an API key dxs was not given' : `no ${company.apiKey === 'apiKey' ? '--api-key' : '--api-key-without-delete'} configured to delete it with` });
+        left.push({ ...entry, reason: company.key === 'other' ? 'registered under an API key dxs was not given' : `no ${company.key === 'apiKey' ? '--api-key' : '--api-key-without-delete'} configured to delete it with` });
       } else if (stop !== undefined) {
         left.push({ ...entry, reason: stop });
       } else if (options.signal?.aborted) {
@@ -81,7 +81,7 @@ export async function deleteCompanies(companies: readonly JournalCompany[], opti
           const reason = stopReason(status);
           if (status === 200 || status === 202) deleted.push({ ...entry, status });
           else if (reason !== undefined) {
-            stopped.set(company.apiKey, reason);
+            stopped.set(company.key, reason);
             left.push({ ...entry, status, reason });
           } else left.push({ ...entry, status, reason: `POST /companies/delete answered ${status}` });
         } catch (error) {
@@ -113,8 +113,8 @@ function recordDeletes(reportDir: string, journal: Journal, deleted: readonly Cl
   const lines = existsSync(join(reportDir, JOURNAL_LINES_FILE));
   const at = new Date().toISOString();
   for (const company of deleted) {
-    if (lines) appendJournal(reportDir, { at, runPrefix: journal.runPrefix, kind: 'delete', apiKey: company.apiKey, ErpId: company.ErpId, by: 'cleanup' });
-    const entry = journal.companies.find((candidate) => candidate.ErpId === company.ErpId && candidate.apiKey === company.apiKey);
+    if (lines) appendJournal(reportDir, { at, runPrefix: journal.runPrefix, kind: 'delete', key: company.key, ErpId: company.ErpId, by: 'cleanup' });
+    const entry = journal.companies.find((candidate) => candidate.ErpId === company.ErpId && candidate.key === company.key);
     if (entry !== undefined) entry.deleteRequested = true;
   }
   writeJournal(reportDir, journal);

@@ -5,7 +5,7 @@
 // Workers are separate processes: each appends JSON lines to <report dir>/created.jsonl (one
 // appendFileSync per line, which the kernel keeps whole); `dxs test` and `dxs clean` read the lines
 // and assemble them into created.json. No secret is written: API keys are named by their role in
-// the run ("apiKey", "apiKeyWithoutDelete"), tokens never appear, and each line goes through the
+// the run (field key: "apiKey", "apiKeyWithoutDelete"), tokens never appear, and each line goes through the
 // secret registry once more.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,8 +25,8 @@ export interface JournalLine {
   at: string;
   runPrefix: string;
   kind: EntityKind;
-  /** The key of the company the entity belongs to. */
-  apiKey?: KeyLabel;
+  /** The key of the company the entity belongs to. Not named apiKey: the redaction takes a field of that name for a secret. */
+  key?: KeyLabel;
   /** The ErpId of the company the entity belongs to (the company's own, for kind company). */
   ErpId?: string;
   [field: string]: unknown;
@@ -34,7 +34,7 @@ export interface JournalLine {
 
 export interface JournalCompany {
   ErpId: string;
-  apiKey: KeyLabel;
+  key: KeyLabel;
   Id?: string;
   RegistrationId?: string;
   OrgNo?: string;
@@ -79,7 +79,7 @@ export function startJournal(context: RunContext): void {
 
 interface Owner {
   ErpId: string;
-  apiKey: KeyLabel;
+  key: KeyLabel;
 }
 
 /** Client tokens this worker was handed -> their company. In memory only: tokens never reach the journal. */
@@ -114,7 +114,7 @@ function field(body: unknown, name: string): string | undefined {
 /** A journal line before its time and run prefix are added. */
 export interface CreatedEntity {
   kind: EntityKind;
-  apiKey?: KeyLabel;
+  key?: KeyLabel;
   ErpId?: string;
   [field: string]: unknown;
 }
@@ -138,34 +138,34 @@ export function createdBy(context: RunContext, call: ObservedCall): CreatedEntit
   if (call.status < 200 || call.status > 299) return undefined;
   const route = `${call.method.toUpperCase()} ${call.path.split('?')[0].replace(/\/+$/, '').toLowerCase()}`;
   const owner = ownerOf(call.auth);
-  const of = owner === undefined ? {} : { apiKey: owner.apiKey, ErpId: owner.ErpId };
+  const of = owner === undefined ? {} : { key: owner.key, ErpId: owner.ErpId };
   const location = text(call.headers.location);
   switch (route) {
     case 'POST /clienttokens/create': {
       const token = field(call.data, 'Token');
       const erpId = field(call.json, 'ErpId');
       const apiKey = keyLabel(context, call.auth);
-      if (token !== undefined && erpId !== undefined && apiKey !== undefined) owners.set(token, { ErpId: erpId, apiKey });
+      if (token !== undefined && erpId !== undefined && apiKey !== undefined) owners.set(token, { ErpId: erpId, key: apiKey });
       return undefined;
     }
     case 'POST /companies/register': {
       const erpId = field(call.json, 'ErpId');
       const apiKey = keyLabel(context, call.auth);
       if (erpId === undefined || apiKey === undefined) return undefined;
-      return { kind: 'company', apiKey, ErpId: erpId, OrgNo: field(call.json, 'OrgNo'), CountryCode: field(call.json, 'CountryCode'), Name: field(call.json, 'Name') };
+      return { kind: 'company', key: apiKey, ErpId: erpId, OrgNo: field(call.json, 'OrgNo'), CountryCode: field(call.json, 'CountryCode'), Name: field(call.json, 'Name') };
     }
     case 'GET /companies/status': {
       const id = field(call.data, 'CompanyId');
-      if (owner === undefined || id === undefined || companyIdsSeen.has(`${owner.apiKey}\n${id}`)) return undefined;
-      companyIdsSeen.add(`${owner.apiKey}\n${id}`);
+      if (owner === undefined || id === undefined || companyIdsSeen.has(`${owner.key}\n${id}`)) return undefined;
+      companyIdsSeen.add(`${owner.key}\n${id}`);
       return { kind: 'company', ...of, Id: id, RegistrationId: field(call.data, 'RegistrationId') };
     }
     case 'POST /companies/services': {
       const registrationId = field(call.json, 'RegistrationId');
       const erpId = field(call.json, 'ErpId') ?? owner?.ErpId;
-      const apiKey = owner?.apiKey ?? keyLabel(context, call.auth);
+      const apiKey = owner?.key ?? keyLabel(context, call.auth);
       if (registrationId === undefined || erpId === undefined || apiKey === undefined) return undefined;
-      return { kind: 'company', apiKey, ErpId: erpId, RegistrationId: registrationId };
+      return { kind: 'company', key: apiKey, ErpId: erpId, RegistrationId: registrationId };
     }
     case 'POST /companies/users':
       return { kind: 'user', ...of, UserName: field(call.json, 'UserName'), Email: field(call.json, 'Email') };
@@ -185,9 +185,9 @@ export function createdBy(context: RunContext, call: ObservedCall): CreatedEntit
       return { kind: 'provider-a-icon', ...of, Filename: field(call.json, 'Filename'), Location: location };
     case 'POST /companies/delete': {
       const erpId = field(call.json, 'Id');
-      const apiKey = keyLabel(context, call.auth) ?? owner?.apiKey;
+      const apiKey = keyLabel(context, call.auth) ?? owner?.key;
       if (erpId === undefined || apiKey === undefined) return undefined;
-      return { kind: 'delete', apiKey, ErpId: erpId };
+      return { kind: 'delete', key: apiKey, ErpId: erpId };
     }
     default:
       return undefined;
@@ -260,7 +260,7 @@ export function assembleJournal(lines: readonly JournalLine[]): Journal {
   const companies = new Map<string, JournalCompany>();
   for (const line of lines) {
     if (journal.runPrefix === '' && typeof line.runPrefix === 'string') journal.runPrefix = line.runPrefix;
-    const { kind, at, runPrefix, apiKey, ErpId, ...rest } = line;
+    const { kind, at, runPrefix, key: apiKey, ErpId, ...rest } = line;
     if (kind === 'run') {
       journal.target = text(rest.target);
       journal.embedded = rest.embedded === true;
@@ -275,7 +275,7 @@ export function assembleJournal(lines: readonly JournalLine[]): Journal {
         if (company !== undefined) company.deleteRequested = true;
         continue;
       }
-      if (company === undefined) companies.set(key, (company = { ErpId, apiKey, createdAt: at, deleteRequested: false }));
+      if (company === undefined) companies.set(key, (company = { ErpId, key: apiKey, createdAt: at, deleteRequested: false }));
       // Registering the same ErpId again after a delete makes it a live company again.
       if (rest.Id === undefined && rest.RegistrationId === undefined) company.deleteRequested = false;
       for (const name of ['Id', 'RegistrationId', 'OrgNo', 'CountryCode', 'Name'] as const) {
@@ -285,7 +285,7 @@ export function assembleJournal(lines: readonly JournalLine[]): Journal {
       continue;
     }
     const collection = COLLECTIONS[kind];
-    if (collection !== undefined) (journal[collection] as JournalEntity[]).push({ at, runPrefix, ...(apiKey === undefined ? {} : { apiKey }), ...(ErpId === undefined ? {} : { ErpId }), ...rest });
+    if (collection !== undefined) (journal[collection] as JournalEntity[]).push({ at, runPrefix, ...(apiKey === undefined ? {} : { key: apiKey }), ...(ErpId === undefined ? {} : { ErpId }), ...rest });
   }
   journal.companies = [...companies.values()];
   return journal;
