@@ -6,7 +6,7 @@ import { escapeHtml } from './html.ts';
 export interface CleanupCompany {
   ErpId: string;
   /** The run's key the company is registered under, by role, never by value. */
-  apiKey: KeyLabel;
+  key: KeyLabel;
   OrgNo?: string;
   Id?: string;
   /** The status of the delete request, when one was answered. */
@@ -34,7 +34,7 @@ export interface CleanupReport {
 
 function companyRows(companies: readonly CleanupCompany[], withReason: boolean): string {
   return companies
-    .map((company) => `<tr><td><code>${escapeHtml(company.ErpId)}</code></td><td>${escapeHtml(company.OrgNo ?? '')}</td><td>${escapeHtml(company.apiKey)}</td><td>${escapeHtml(company.status ?? '')}</td>${withReason ? `<td>${escapeHtml(company.reason ?? '')}</td>` : ''}</tr>`)
+    .map((company) => `<tr><td><code>${escapeHtml(company.ErpId)}</code></td><td>${escapeHtml(company.OrgNo ?? '')}</td><td>${escapeHtml(company.key)}</td><td>${escapeHtml(company.status ?? '')}</td>${withReason ? `<td>${escapeHtml(company.reason ?? '')}</td>` : ''}</tr>`)
     .join('');
 }
 
