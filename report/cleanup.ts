@@ -32,6 +32,24 @@ export interface CleanupReport {
   durationMs: number;
 }
 
+const STATUS_ORDER: Array<CleanupReport['status']> = ['nothing', 'done', 'kept', 'partial', 'failed'];
+
+/** The cleanups of several shards as one: lists joined, counts summed, the worst status. */
+export function mergeCleanups(cleanups: readonly CleanupReport[]): CleanupReport {
+  const created: Record<string, number> = {};
+  for (const cleanup of cleanups) for (const [kind, count] of Object.entries(cleanup.created)) created[kind] = (created[kind] ?? 0) + count;
+  return {
+    runPrefix: [...new Set(cleanups.map((cleanup) => cleanup.runPrefix))].join(', '),
+    status: cleanups.map((cleanup) => cleanup.status).reduce((worst, status) => (STATUS_ORDER.indexOf(status) > STATUS_ORDER.indexOf(worst) ? status : worst), 'nothing'),
+    message: cleanups.map((cleanup) => cleanup.message).join('; '),
+    created,
+    deleted: cleanups.flatMap((cleanup) => cleanup.deleted),
+    alreadyDeleted: cleanups.reduce((sum, cleanup) => sum + cleanup.alreadyDeleted, 0),
+    left: cleanups.flatMap((cleanup) => cleanup.left),
+    durationMs: Math.max(...cleanups.map((cleanup) => cleanup.durationMs)),
+  };
+}
+
 function companyRows(companies: readonly CleanupCompany[], withReason: boolean): string {
   return companies
     .map((company) => `<tr><td><code>${escapeHtml(company.ErpId)}</code></td><td>${escapeHtml(company.OrgNo ?? '')}</td><td>${escapeHtml(company.key)}</td><td>${escapeHtml(company.status ?? '')}</td>${withReason ? `<td>${escapeHtml(company.reason ?? '')}</td>` : ''}</tr>`)

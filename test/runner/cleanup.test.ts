@@ -11,6 +11,8 @@ import type { SandboxState } from '../../sandbox/state.ts';
 import { deleteCompanies } from '../../cli/commands/cleanup.ts';
 import { assembleJournal, parseJournalLines, readJournal, type Journal, type JournalCompany } from '../../suites/support/journal.ts';
 import type { Results } from '../../report/results.ts';
+import { createFixtures } from '../../fixtures/index.ts';
+import { newRunPrefix, runSeed } from '../../fixtures/run-prefix.ts';
 import { runDxs } from './helpers.ts';
 
 function scratch(): string {
@@ -79,6 +81,33 @@ test('the journal assembles what workers wrote: a delete ends a company, a regis
   assert.equal(journal.companies[0].Id, 'c1');
   assert.equal(journal.companies[0].OrgNo, '556677-8899');
   assert.equal(journal.users.length, 1);
+});
+
+test('runs started at once get their own seeds: no shared company name, ErpId, OrgNo or SSN, and the same prefix gives the same data', () => {
+  const now = Date.now();
+  const prefixes = [newRunPrefix(now), newRunPrefix(now), newRunPrefix(now)];
+  // As the suites make them: one stream per worker, seeded from the run's seed.
+  const fixturesOf = (prefix: string, worker: number) => createFixtures({ seed: runSeed(prefix) * 1000 + worker, runPrefix: `${prefix}-w${worker}` });
+  const seen = { ErpId: new Map<string, string>(), OrgNo: new Map<string, string>(), Name: new Map<string, string>(), SSN: new Map<string, string>() };
+  for (const prefix of prefixes) {
+    for (const worker of [0, 1]) {
+      const fixtures = fixturesOf(prefix, worker);
+      const values = { ErpId: [] as string[], OrgNo: [] as string[], Name: [] as string[], SSN: fixtures.ssns(200) };
+      for (const company of fixtures.companies(40)) {
+        values.ErpId.push(company.ErpId);
+        values.OrgNo.push(company.OrgNo);
+        values.Name.push(company.Name);
+      }
+      for (const [field, list] of Object.entries(values) as Array<[keyof typeof seen, string[]]>) {
+        for (const value of list) {
+          const owner = seen[field].get(value);
+          assert.ok(owner === undefined || owner === prefix, `${field} ${value} made by ${owner} and ${prefix}`);
+          seen[field].set(value, prefix);
+        }
+      }
+    }
+  }
+  assert.deepEqual(fixturesOf(prefixes[0], 1).companies(3), fixturesOf(prefixes[0], 1).companies(3));
 });
 
 test('deleteCompanies deletes with the key each company is under and says why the others are left (no role, 501, unknown key)', async () => {
