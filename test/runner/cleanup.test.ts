@@ -22,7 +22,9 @@ function scratch(): string {
 async function state(sandbox: RunningSandbox, erpIdPrefix = ''): Promise<SandboxState> {
   const response = await fetch(`${new URL(sandbox.baseUrl).origin}/_sandbox/state?erpIdPrefix=${encodeURIComponent(erpIdPrefix)}`);
   assert.equal(response.status, 200);
-  return (await response.json()) as SandboxState;
+  const text = await response.text();
+  assert.ok(!text.includes(sandbox.apiKey) && !text.includes(sandbox.apiKeyWithoutDelete), 'the state names keys by place, never by value');
+  return JSON.parse(text) as SandboxState;
 }
 
 /** The live ErpIds of the run per key (key 1 holds DeleteRegistration), once the sandbox's background deletes have run (bounded). */
