@@ -179,13 +179,15 @@ export async function cleanUpAfterRun(context: RunContext, keepData: boolean): P
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
   try {
-    return await cleanUp({
+    const report = await cleanUp({
       reportDir: context.reportDir,
       baseUrl: context.baseUrl,
       keys: { apiKey: context.apiKey, apiKeyWithoutDelete: context.apiKeyWithoutDelete },
       keepData,
       signal: controller.signal,
     });
+    if (report.status === 'kept' && context.embedded) report.message += ', until the embedded sandbox stopped with the run';
+    return report;
   } finally {
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);
