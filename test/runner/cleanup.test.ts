@@ -154,6 +154,28 @@ test('deleteCompanies deletes with the key each company is under and says why th
   }
 });
 
+test('dxs clean exits 2 without a journal, 0 for a run of the embedded sandbox (gone with it), 1 when a company cannot be deleted', async () => {
+  const directory = scratch();
+  try {
+    const none = await runDxs(['clean', '--from', directory], { timeoutMs: 30_000 });
+    assert.equal(none.code, 2, none.stderr);
+    assert.match(none.stderr, /holds no journal/);
+    const line = (fields: Record<string, unknown>) => `${JSON.stringify({ at: new Date().toISOString(), runPrefix: 'dxs-c-d', ...fields })}\n`;
+    writeFileSync(join(directory, 'created.jsonl'), line({ kind: 'run', target: 'http://127.0.0.1:9/v1/api', embedded: true }) + line({ kind: 'company', key: 'apiKey', ErpId: 'dxs-c-d-1' }));
+    const embedded = await runDxs(['clean', '--from', directory], { timeoutMs: 30_000 });
+    assert.equal(embedded.code, 0, embedded.stderr);
+    assert.match(embedded.stderr, /embedded sandbox .* stopped with the run/);
+    await withSandbox({}, async (sandbox) => {
+      writeFileSync(join(directory, 'created.jsonl'), line({ kind: 'run', target: sandbox.baseUrl, embedded: false }) + line({ kind: 'company', key: 'apiKeyWithoutDelete', ErpId: 'dxs-c-d-2' }));
+      const left = await runDxs(['clean', '--from', directory], { timeoutMs: 30_000 });
+      assert.equal(left.code, 1, left.stderr);
+      assert.match(left.stdout, /^left +dxs-c-d-2 \(apiKeyWithoutDelete\): the key has no DeleteRegistration role/m);
+    });
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+});
+
 test('a run killed with SIGTERM (--keep-data) leaves its companies, and dxs clean --from deletes them, twice without harm', async () => {
   const directory = scratch();
   try {
