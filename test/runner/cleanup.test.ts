@@ -13,7 +13,7 @@ import { assembleJournal, parseJournalLines, readJournal, type Journal, type Jou
 import type { Results } from '../../report/results.ts';
 import { createFixtures } from '../../fixtures/index.ts';
 import { newRunPrefix, runSeed } from '../../fixtures/run-prefix.ts';
-import { runDxs } from './helpers.ts';
+import { runDxs, type CliResult } from './helpers.ts';
 
 function scratch(): string {
   return mkdtempSync(join(tmpdir(), 'dxs-cleanup-'));
@@ -56,6 +56,27 @@ async function withSandbox<T>(options: SandboxOptions, body: (sandbox: RunningSa
   } finally {
     await sandbox.close();
   }
+}
+
+/** `dxs test --area companies` against the sandbox, sent SIGTERM once its journal holds three companies. */
+async function killedRun(sandbox: RunningSandbox, reportDir: string, extra: string[]): Promise<{ run: CliResult; killed: boolean }> {
+  const linesFile = join(reportDir, 'created.jsonl');
+  let killed = false;
+  let running: ChildProcess | undefined;
+  // Watched on a timer, not on output: the journal grows between the lines Playwright prints.
+  const watch = setInterval(() => {
+    if (killed || running === undefined || !existsSync(linesFile)) return;
+    if (assembleJournal(parseJournalLines(readFileSync(linesFile, 'utf8'))).companies.length >= 3) {
+      killed = true;
+      running.kill('SIGTERM');
+    }
+  }, 50);
+  const run = await runDxs(['test', '--area', 'companies', ...extra, '--base-url', sandbox.baseUrl, '--report-dir', reportDir], {
+    onOutput: (_output, child) => {
+      running = child;
+    },
+  }).finally(() => clearInterval(watch));
+  return { run, killed };
 }
 
 test('the journal assembles what workers wrote: a delete ends a company, a registration after it revives it, a cut last line is skipped', () => {
@@ -176,28 +197,33 @@ test('dxs clean exits 2 without a journal, 0 for a run of the embedded sandbox (
   }
 });
 
+test('a run stopped with SIGTERM deletes the companies it registered before it exits', async () => {
+  const directory = scratch();
+  try {
+    await withSandbox({ asyncDelayMs: 200 }, async (sandbox) => {
+      const reportDir = join(directory, 'stopped');
+      const { run, killed } = await killedRun(sandbox, reportDir, []);
+      assert.ok(killed, `the run was stopped before it ended: ${run.stderr}`);
+      assert.match(run.stderr, /SIGTERM received[\s\S]*cleanup: every company the run registered is deleted/);
+      const journal = journalOf(reportDir);
+      const cleanup = results(reportDir).cleanup;
+      assert.equal(cleanup?.status, 'done');
+      assert.equal(cleanup.deleted.length + cleanup.alreadyDeleted, journal.companies.length);
+      const journaled = new Set(journal.companies.map((company) => company.ErpId));
+      assert.deepEqual((await liveAfterDeletes(sandbox, journal.runPrefix)).withDelete.filter((erpId) => journaled.has(erpId)), []);
+    });
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+});
+
 test('a run killed with SIGTERM (--keep-data) leaves its companies, and dxs clean --from deletes them, twice without harm', async () => {
   const directory = scratch();
   try {
     // Slow background steps keep the run going long enough to be killed in the middle.
     await withSandbox({ asyncDelayMs: 200 }, async (sandbox) => {
       const reportDir = join(directory, 'killed');
-      const linesFile = join(reportDir, 'created.jsonl');
-      let killed = false;
-      let running: ChildProcess | undefined;
-      // Watched on a timer, not on output: the journal grows between the lines Playwright prints.
-      const watch = setInterval(() => {
-        if (killed || running === undefined || !existsSync(linesFile)) return;
-        if (assembleJournal(parseJournalLines(readFileSync(linesFile, 'utf8'))).companies.length >= 3) {
-          killed = true;
-          running.kill('SIGTERM');
-        }
-      }, 50);
-      const run = await runDxs(['test', '--area', 'companies', '--keep-data', '--base-url', sandbox.baseUrl, '--report-dir', reportDir], {
-        onOutput: (_output, child) => {
-          running = child;
-        },
-      }).finally(() => clearInterval(watch));
+      const { run, killed } = await killedRun(sandbox, reportDir, ['--keep-data']);
       assert.ok(killed, `the run was killed before it ended: ${run.stderr}`);
       assert.notEqual(run.code, 0, run.stderr);
       assert.match(run.stderr, /SIGTERM received/);
@@ -220,7 +246,7 @@ test('a run killed with SIGTERM (--keep-data) leaves its companies, and dxs clea
       const again = await runDxs(['clean', '--from', reportDir], { timeoutMs: 60_000 });
       assert.equal(again.code, 0, again.stderr);
       assert.match(again.stderr, /nothing left to delete/);
-      assert.doesNotMatch(readFileSync(join(reportDir, 'created.json'), 'utf8') + readFileSync(linesFile, 'utf8'), new RegExp(sandbox.apiKey));
+      assert.doesNotMatch(readFileSync(join(reportDir, 'created.json'), 'utf8') + readFileSync(join(reportDir, 'created.jsonl'), 'utf8'), new RegExp(sandbox.apiKey));
     });
   } finally {
     rmSync(directory, { recursive: true, force: true });
