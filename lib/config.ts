@@ -150,6 +150,7 @@ export const TEST_OPTIONS: readonly OptionSpec[] = [
   { key: 'profile', kind: 'string', argument: 'NAME', default: 'full', description: 'which areas an integrator uses (see profiles below)' },
   { key: 'destructive', kind: 'boolean', default: false, description: 'also run destructive checks (company deletion)' },
   { key: 'workers', kind: 'integer', argument: 'N', default: 2, check: positive, description: 'parallel Playwright workers' },
+  { key: 'keepData', kind: 'boolean', default: false, description: 'keep what the run created at the target (by default, with a key holding DeleteRegistration, its companies are deleted at the end; see created.json)' },
   {
     key: 'shard',
     kind: 'string',

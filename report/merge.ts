@@ -1,5 +1,6 @@
 // Merges the results.json of several shards into one run: tests side by side, coverage summed,
 // the run's status the worst of the shards'.
+import { mergeCleanups } from './cleanup.ts';
 import { summarise, type Results, type RunStatus } from './results.ts';
 
 const STATUS_ORDER: RunStatus[] = ['passed', 'failed', 'interrupted', 'error', 'unreachable'];
@@ -45,5 +46,12 @@ export function mergeResults(parts: readonly Results[]): Results {
     summary,
     tests: all,
     coverage,
+    ...mergedCleanup(parts),
   };
+}
+
+/** Each shard cleaned up after itself: the merged report shows their cleanups together. */
+function mergedCleanup(parts: readonly Results[]): Pick<Results, 'cleanup'> {
+  const cleanups = parts.flatMap((part) => (part.cleanup === undefined ? [] : [part.cleanup]));
+  return cleanups.length === 0 ? {} : { cleanup: mergeCleanups(cleanups) };
 }

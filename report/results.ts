@@ -1,6 +1,7 @@
 // results.json: the one record of a run that every other report file is rendered from (index.html,
 // junit.xml), and that `dxs report merge` combines across shards. Verdicts are computed here.
 import type { CheckRecord, Exchange, Verdict } from '../suites/support/log.ts';
+import type { CleanupReport } from './cleanup.ts';
 import type { BaselineSection } from './baseline.ts';
 
 export type { Verdict };
@@ -66,6 +67,8 @@ export interface Results {
   tests: TestRecord[];
   /** "METHOD /template" -> status code -> count of calls. */
   coverage: Record<string, Record<string, number>>;
+  /** What the run created and what its cleanup deleted or left (report/cleanup.ts). */
+  cleanup?: CleanupReport;
   /** Set when the run was judged against a baseline or an expected-failures file (report/baseline.ts). */
   baseline?: BaselineSection;
 }

@@ -19,6 +19,7 @@ import { networkArea } from './areas/network.ts';
 import { outboundArea } from './areas/outbound.ts';
 import { inboundArea } from './areas/inbound.ts';
 import { providerAArea } from './areas/provider-a.ts';
+import { stateRoute } from './state.ts';
 
 export interface SandboxOptions {
   host?: string;
@@ -210,6 +211,7 @@ async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyIns
   });
   await app.register(inboundArea, areaOptions);
   await app.register(providerAArea, areaOptions);
+  await app.register(stateRoute, { context });
   return { app, context };
 }
 

@@ -12,7 +12,7 @@ import { basename, join, resolve } from 'node:path';
 import { ConfigError, TEST_OPTIONS, resolveCommandOptions, type ResolvedOptions } from '../../lib/config.ts';
 import { secrets } from '../../lib/redact.ts';
 import { openTarget, type Target } from '../../lib/target.ts';
-import { newRunPrefix } from '../../fixtures/run-prefix.ts';
+import { newRunPrefix, runSeed } from '../../fixtures/run-prefix.ts';
 import { REQUIREMENT_AREAS } from '../../schemas/requirements.ts';
 import { exitCodeOf, type Results, type RunStatus } from '../../report/results.ts';
 import { applyBaseline, exitCodeWithBaseline, type BaselineInput } from '../../report/baseline.ts';
@@ -20,6 +20,9 @@ import { baselineLines, loadBaselineInput } from '../../report/baseline-cli.ts';
 import { displayPath, loadSecretsFile, readResults, writeReport } from '../../report/write.ts';
 import { RUN_CONTEXT_ENV, type CasingMode, type RunContext } from '../../suites/support/run-context.ts';
 import { addOptions, exitTwoOnUsageError } from '../options.ts';
+import { cleanUpAfterRun, cleanupLine } from './cleanup.ts';
+import { startJournal } from '../../suites/support/journal.ts';
+import type { CleanupReport } from '../../report/cleanup.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const PLAYWRIGHT_CONFIG = join(ROOT, 'suites', 'playwright.config.ts');
@@ -205,6 +208,7 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   for (const warning of target.warnings) console.error(`dxs test: warning: ${warning}`);
 
   const secretsFile = join(tmpdir(), `dxs-secrets-${process.pid}-${started.getTime()}`);
+  const runPrefix = newRunPrefix();
   const context: RunContext = {
     baseUrl: target.baseUrl,
     apiKey: target.apiKey,
@@ -216,8 +220,9 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
     destructive: selection.destructive,
     profile: selection.profile,
     reportDir,
-    runPrefix: newRunPrefix(),
-    seed: started.getTime() % 100_000,
+    runPrefix,
+    // From the prefix: the data of a run can be made again from its prefix, and runs started at once differ.
+    seed: runSeed(runPrefix),
     embedded: target.embedded,
     version: version(),
     startedAt: started.toISOString(),
@@ -230,11 +235,15 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   if (typeof options.shard === 'string') args.push('--shard', options.shard);
   let interrupted = false;
   let code: number | null;
+  let cleanup: CleanupReport | undefined;
+  startJournal(context);
   try {
     code = await runPlaywright(args, { ...env, [RUN_CONTEXT_ENV]: JSON.stringify(context) }, () => {
       interrupted = true;
     });
   } finally {
+    // Before the embedded sandbox stops, and after a failed or interrupted run too.
+    cleanup = await cleanUpAfterRun(context, options.keepData === true);
     await target.close().catch(() => {});
   }
 
@@ -257,6 +266,8 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   } else {
     results = runReport({ ...context }, interrupted ? 'interrupted' : 'error', interrupted ? 'the run was interrupted before any result was written' : `Playwright exited with code ${code} before writing results`, started);
   }
+  results.cleanup = cleanup;
+  console.error(`dxs test: ${cleanupLine(cleanup)}`);
   if (judge !== undefined) results.baseline = applyBaseline(results, judge);
   // Rewritten with every secret the workers saw, and with the final status.
   writeReport(reportDir, results);

@@ -10,6 +10,7 @@ import { truncate } from '../../lib/checks.ts';
 import { API_KEY_HEADER, CLIENT_TOKEN_HEADER } from '../../lib/defaults.ts';
 import { secrets } from '../../lib/redact.ts';
 import { endpointOf } from '../../report/endpoints.ts';
+import { journalCall } from './journal.ts';
 import type { Exchange, ExchangeLog } from './log.ts';
 import type { RunContext } from './run-context.ts';
 
@@ -187,13 +188,15 @@ export class ApiClient {
       body: recordBody(body, contentType, json),
       size: body.length,
     };
+    const normalised = json === undefined ? undefined : normaliseKeys(json);
+    journalCall(this.context, { method, path, auth: options.auth, json: options.json, rawBody: options.rawBody, status: response.status(), data: normalised, headers: responseHeaders });
     return {
       status: response.status(),
       headers: responseHeaders,
       json,
       text,
       size: body.length,
-      data: json === undefined ? undefined : normaliseKeys(json),
+      data: normalised,
       body,
       exchange: index,
       recorded: exchange,

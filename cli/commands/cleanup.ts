@@ -1,0 +1,195 @@
+// Deleting what a run registered (issue 16), from its journal: at the end of `dxs test` (also after
+// SIGINT/SIGTERM or a failed run) and in `dxs clean --from`. Best effort and bounded: a few
+// deletes at once, each with its own timeout, all within one deadline. POST /companies/delete
+// answers a duplicate with 200, so deleting again is harmless; 401 means the key lacks the
+// DeleteRegistration role and 501 that deletes are disabled, and either stops the attempts with that key.
+import { API_KEY_HEADER } from '../../lib/defaults.ts';
+import { secrets } from '../../lib/redact.ts';
+import type { CleanupCompany, CleanupReport } from '../../report/cleanup.ts';
+import {
+  appendJournal, JOURNAL_LINES_FILE, readJournal, writeJournal, type Journal, type JournalCompany, type KeyLabel,
+} from '../../suites/support/journal.ts';
+import type { RunContext } from '../../suites/support/run-context.ts';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const CLEANUP_CONCURRENCY = 4;
+export const CLEANUP_DEADLINE_MS = 60_000;
+const REQUEST_TIMEOUT_MS = 10_000;
+
+export interface DeleteOptions {
+  baseUrl: string;
+  keys: Partial<Record<KeyLabel, string>>;
+  concurrency?: number;
+  deadlineMs?: number;
+  /** Aborting leaves the companies not yet deleted, with that reason. */
+  signal?: AbortSignal;
+}
+
+export interface DeleteOutcome {
+  deleted: CleanupCompany[];
+  left: CleanupCompany[];
+}
+
+function shown(company: JournalCompany): CleanupCompany {
+  return { ErpId: company.ErpId, key: company.key, ...(company.OrgNo === undefined ? {} : { OrgNo: company.OrgNo }), ...(company.Id === undefined ? {} : { Id: company.Id }) };
+}
+
+/** Why a whole key's companies are left after one answer, or undefined when the answer concerns one company. */
+function stopReason(status: number): string | undefined {
+  if (status === 401 || status === 403) return `the key has no DeleteRegistration role (POST /companies/delete answered ${status})`;
+  if (status === 501) return 'deletes are disabled at the target (POST /companies/delete answered 501)';
+  return undefined;
+}
+
+async function deleteOne(baseUrl: string, apiKey: string, erpId: string, timeoutMs: number, signal?: AbortSignal): Promise<number> {
+  const signals = [AbortSignal.timeout(Math.max(1, timeoutMs)), ...(signal === undefined ? [] : [signal])];
+  const response = await fetch(`${baseUrl}/companies/delete`, {
+    method: 'POST',
+    headers: { [API_KEY_HEADER]: apiKey, 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({ Id: erpId }),
+    signal: AbortSignal.any(signals),
+    redirect: 'manual',
+  });
+  await response.arrayBuffer().catch(() => undefined);
+  return response.status;
+}
+
+/** Sends a delete for each company with the key it is registered under; never throws. */
+export async function deleteCompanies(companies: readonly JournalCompany[], options: DeleteOptions): Promise<DeleteOutcome> {
+  const deadline = Date.now() + (options.deadlineMs ?? CLEANUP_DEADLINE_MS);
+  const deleted: CleanupCompany[] = [];
+  const left: CleanupCompany[] = [];
+  const stopped = new Map<KeyLabel, string>();
+  const queue = [...companies];
+  const worker = async (): Promise<void> => {
+    for (let company = queue.shift(); company !== undefined; company = queue.shift()) {
+      const entry = shown(company);
+      const apiKey = options.keys[company.key];
+      const stop = stopped.get(company.key);
+      if (apiKey === undefined) {
+        left.push({ ...entry, reason: company.key === 'other' ? 'registered under an API key dxs was not given' : `no ${company.key === 'apiKey' ? '--api-key' : '--api-key-without-delete'} configured to delete it with` });
+      } else if (stop !== undefined) {
+        left.push({ ...entry, reason: stop });
+      } else if (options.signal?.aborted) {
+        left.push({ ...entry, reason: 'the cleanup was interrupted' });
+      } else if (Date.now() >= deadline) {
+        left.push({ ...entry, reason: `the cleanup's deadline of ${Math.round((options.deadlineMs ?? CLEANUP_DEADLINE_MS) / 1000)} s passed` });
+      } else {
+        try {
+          const status = await deleteOne(options.baseUrl, apiKey, company.ErpId, Math.min(REQUEST_TIMEOUT_MS, deadline - Date.now()), options.signal);
+          const reason = stopReason(status);
+          if (status === 200 || status === 202) deleted.push({ ...entry, status });
+          else if (reason !== undefined) {
+            stopped.set(company.key, reason);
+            left.push({ ...entry, status, reason });
+          } else left.push({ ...entry, status, reason: `POST /companies/delete answered ${status}` });
+        } catch (error) {
+          const cause = (error as Error & { cause?: Error }).cause?.message ?? (error as Error).message;
+          left.push({ ...entry, reason: secrets.redactText(`no answer: ${options.signal?.aborted ? 'the cleanup was interrupted' : cause}`) });
+        }
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? CLEANUP_CONCURRENCY) }, worker));
+  return { deleted, left };
+}
+
+function countsOf(journal: Journal): Record<string, number> {
+  return {
+    companies: journal.companies.length,
+    users: journal.users.length,
+    identifiers: journal.identifiers.length,
+    uploads: journal.uploads.length,
+    documents: journal.documents.length,
+    'network setup requests': journal.networkSetupRequests.length,
+    'provider A registrations': journal.providerARegistrations.length,
+    'provider A icons': journal.providerAIcons.length,
+  };
+}
+
+/** Records the deletes in the journal (a later dxs clean then skips them) and rewrites created.json. */
+function recordDeletes(reportDir: string, journal: Journal, deleted: readonly CleanupCompany[]): void {
+  const lines = existsSync(join(reportDir, JOURNAL_LINES_FILE));
+  const at = new Date().toISOString();
+  for (const company of deleted) {
+    if (lines) appendJournal(reportDir, { at, runPrefix: journal.runPrefix, kind: 'delete', key: company.key, ErpId: company.ErpId, by: 'cleanup' });
+    const entry = journal.companies.find((candidate) => candidate.ErpId === company.ErpId && candidate.key === company.key);
+    if (entry !== undefined) entry.deleteRequested = true;
+  }
+  writeJournal(reportDir, journal);
+}
+
+export interface CleanupInput {
+  reportDir: string;
+  baseUrl: string;
+  keys: Partial<Record<KeyLabel, string>>;
+  /** --keep-data: nothing is deleted, the report says so. */
+  keepData?: boolean;
+  signal?: AbortSignal;
+  deadlineMs?: number;
+}
+
+/** Reads the journal of a report directory, deletes its live companies, records the deletes; never throws. */
+export async function cleanUp(input: CleanupInput): Promise<CleanupReport> {
+  const started = Date.now();
+  let journal: Journal | undefined;
+  try {
+    journal = readJournal(input.reportDir);
+  } catch (error) {
+    return { runPrefix: '', status: 'failed', message: `the journal could not be read: ${(error as Error).message}`, created: {}, deleted: [], alreadyDeleted: 0, left: [], durationMs: Date.now() - started };
+  }
+  if (journal === undefined) {
+    return { runPrefix: '', status: 'nothing', message: `no journal (${JOURNAL_LINES_FILE} or created.json) in ${input.reportDir}: nothing to delete`, created: {}, deleted: [], alreadyDeleted: 0, left: [], durationMs: Date.now() - started };
+  }
+  const live = journal.companies.filter((company) => !company.deleteRequested);
+  const base = { runPrefix: journal.runPrefix, created: countsOf(journal), alreadyDeleted: journal.companies.length - live.length };
+  if (input.keepData) {
+    writeJournal(input.reportDir, journal);
+    const left = live.map((company) => ({ ...shown(company), reason: '--keep-data' }));
+    return { ...base, status: 'kept', message: `--keep-data: the ${live.length} companies the run registered and did not delete were kept`, deleted: [], left, durationMs: Date.now() - started };
+  }
+  const { deleted, left } = await deleteCompanies(live, { baseUrl: input.baseUrl, keys: input.keys, signal: input.signal, deadlineMs: input.deadlineMs });
+  try {
+    recordDeletes(input.reportDir, journal, deleted);
+  } catch (error) {
+    console.error(`dxs: cannot record the deletes in the journal: ${(error as Error).message}`);
+  }
+  const status = journal.companies.length === 0 ? 'nothing' : left.length === 0 ? 'done' : 'partial';
+  const message = status === 'nothing'
+    ? 'the run registered no company'
+    : left.length === 0
+      ? `every company the run registered is deleted (${deleted.length} now, ${base.alreadyDeleted} by the tests)`
+      : `${left.length} of the ${journal.companies.length} companies the run registered ${left.length === 1 ? 'is' : 'are'} left at the target: ${[...new Set(left.map((company) => company.reason))].join('; ')}`;
+  return { ...base, status, message, deleted, left, durationMs: Date.now() - started };
+}
+
+/** One line for the console. */
+export function cleanupLine(report: CleanupReport): string {
+  return `cleanup: ${report.message}${report.deleted.length > 0 && report.left.length > 0 ? ` (deleted ${report.deleted.length})` : ''}`;
+}
+
+/**
+ * The hook of dxs test, after Playwright and before the embedded sandbox stops: a signal during
+ * the cleanup ends it early (what is left is reported), a second one is left to its default.
+ */
+export async function cleanUpAfterRun(context: RunContext, keepData: boolean): Promise<CleanupReport> {
+  const controller = new AbortController();
+  const interrupt = (): void => controller.abort();
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
+  try {
+    const report = await cleanUp({
+      reportDir: context.reportDir,
+      baseUrl: context.baseUrl,
+      keys: { apiKey: context.apiKey, apiKeyWithoutDelete: context.apiKeyWithoutDelete },
+      keepData,
+      signal: controller.signal,
+    });
+    if (report.status === 'kept' && context.embedded) report.message += ', until the embedded sandbox stopped with the run';
+    return report;
+  } finally {
+    process.off('SIGINT', interrupt);
+    process.off('SIGTERM', interrupt);
+  }
+}
