@@ -55,7 +55,7 @@ test.describe('registration guards', () => {
       if (token === undefined) return undefined;
       last = await api.get('/companies/status', { auth: { clientToken: token } });
       return last.status === 200 && last.data?.Status === 'Registered' ? true : undefined;
-    }).catch(() => undefined);
+    }, 'registration').catch(() => undefined);
     test.skip(last === undefined, 'no client token could be created, so the status could not be read');
     await expectCheck(last as ApiResponse, [statusIs(200), checks.fieldSatisfies('Status', 'is Registered', (value) => value === 'Registered')], { requirement: 'CMP-STA-06' });
   });
