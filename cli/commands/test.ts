@@ -300,8 +300,13 @@ Examples:
   $ dxs report merge reports/shard-1 reports/shard-2 --out reports/merged
 
 Reports: <report dir>/index.html (our page), results.json, junit.xml, playwright/index.html.
-Exit codes: 0 no test failed (warnings and info allowed), 1 a test failed, 2 usage or configuration
-error, unreachable target, or a run that could not complete.`,
+Workers: 2 against the embedded sandbox or this machine (CPU-bound), 8 against a remote target
+(I/O-bound); --workers N overrides. A broken prerequisite (no client token, registration never
+Registered, no final status, provider A never Completed, no invoice in the inbox) is awaited once
+and the tests that need it end at once as blocked, the root causes listed last.
+
+Exit codes: 0 no test failed (warnings and info allowed), 1 a test failed or was blocked by a broken
+prerequisite, 2 usage or configuration error, unreachable target, or a run that could not complete.`,
   );
   command.action(async (flags: Record<string, unknown>) => {
     // Exit at once: nothing of the run should keep the process alive after the report is written.

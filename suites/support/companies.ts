@@ -30,11 +30,12 @@ export function shortly(response: ApiResponse): string {
 /**
  * Calls `attempt` until it returns a value, within the run's async timeout. The wait between
  * attempts grows from 50 ms to 1 s, so a fast sandbox is not slowed and staging is not hammered.
- * `after`: the shared prerequisite the awaited state depends on; when it is already known broken
+ * `after`: the shared prerequisites the awaited state depends on; when one is already known broken
  * the target has had its async timeout once, so one attempt is made and its answer judged.
  */
-export async function pollUntil<T>(context: RunContext, description: string, attempt: () => Promise<T | undefined>, after?: PrerequisiteName): Promise<T> {
-  const deadline = after !== undefined && brokenPrerequisite(after) !== undefined ? Date.now() : Date.now() + context.asyncTimeoutSeconds * 1000;
+export async function pollUntil<T>(context: RunContext, description: string, attempt: () => Promise<T | undefined>, after: readonly PrerequisiteName[] = []): Promise<T> {
+  const known = after.some((name) => brokenPrerequisite(name) !== undefined);
+  const deadline = Date.now() + (known ? 0 : context.asyncTimeoutSeconds * 1000);
   let wait = 50;
   for (let tries = 1; ; tries++) {
     const value = await attempt();
