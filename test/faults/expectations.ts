@@ -93,7 +93,8 @@ export const FAULT_EXPECTATIONS: Record<string, FaultExpectation> = {
   'inbound-sequenceno-string': { areas: ['inbound'], requirement: 'INB-03' },
   'inbound-read-any-company': { areas: ['inbound'], requirement: 'INB-20' },
   'inbound-list-all-companies': { areas: ['inbound'], requirement: 'INB-18' },
-  'inbox-never-receives': { areas: ['flows'], requirement: 'FLOW-04', prerequisite: 'inbox-delivery' },
+  // The flows area holds only the tests that judge FLOW-04 itself; the inbound area's tests need the inbox.
+  'inbox-never-receives': { areas: ['flows', 'inbound'], requirement: 'FLOW-04', prerequisite: 'inbox-delivery' },
   // provider A
   'providera-pubagreement-unchecked': { areas: ['provider-a'], requirement: 'PRA-11' },
   'providera-not-swedish': { areas: ['provider-a'], requirement: 'PRA-15' },
