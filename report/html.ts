@@ -5,6 +5,7 @@ import type { CheckRecord, Exchange } from '../suites/support/log.ts';
 import { baselineNote, renderBaselineSection } from './compare-html.ts';
 import { worst, type Results, type TestRecord, type Verdict } from './results.ts';
 import { renderCleanup } from './cleanup.ts';
+import { describeCause, rootCauseHeadline, rootCausesOf } from './root-causes.ts';
 
 type MatrixVerdict = Verdict | 'not exercised';
 
@@ -14,6 +15,7 @@ const LABEL: Record<string, string> = {
   warning: 'warning',
   info: 'info',
   skipped: 'skipped',
+  blocked: 'blocked',
   'not exercised': 'not exercised',
 };
 
@@ -41,7 +43,7 @@ pre{background:#0f1720;color:#e6edf3;padding:10px;overflow:auto;white-space:pre-
 .verdict.passed{background:#1a7f37}.verdict.failed{background:#cf222e}.verdict.interrupted,.verdict.unreachable,.verdict.error{background:#9a6700}
 .badge{display:inline-block;padding:1px 7px;border-radius:10px;font-size:12px;color:#fff;background:#6e7781;white-space:nowrap}
 .badge.passed{background:#1a7f37}.badge.failed{background:#cf222e}.badge.warning{background:#bf8700}.badge.info{background:#0969da}
-.badge.skipped{background:#8c959f}.badge.not-exercised{background:#d0d7de;color:#24292f}
+.badge.skipped{background:#8c959f}.badge.blocked{background:#8250df}.badge.not-exercised{background:#d0d7de;color:#24292f}
 .meta td:first-child{width:160px;font-weight:600}
 .card{background:#fff;border:1px solid #d6dae0;border-radius:6px;padding:12px;margin:10px 0}
 .card.failed{border-left:4px solid #cf222e}.card.warning{border-left:4px solid #bf8700}
@@ -61,7 +63,7 @@ function renderMeta(results: Results): string {
     ['Profile', `${escapeHtml(run.profile)}${run.destructive ? ' (with destructive checks)' : ''}`],
     ['Areas', escapeHtml(run.areas.length > 0 ? run.areas.join(', ') : 'all')],
     ['Casing', escapeHtml(run.casing)],
-    ['Tests', `${summary.total}: ${summary.passed} passed, ${summary.failed} failed, ${summary.warning} warning, ${summary.info} info, ${summary.skipped} skipped`],
+    ['Tests', `${summary.total}: ${summary.passed} passed, ${summary.failed} failed, ${summary.warning} warning, ${summary.info} info, ${summary.skipped} skipped${summary.blocked ? `, ${summary.blocked} blocked` : ''}`],
   ];
   if (run.shards.length > 0) rows.push(['Shards', escapeHtml(run.shards.join(', '))]);
   return `<table class="meta">${rows.map(([name, value]) => `<tr><td>${name}</td><td>${value}</td></tr>`).join('')}</table>`;
@@ -73,7 +75,7 @@ function verdictText(results: Results): string {
     case 'passed':
       return `PASSED: no test failed${summary.warning > 0 ? ` (${summary.warning} with warnings)` : ''}`;
     case 'failed':
-      return `FAILED: ${summary.failed} test${summary.failed === 1 ? '' : 's'} failed`;
+      return `FAILED: ${summary.failed} test${summary.failed === 1 ? '' : 's'} failed${summary.blocked ? `, ${summary.blocked} blocked` : ''}`;
     case 'unreachable':
       return 'NOT RUN: the target was unreachable';
     case 'interrupted':
@@ -108,12 +110,12 @@ function renderMatrix(results: Results, catalog: readonly Requirement[]): string
   const areas = [...new Set([...catalog.map((requirement) => requirement.area as string), ...results.tests.map((test) => test.area)])];
   const known = new Set(catalog.map((requirement) => requirement.id));
   const sections: string[] = [];
-  const totals: Record<MatrixVerdict, number> = { passed: 0, failed: 0, warning: 0, info: 0, skipped: 0, 'not exercised': 0 };
+  const totals: Record<MatrixVerdict, number> = { passed: 0, failed: 0, warning: 0, info: 0, skipped: 0, blocked: 0, 'not exercised': 0 };
   for (const area of areas) {
     const entries = catalog.filter((requirement) => requirement.area === area);
     const extra = [...matrix.keys()].filter((id) => !known.has(id) && results.tests.some((test) => test.area === area && test.requirements.includes(id)));
     if (entries.length === 0 && extra.length === 0) continue;
-    const counts: Record<MatrixVerdict, number> = { passed: 0, failed: 0, warning: 0, info: 0, skipped: 0, 'not exercised': 0 };
+    const counts: Record<MatrixVerdict, number> = { passed: 0, failed: 0, warning: 0, info: 0, skipped: 0, blocked: 0, 'not exercised': 0 };
     const rows = [
       ...entries.map((requirement) => ({ id: requirement.id, level: requirement.level, statement: requirement.statement })),
       ...extra.map((id) => ({ id, level: '?', statement: '(not in the catalog)' })),
@@ -201,10 +203,22 @@ function renderCoverage(results: Results, catalogEndpoints: readonly string[]): 
   return `<table><tr><th>Endpoint</th><th>Statuses seen (calls)</th></tr>${rows.join('')}</table>`;
 }
 
+/** The broken prerequisites, first on the page: fixing one unblocks every test it lists. */
+function renderRootCauses(results: Results): string {
+  const groups = results.rootCauses ?? rootCausesOf(results.tests);
+  const headline = rootCauseHeadline(groups);
+  if (headline === undefined) return '';
+  const items = groups.map(
+    (group) =>
+      `<li><strong>${escapeHtml(describeCause(group))}</strong><details><summary>${group.tests.length} blocked test${group.tests.length === 1 ? '' : 's'}</summary><ul>${group.tests.map((test) => `<li>${escapeHtml(test)}</li>`).join('')}</ul></details></li>`,
+  );
+  return `<section class="card failed" id="root-causes"><h2>${escapeHtml(headline)}</h2><ol>${items.join('')}</ol></section>`;
+}
+
 function renderAllTests(results: Results): string {
   const rows = results.tests.map(
     (test) =>
-      `<tr><td>${escapeHtml(test.titlePath.join(' › '))}</td><td>${escapeHtml(test.area)}</td><td>${escapeHtml(test.requirements.join(', '))}</td><td>${badge(test.verdict)}${test.skipReason ? ` <span class="muted">${escapeHtml(test.skipReason)}</span>` : ''}</td><td>${test.durationMs} ms</td></tr>`,
+      `<tr><td>${escapeHtml(test.titlePath.join(' › '))}</td><td>${escapeHtml(test.area)}</td><td>${escapeHtml(test.requirements.join(', '))}</td><td>${badge(test.verdict)}${test.skipReason ? ` <span class="muted">${escapeHtml(test.skipReason)}</span>` : ''}${test.verdict === 'blocked' && test.failure ? ` <span class="muted">${escapeHtml(test.failure)}</span>` : ''}</td><td>${test.durationMs} ms</td></tr>`,
   );
   return `<table><tr><th>Test</th><th>Area</th><th>Requirements</th><th>Verdict</th><th>Duration</th></tr>${rows.join('')}</table>`;
 }
@@ -227,6 +241,7 @@ export function renderHtml({ results, catalog, catalogEndpoints }: HtmlInput): s
 <h1>Document Exchange Service API: conformance report</h1>
 ${results.baseline !== undefined ? renderBaselineSection(results.baseline) : ''}
 <div class="verdict ${escapeHtml(status)}"><strong>${escapeHtml(verdictText(results))}</strong>${results.run.message !== undefined ? `<br>${escapeHtml(results.run.message)}` : ''}</div>
+${renderRootCauses(results)}
 ${renderMeta(results)}
 <nav><a href="#failures">Failures</a><a href="#warnings">Warnings</a><a href="#matrix">Requirements</a><a href="#observations">Observations</a><a href="#coverage">Endpoint coverage</a><a href="#tests">All tests</a></nav>
 <h2 id="failures">Failures (${failed.length})</h2>

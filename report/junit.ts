@@ -24,6 +24,10 @@ function testCase(test: TestRecord): string {
   if (test.verdict === 'failed') {
     const first = (test.failure ?? 'failed').split('\n')[0];
     body = `<failure message="${xml(first)}" type="${xml(test.status)}">${xml(test.failure ?? '')}</failure>`;
+  } else if (test.verdict === 'blocked') {
+    // An error, not a skip: CI must not read a test that never reached its check as fine.
+    const first = (test.failure ?? 'blocked').split('\n')[0];
+    body = `<error message="${xml(first)}" type="blocked">${xml(test.failure ?? '')}</error>`;
   } else if (test.verdict === 'skipped') {
     body = `<skipped message="${xml(test.skipReason ?? test.status)}"/>`;
   }
@@ -36,8 +40,9 @@ export function renderJunit(results: Results): string {
   const suites = [...byFile].map(([file, tests]) => {
     const failures = tests.filter((test) => test.verdict === 'failed').length;
     const skipped = tests.filter((test) => test.verdict === 'skipped').length;
+    const errors = tests.filter((test) => test.verdict === 'blocked').length;
     const time = tests.reduce((sum, test) => sum + test.durationMs, 0) / 1000;
-    return `  <testsuite name="${xml(file)}" tests="${tests.length}" failures="${failures}" skipped="${skipped}" errors="0" time="${time.toFixed(3)}">\n${tests.map(testCase).join('\n')}\n  </testsuite>`;
+    return `  <testsuite name="${xml(file)}" tests="${tests.length}" failures="${failures}" skipped="${skipped}" errors="${errors}" time="${time.toFixed(3)}">\n${tests.map(testCase).join('\n')}\n  </testsuite>`;
   });
   const { summary, run } = results;
   // A run that could not be made is one failing case, so CI never reads it as green.
@@ -45,5 +50,5 @@ export function renderJunit(results: Results): string {
     suites.push(`  <testsuite name="dxs run" tests="1" failures="1" skipped="0" errors="0" time="0"><testcase name="the run completes" classname="dxs"><failure message="${xml(run.message ?? run.status)}" type="${xml(run.status)}"/></testcase></testsuite>`);
   }
   const failures = summary.failed + (run.status === 'unreachable' || run.status === 'error' || run.status === 'interrupted' ? 1 : 0);
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="dxs test" tests="${summary.total}" failures="${failures}" skipped="${summary.skipped}" errors="0" time="${(run.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="dxs test" tests="${summary.total}" failures="${failures}" skipped="${summary.skipped}" errors="${summary.blocked ?? 0}" time="${(run.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`;
 }

@@ -1,6 +1,7 @@
 // Merges the results.json of several shards into one run: tests side by side, coverage summed,
 // the run's status the worst of the shards'.
 import { mergeCleanups } from './cleanup.ts';
+import { rootCausesOf } from './root-causes.ts';
 import { summarise, type Results, type RunStatus } from './results.ts';
 
 const STATUS_ORDER: RunStatus[] = ['passed', 'failed', 'interrupted', 'error', 'unreachable'];
@@ -25,7 +26,7 @@ export function mergeResults(parts: readonly Results[]): Results {
   const started = Math.min(...parts.map((part) => Date.parse(part.run.startedAt)));
   const finished = Math.max(...parts.map((part) => Date.parse(part.run.finishedAt)));
   const partStatus = parts.map((part) => part.run.status).reduce((worst, status) => (STATUS_ORDER.indexOf(status) > STATUS_ORDER.indexOf(worst) ? status : worst), 'passed' as RunStatus);
-  const status: RunStatus = summary.failed > 0 && (partStatus === 'passed' || partStatus === 'failed') ? 'failed' : partStatus;
+  const status: RunStatus = summary.failed + summary.blocked > 0 && (partStatus === 'passed' || partStatus === 'failed') ? 'failed' : partStatus;
   const targets = [...new Set(parts.map((part) => part.run.target))];
   const messages = parts.map((part) => part.run.message).filter((message): message is string => message !== undefined);
   if (targets.length > 1) messages.unshift(`the shards ran against different targets: ${targets.join(', ')}`);
@@ -47,6 +48,7 @@ export function mergeResults(parts: readonly Results[]): Results {
     tests: all,
     coverage,
     ...mergedCleanup(parts),
+    rootCauses: summary.blocked > 0 ? rootCausesOf(all) : undefined,
   };
 }
 

@@ -2,6 +2,7 @@
 // index.html and junit.xml in the report directory. It runs in Playwright's runner process, so it
 // re-registers the keys (from the run context) and the tokens the workers saw (the secrets file).
 // onEnd is called for interrupted runs too (SIGINT, global timeout), so the report is always written.
+import { rmSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { secrets } from '../lib/redact.ts';
@@ -11,6 +12,7 @@ import {
   addCoverage, areaOf, requirementsOf, requirementVerdicts, runStatus, summarise, testVerdict,
   type Results, type TestRecord, type TestStatus,
 } from './results.ts';
+import { blockedBy, brokenPrerequisitesFile, describeCause, rootCausesOf } from './root-causes.ts';
 import { loadSecretsFile, writeReport } from './write.ts';
 
 const SUITES_ROOT = new URL('../suites/', import.meta.url).pathname;
@@ -59,6 +61,7 @@ export default class DxsReporter implements Reporter {
     const status: TestStatus = statusOverride ?? (result?.status as TestStatus | undefined) ?? 'not run';
     const verdict = testVerdict(status, log.checks, annotations);
     const skip = annotations.find((annotation) => annotation.type === 'skip' || annotation.type === 'fixme');
+    const cause = verdict === 'blocked' ? blockedBy({ annotations }) : undefined;
     return {
       id: test.id,
       title: test.title,
@@ -71,12 +74,12 @@ export default class DxsReporter implements Reporter {
       status,
       verdict,
       durationMs: result?.duration ?? 0,
-      failure: verdict === 'failed' && result !== undefined ? failureMessage(result) : undefined,
+      failure: verdict === 'failed' && result !== undefined ? failureMessage(result) : cause !== undefined ? `blocked: ${describeCause(cause)}` : undefined,
       skipReason: verdict === 'skipped' ? (skip?.description ?? (status === 'interrupted' || status === 'not run' ? 'the run was interrupted before this test ran' : 'skipped without a reason')) : undefined,
       annotations,
       checks: log.checks,
       requirementVerdicts: requirementVerdicts(requirements, status, log.checks, annotations),
-      exchanges: verdict === 'failed' || verdict === 'warning' ? log.exchanges : undefined,
+      exchanges: verdict === 'failed' || verdict === 'warning' || verdict === 'blocked' ? log.exchanges : undefined,
     };
   }
 
@@ -96,6 +99,7 @@ export default class DxsReporter implements Reporter {
   onEnd(result: FullResult): void {
     const context = runContext();
     loadSecretsFile(context.secretsFile);
+    rmSync(brokenPrerequisitesFile(context), { force: true });
     const interrupted = result.status === 'interrupted' || result.status === 'timedout';
     const tests: TestRecord[] = [];
     for (const test of this.suite?.allTests() ?? []) tests.push(this.records.get(test.id) ?? this.record(test, undefined, 'not run'));
@@ -128,6 +132,7 @@ export default class DxsReporter implements Reporter {
       summary,
       tests,
       coverage: this.coverage,
+      rootCauses: summary.blocked > 0 ? rootCausesOf(tests) : undefined,
     };
     writeReport(context.reportDir, results, secrets);
   }

@@ -3,6 +3,7 @@
 import type { CheckRecord, Exchange, Verdict } from '../suites/support/log.ts';
 import type { CleanupReport } from './cleanup.ts';
 import type { BaselineSection } from './baseline.ts';
+import { BLOCKED_ANNOTATION, type RootCauseGroup } from './root-causes.ts';
 
 export type { Verdict };
 
@@ -58,6 +59,8 @@ export interface Summary {
   warning: number;
   info: number;
   skipped: number;
+  /** Tests that ended at once because a prerequisite they need is broken (absent in results.json written before issue 14). */
+  blocked: number;
 }
 
 export interface Results {
@@ -71,10 +74,12 @@ export interface Results {
   cleanup?: CleanupReport;
   /** Set when the run was judged against a baseline or an expected-failures file (report/baseline.ts). */
   baseline?: BaselineSection;
+  /** The broken prerequisites and the tests each blocked, largest first (absent when none). */
+  rootCauses?: RootCauseGroup[];
 }
 
 /** Severity order for combining verdicts: the worst wins. */
-const ORDER: Verdict[] = ['skipped', 'passed', 'info', 'warning', 'failed'];
+const ORDER: Verdict[] = ['skipped', 'passed', 'info', 'warning', 'blocked', 'failed'];
 
 export function worst(verdicts: Iterable<Verdict>): Verdict | undefined {
   let result: Verdict | undefined;
@@ -101,9 +106,13 @@ function isFailure(status: TestStatus): boolean {
   return status === 'failed' || status === 'timedOut';
 }
 
+function isBlocked(annotations: ReadonlyArray<{ type: string }>): boolean {
+  return annotations.some((annotation) => annotation.type === BLOCKED_ANNOTATION);
+}
+
 export function testVerdict(status: TestStatus, checks: readonly CheckRecord[], annotations: ReadonlyArray<{ type: string }>): Verdict {
   if (isFailure(status)) return 'failed';
-  if (status !== 'passed') return 'skipped';
+  if (status !== 'passed') return isBlocked(annotations) ? 'blocked' : 'skipped';
   if (checks.some((check) => check.verdict === 'warning') || annotations.some((annotation) => annotation.type === 'warning')) return 'warning';
   if (checks.some((check) => check.verdict === 'info') || annotations.some((annotation) => annotation.type === 'info')) return 'info';
   return 'passed';
@@ -122,7 +131,8 @@ export function requirementVerdicts(requirements: readonly string[], status: Tes
     const noted = annotations
       .filter((annotation) => (annotation.type === 'warning' || annotation.type === 'info') && annotation.description?.startsWith(`${id}:`))
       .map((annotation) => annotation.type as Verdict);
-    if (status === 'skipped' || status === 'interrupted' || status === 'not run') result[id] = 'skipped';
+    if (status === 'skipped' && isBlocked(annotations)) result[id] = 'blocked';
+    else if (status === 'skipped' || status === 'interrupted' || status === 'not run') result[id] = 'skipped';
     else if (isFailure(status)) result[id] = own.includes('failed') || !attributed ? 'failed' : (worst([...own, ...noted]) ?? 'skipped');
     else result[id] = worst([...own, ...noted].filter((verdict) => verdict !== 'passed')) ?? 'passed';
   }
@@ -130,13 +140,13 @@ export function requirementVerdicts(requirements: readonly string[], status: Tes
 }
 
 export function summarise(tests: readonly TestRecord[]): Summary {
-  const summary: Summary = { total: tests.length, passed: 0, failed: 0, warning: 0, info: 0, skipped: 0 };
+  const summary: Summary = { total: tests.length, passed: 0, failed: 0, warning: 0, info: 0, skipped: 0, blocked: 0 };
   for (const test of tests) summary[test.verdict]++;
   return summary;
 }
 
 export function runStatus(summary: Summary, interrupted: boolean): RunStatus {
-  if (summary.failed > 0) return 'failed';
+  if (summary.failed > 0 || summary.blocked > 0) return 'failed';
   return interrupted ? 'interrupted' : 'passed';
 }
 
@@ -150,7 +160,8 @@ export function addCoverage(coverage: Results['coverage'], exchanges: readonly E
 
 /** Exit code of dxs test for a run: 0 nothing failed, 1 a test failed, 2 the run itself could not be made. */
 export function exitCodeOf(results: Pick<Results, 'run' | 'summary'>): 0 | 1 | 2 {
-  if (results.summary.failed > 0) return 1;
+  // A broken prerequisite fails the run like a failed test: what it blocked was not proven.
+  if (results.summary.failed > 0 || (results.summary.blocked ?? 0) > 0) return 1;
   if (results.run.status === 'unreachable' || results.run.status === 'error' || results.run.status === 'interrupted') return 2;
   return 0;
 }

@@ -159,6 +159,7 @@ export class Engine {
   /** An Electronic send to a company of the sandbox lands in that company's inbox. */
   private route(document: OutboundDocument): void {
     if (document.SendType !== 'Electronic' || document.RecipientKeys.length === 0) return;
+    if (this.options.faults.has('inbox-never-receives')) return;
     const recipient = this.findRecipient(document.RecipientKeys);
     if (recipient === undefined) return;
     this.store.addInbound(recipient, {

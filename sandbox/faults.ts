@@ -11,6 +11,8 @@ export const FAULTS: Record<string, string> = {
   'token-erpid-optional': 'token creation without ErpId still hands out a token',
   'token-validto-malformed': 'ValidTo of a token answer is not ISO 8601 (an HTTP date)',
   'search-token-company-access': 'a search token is accepted on company-level calls',
+  'token-answer-without-token': 'the client token answer (200) has no Token: every company-level call is out of reach',
+  'token-create-500': 'client token creation answers 500: every company-level call is out of reach',
   // companies
   'never-registered': 'a registered company never reaches Status Registered',
   'register-200': 'register answers 200 instead of 202',
@@ -68,6 +70,7 @@ export const FAULTS: Record<string, string> = {
   'inbound-sequenceno-string': 'SequenceNo of the incoming list is a string',
   'inbound-read-any-company': 'one company\'s client token downloads and reads another company\'s inbound documents',
   'inbound-list-all-companies': 'the incoming list holds other companies\' documents',
+  'inbox-never-receives': 'an electronic invoice is Delivered but never arrives in the recipient\'s inbox',
   // provider A
   'providera-pubagreement-unchecked': 'provider A registration accepts PubAgreement false',
   'providera-not-swedish': 'provider A accepts a company not registered in Sweden',

@@ -31,7 +31,7 @@ export function runMerge(directories: readonly string[], out: string): number {
   const merged = mergeResults(parts);
   writeReport(resolve(out), merged);
   const { summary } = merged;
-  console.error(`dxs report merge: ${parts.length} reports, ${summary.total} tests: ${summary.passed} passed, ${summary.failed} failed, ${summary.warning} warning, ${summary.info} info, ${summary.skipped} skipped`);
+  console.error(`dxs report merge: ${parts.length} reports, ${summary.total} tests: ${summary.passed} passed, ${summary.failed} failed, ${summary.warning} warning, ${summary.info} info, ${summary.skipped} skipped${summary.blocked ? `, ${summary.blocked} blocked` : ''}`);
   console.error(`report: ${displayPath(join(resolve(out), 'index.html'))}`);
   return exitCodeOf(merged);
 }

@@ -11,12 +11,13 @@ import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { ConfigError, TEST_OPTIONS, resolveCommandOptions, type ResolvedOptions } from '../../lib/config.ts';
 import { secrets } from '../../lib/redact.ts';
-import { openTarget, type Target } from '../../lib/target.ts';
+import { isLoopback, openTarget, type Target } from '../../lib/target.ts';
 import { newRunPrefix, runSeed } from '../../fixtures/run-prefix.ts';
 import { REQUIREMENT_AREAS } from '../../schemas/requirements.ts';
 import { exitCodeOf, type Results, type RunStatus } from '../../report/results.ts';
 import { applyBaseline, exitCodeWithBaseline, type BaselineInput } from '../../report/baseline.ts';
 import { baselineLines, loadBaselineInput } from '../../report/baseline-cli.ts';
+import { rootCauseLines } from '../../report/root-causes.ts';
 import { displayPath, loadSecretsFile, readResults, writeReport } from '../../report/write.ts';
 import { RUN_CONTEXT_ENV, type CasingMode, type RunContext } from '../../suites/support/run-context.ts';
 import { addOptions, exitTwoOnUsageError } from '../options.ts';
@@ -115,7 +116,7 @@ function runReport(context: Partial<RunContext> & { reportDir: string }, status:
       message,
       shards: context.shard !== undefined ? [context.shard] : [],
     },
-    summary: { total: 0, passed: 0, failed: 0, warning: 0, info: 0, skipped: 0 },
+    summary: { total: 0, passed: 0, failed: 0, warning: 0, info: 0, skipped: 0, blocked: 0 },
     tests: [],
     coverage: {},
   };
@@ -161,11 +162,22 @@ function runPlaywright(args: string[], env: NodeJS.ProcessEnv, onInterrupt: () =
   });
 }
 
+/**
+ * Against this machine the run is bound by its 2 cores (the sandbox shares them); against a remote
+ * target each worker mostly waits on the network and on background work, so more of them finish
+ * sooner (bench/broken-prerequisites.ts measures both).
+ */
+function defaultWorkers(target: Target): number {
+  return target.embedded || isLoopback(target.baseUrl) ? 2 : 8;
+}
+
 function summaryLine(results: Results, reportDir: string): string {
   const { summary, run } = results;
   const where = displayPath(join(reportDir, 'index.html'));
   const verdict = run.status === 'passed' ? 'PASSED' : run.status === 'failed' ? 'FAILED' : run.status.toUpperCase();
-  return `dxs test: ${verdict}: ${summary.passed} passed, ${summary.failed} failed, ${summary.warning} warning, ${summary.info} info, ${summary.skipped} skipped${run.message ? ` (${run.message})` : ''}\nreport: ${where}`;
+  // The root causes come last but one, where a CI log is read first.
+  const causes = rootCauseLines(results.tests).map((line) => `\n${line}`).join('');
+  return `dxs test: ${verdict}: ${summary.passed} passed, ${summary.failed} failed, ${summary.warning} warning, ${summary.info} info, ${summary.skipped} skipped${summary.blocked ? `, ${summary.blocked} blocked` : ''}${run.message ? ` (${run.message})` : ''}${causes}\nreport: ${where}`;
 }
 
 export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -229,9 +241,12 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
     secretsFile,
     shard: options.shard as string | undefined,
   };
-  console.error(`dxs test: ${target.embedded ? 'embedded sandbox at ' : ''}${target.baseUrl}, profile ${selection.profile} (${selection.areas.join(', ')}), ${options.workers} workers`);
+  const workers = (options.workers as number | undefined) ?? defaultWorkers(target);
+  console.error(`dxs test: ${target.embedded ? 'embedded sandbox at ' : ''}${target.baseUrl}, profile ${selection.profile} (${selection.areas.join(', ')}), ${workers} workers`);
 
-  const args = ['test', '-c', PLAYWRIGHT_CONFIG, '--workers', String(options.workers)];
+  const args = ['test', '-c', PLAYWRIGHT_CONFIG, '--workers', String(workers)];
+  const maxFailures = options.failFast === true ? 1 : (options.maxFailures as number | undefined);
+  if (maxFailures !== undefined) args.push('--max-failures', String(maxFailures));
   if (typeof options.shard === 'string') args.push('--shard', options.shard);
   let interrupted = false;
   let code: number | null;
@@ -303,8 +318,13 @@ Examples:
   $ dxs report merge reports/shard-1 reports/shard-2 --out reports/merged
 
 Reports: <report dir>/index.html (our page), results.json, junit.xml, playwright/index.html.
-Exit codes: 0 no test failed (warnings and info allowed), 1 a test failed, 2 usage or configuration
-error, unreachable target, or a run that could not complete.`,
+Workers: 2 against the embedded sandbox or this machine (CPU-bound), 8 against a remote target
+(I/O-bound); --workers N overrides. A broken prerequisite (no client token, registration never
+Registered, no final status, provider A never Completed, no invoice in the inbox) is awaited once
+and the tests that need it end at once as blocked, the root causes listed last.
+
+Exit codes: 0 no test failed (warnings and info allowed), 1 a test failed or was blocked by a broken
+prerequisite, 2 usage or configuration error, unreachable target, or a run that could not complete.`,
   );
   command.action(async (flags: Record<string, unknown>) => {
     // Exit at once: nothing of the run should keep the process alive after the report is written.

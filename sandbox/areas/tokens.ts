@@ -7,6 +7,7 @@ import type { TokenRecord } from '../store.ts';
 import { bodyOf, optionalDateTime, optionalEmail, optionalObject, optionalString, optionalStringArray, requiredString } from '../validate.ts';
 
 function tokenBody(context: SandboxContext, token: TokenRecord) {
+  if (hasFault(context, 'token-answer-without-token')) return { ValidTo: token.ValidTo === undefined ? null : formatTime(context, token.ValidTo) };
   if (token.ValidTo === undefined) return { Token: token.Token, ValidTo: null };
   const validTo = hasFault(context, 'token-validto-malformed') ? new Date(token.ValidTo).toUTCString() : formatTime(context, token.ValidTo);
   return { Token: token.Token, ValidTo: validTo };
@@ -38,6 +39,7 @@ export async function tokensArea(app: FastifyInstance, { context }: AreaOptions)
     const apiKey = request.auth.apiKey as string;
     const company = store.companyByErpId(apiKey, erpId);
     if (company === undefined) throw badRequest('companyNotFoundForErpId', { erpId });
+    if (hasFault(context, 'token-create-500')) throw new ApiError(500, 'internalError');
     const token = store.tokens.create({ ApiKey: apiKey, Kind: 'client', CompanyId: company.CompanyId, ValidTo: validTo?.getTime(), UserRoles: userRoles });
     sendBody(context, reply, hasFault(context, 'token-create-201') ? 201 : 200, tokenBody(context, token));
   });

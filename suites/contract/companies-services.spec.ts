@@ -48,7 +48,7 @@ test('a first activation without one of its required fields is rejected; the com
   await pollUntil(target, 'the company readable and Registered after activation', async () => {
     last = await api.get('/companies/status', { auth: { clientToken: company.token } });
     return last.status === 200 && last.data?.Status === 'Registered' ? true : undefined;
-  }).catch(() => undefined);
+  }, ['registration']).catch(() => undefined);
   await expectCheck(last as ApiResponse, [statusIs(200), fieldSatisfies('Status', 'is Registered', (value) => value === 'Registered')], { requirement: 'CMP-SVC-08' });
 });
 

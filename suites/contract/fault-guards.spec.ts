@@ -34,7 +34,7 @@ test.describe('token guards', () => {
     const created = await pollUntil(target, `a client token for ${input.ErpId}`, async () => {
       last = await api.post('/clienttokens/create', { auth: 'apiKey', json: { ErpId: input.ErpId } });
       return isSuccess(last).ok ? last : undefined;
-    }).catch(() => undefined);
+    }, ['client-token']).catch(() => undefined);
     test.skip(created === undefined, `no token creation succeeded within the async timeout (last answer ${last?.status ?? 'none'})`);
     await expectCheck(created as ApiResponse, [statusIs(200)], { requirement: 'TOK-01' });
   });
@@ -55,7 +55,7 @@ test.describe('registration guards', () => {
       if (token === undefined) return undefined;
       last = await api.get('/companies/status', { auth: { clientToken: token } });
       return last.status === 200 && last.data?.Status === 'Registered' ? true : undefined;
-    }).catch(() => undefined);
+    }, ['client-token', 'registration']).catch(() => undefined);
     test.skip(last === undefined, 'no client token could be created, so the status could not be read');
     await expectCheck(last as ApiResponse, [statusIs(200), checks.fieldSatisfies('Status', 'is Registered', (value) => value === 'Registered')], { requirement: 'CMP-STA-06' });
   });

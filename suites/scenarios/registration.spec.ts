@@ -27,7 +27,7 @@ test('a company registered with the API key reaches Registered, then sets and re
     }
     last = await api.get('/companies/status', { auth: { clientToken: token } });
     return last.status === 200 && last.data?.Status === 'Registered' ? true : undefined;
-  }).catch(() => undefined);
+  }, ['client-token', 'registration']).catch(() => undefined);
   // Without a token the last answer is the refused token creation: judged here, it fails the flow.
   const status = last as ApiResponse;
   await expectCheck(status, [statusIs(200), isRegistered], { requirement: 'FLOW-01' });

@@ -6,7 +6,8 @@ import type { Check } from '../../lib/checks.ts';
 import { expectCheck } from './verdict.ts';
 import { defaultConfig } from '../../sandbox/config.ts';
 import type { ApiClient, ApiResponse, Auth } from './client.ts';
-import { createClientToken, pollUntil, type RegisteredCompany } from './companies.ts';
+import { createClientToken, pollUntil, registrationCause, SetupFailed, type RegisteredCompany } from './companies.ts';
+import { broken, recordBroken, requirePrerequisites } from './prerequisites.ts';
 import type { RunContext } from './run-context.ts';
 
 /** A JSON body cut short: every JSON endpoint must refuse it with a 4xx. */
@@ -95,8 +96,9 @@ export function withEveryOptionalField(input: CompanyInput): CompanyInput {
   };
 }
 
-/** Waits for Status Registered with a fresh token; returns the token and the last status answer. */
+/** Waits for Status Registered with a fresh token (a shared prerequisite); returns the token and the last status answer. */
 export async function untilRegistered(api: ApiClient, target: RunContext, erpId: string): Promise<{ token: string; status: ApiResponse }> {
+  requirePrerequisites('client-token', 'registration');
   let token: string | undefined;
   let last: ApiResponse | undefined;
   await pollUntil(target, `company ${erpId} reaching Status Registered`, async () => {
@@ -104,6 +106,9 @@ export async function untilRegistered(api: ApiClient, target: RunContext, erpId:
     if (token === undefined) return undefined;
     last = await api.get('/companies/status', { auth: { clientToken: token } });
     return last.status === 200 && last.data?.Status === 'Registered' ? true : undefined;
+  }).catch((error: Error) => {
+    if (!(error instanceof SetupFailed) || token === undefined) throw error;
+    broken(recordBroken(registrationCause(target, last)));
   });
   return { token: token as string, status: last as ApiResponse };
 }

@@ -3,6 +3,7 @@
 import type { CompanyInput } from '../../fixtures/bodies.ts';
 import { secrets } from '../../lib/redact.ts';
 import type { ApiClient, ApiResponse } from './client.ts';
+import { broken, brokenPrerequisite, recordBroken, requirePrerequisites, type PrerequisiteName, type RootCause } from './prerequisites.ts';
 import type { RunContext } from './run-context.ts';
 
 export interface RegisteredCompany {
@@ -20,7 +21,8 @@ export class SetupFailed extends Error {
   override readonly name: string = 'SetupFailed';
 }
 
-function shortly(response: ApiResponse): string {
+/** The call and what came back, in one line (for setup failures and root causes). */
+export function shortly(response: ApiResponse): string {
   const answer = response.recorded.response;
   return `${response.recorded.title} answered ${answer?.status}${answer?.body !== undefined ? ` ${JSON.stringify(answer.body).slice(0, 300)}` : ''}`;
 }
@@ -28,9 +30,12 @@ function shortly(response: ApiResponse): string {
 /**
  * Calls `attempt` until it returns a value, within the run's async timeout. The wait between
  * attempts grows from 50 ms to 1 s, so a fast sandbox is not slowed and staging is not hammered.
+ * `after`: the shared prerequisites the awaited state depends on; when one is already known broken
+ * the target has had its async timeout once, so one attempt is made and its answer judged.
  */
-export async function pollUntil<T>(context: RunContext, description: string, attempt: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + context.asyncTimeoutSeconds * 1000;
+export async function pollUntil<T>(context: RunContext, description: string, attempt: () => Promise<T | undefined>, after: readonly PrerequisiteName[] = []): Promise<T> {
+  const known = after.some((name) => brokenPrerequisite(name) !== undefined);
+  const deadline = Date.now() + (known ? 0 : context.asyncTimeoutSeconds * 1000);
   let wait = 50;
   for (let tries = 1; ; tries++) {
     const value = await attempt();
@@ -53,19 +58,48 @@ export async function createClientToken(api: ApiClient, erpId: string, extra: Re
   return { response, token };
 }
 
+/** A company that never reads Status Registered within the async timeout. */
+export function registrationCause(context: RunContext, last: ApiResponse | undefined): RootCause {
+  return { prerequisite: 'registration', requirement: 'CMP-STA-06', message: `registration never reached Registered within ${context.asyncTimeoutSeconds} s: ${last === undefined ? 'no status answer' : shortly(last)}` };
+}
+
+/**
+ * Registers a company and waits until it is Registered with a client token. Both are shared
+ * prerequisites (prerequisites.ts): when either is already known broken the test ends at once as
+ * blocked, and when this call finds one broken it is recorded for every later test.
+ */
 export async function registerCompany(api: ApiClient, context: RunContext, input: CompanyInput, apiKey: ApiKeyAuth = 'apiKey'): Promise<RegisteredCompany> {
+  requirePrerequisites('client-token', 'registration');
   const register = await api.post('/companies/register', { auth: apiKey, json: input });
-  if (register.status !== 202 && register.status !== 200) throw new SetupFailed(`cannot register company ${input.ErpId}: ${shortly(register)}`);
+  if (register.status !== 202 && register.status !== 200) {
+    broken(recordBroken({ prerequisite: 'registration', requirement: 'CMP-REG-01', message: `registering a company was refused: ${shortly(register)}` }));
+  }
   let token: string | undefined;
+  let tokenAnswer: ApiResponse | undefined;
   let last: ApiResponse | undefined;
-  const status = await pollUntil(context, `company ${input.ErpId} reaching Status Registered`, async () => {
-    // Whether a token can be had before registration completes is not shown, so it is retried too.
-    token ??= (await createClientToken(api, input.ErpId, {}, apiKey)).token;
-    if (token === undefined) return undefined;
-    last = await api.get('/companies/status', { auth: { clientToken: token } });
-    return last.status === 200 && last.data?.Status === 'Registered' ? (last.data as Record<string, any>) : undefined;
-  }).catch((error: Error) => {
-    throw new SetupFailed(`${error.message}${last !== undefined ? `; last answer: ${shortly(last)}` : '; no client token could be created'}`);
-  });
-  return { input, erpId: input.ErpId, companyId: String(status.CompanyId ?? ''), token: token as string, status };
+  let reached: Record<string, any> | false | undefined;
+  try {
+    reached = await pollUntil(context, `company ${input.ErpId} reaching Status Registered`, async () => {
+      // Whether a token can be had before registration completes is not shown, so it is retried too.
+      if (token === undefined) {
+        const created = await createClientToken(api, input.ErpId, {}, apiKey);
+        tokenAnswer = created.response;
+        token = created.token;
+        // A 200 without a Token does not get better by waiting.
+        if (token === undefined && tokenAnswer.status === 200) return false;
+      }
+      if (token === undefined) return undefined;
+      last = await api.get('/companies/status', { auth: { clientToken: token } });
+      return last.status === 200 && last.data?.Status === 'Registered' ? (last.data as Record<string, any>) : undefined;
+    });
+  } catch (error) {
+    if (!(error instanceof SetupFailed)) throw error;
+  }
+  if (token === undefined) {
+    const answer = tokenAnswer as ApiResponse;
+    const within = answer.status === 200 ? '' : ` within ${context.asyncTimeoutSeconds} s`;
+    broken(recordBroken({ prerequisite: 'client-token', requirement: answer.status === 200 ? 'TOK-02' : 'TOK-01', message: `no client token for a registered company${within}: ${shortly(answer)}` }));
+  }
+  if (reached === undefined || reached === false) broken(recordBroken(registrationCause(context, last)));
+  return { input, erpId: input.ErpId, companyId: String(reached.CompanyId ?? ''), token, status: reached };
 }

@@ -4,6 +4,9 @@
 //   api               (test)   the client; its exchange log is attached to the test as dxs-log
 //   registeredCompany (worker) a company registered, Status Registered, with a client token
 //   otherCompany      (worker) a second one, for the checks that one company cannot see another
+// A company is registered once per worker and the outcome kept (registeredCompanyOutcome): when
+// registration is broken, each test that asks for the company ends at once as blocked
+// (prerequisites.ts), so the fixture as a test sees it is test-scoped over the worker's outcome.
 import { appendFileSync } from 'node:fs';
 import { test as base } from '@playwright/test';
 import { createFixtures, type Fixtures } from '../../fixtures/index.ts';
@@ -11,10 +14,13 @@ import { secrets } from '../../lib/redact.ts';
 import { ApiClient } from './client.ts';
 import { registerCompany, type RegisteredCompany } from './companies.ts';
 import { LOG_ATTACHMENT, newLog, setCurrentLog } from './log.ts';
+import { settle, unwrap, type Outcome } from './prerequisites.ts';
 import { runContext, type RunContext } from './run-context.ts';
 
 interface TestFixtures {
   api: ApiClient;
+  registeredCompany: RegisteredCompany;
+  otherCompany: RegisteredCompany;
 }
 
 interface WorkerFixtures {
@@ -22,8 +28,8 @@ interface WorkerFixtures {
   fixtures: Fixtures;
   /** A client for worker-scoped setup: no test steps, its log is not attached to any test. */
   setupApi: ApiClient;
-  registeredCompany: RegisteredCompany;
-  otherCompany: RegisteredCompany;
+  registeredCompanyOutcome: Outcome<RegisteredCompany>;
+  otherCompanyOutcome: Outcome<RegisteredCompany>;
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -57,19 +63,22 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: 'worker' },
   ],
 
-  registeredCompany: [
+  registeredCompanyOutcome: [
     async ({ setupApi, target, fixtures }, use) => {
-      await use(await registerCompany(setupApi, target, fixtures.company('SE')));
+      await use(await settle(() => registerCompany(setupApi, target, fixtures.company('SE'))));
     },
     { scope: 'worker' },
   ],
 
-  otherCompany: [
+  otherCompanyOutcome: [
     async ({ setupApi, target, fixtures }, use) => {
-      await use(await registerCompany(setupApi, target, fixtures.company('DK')));
+      await use(await settle(() => registerCompany(setupApi, target, fixtures.company('DK'))));
     },
     { scope: 'worker' },
   ],
+
+  registeredCompany: async ({ registeredCompanyOutcome }, use) => use(unwrap(registeredCompanyOutcome)),
+  otherCompany: async ({ otherCompanyOutcome }, use) => use(unwrap(otherCompanyOutcome)),
 
   api: async ({ request, target }, use, testInfo) => {
     const log = newLog();

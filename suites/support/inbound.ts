@@ -11,6 +11,7 @@ import { deriveSeed, fixtureFile, fixtureInfo, generateGln, generateOrgNo, mulbe
 import { SetupFailed, pollUntil, registerCompany, type RegisteredCompany } from './companies.ts';
 import type { ApiClient, ApiResponse } from './client.ts';
 import { test as base } from './fixtures.ts';
+import { broken, recordBroken, requirePrerequisites, settle, unwrap, type Outcome } from './prerequisites.ts';
 import { peppolIdentifiersOf } from './network.ts';
 import { sendDocument, uploadFile } from './outbound.ts';
 import type { RunContext } from './run-context.ts';
@@ -20,6 +21,11 @@ export const INCOMING_PATH = '/documents/incoming';
 export const INVOICE_TYPE = 'invoice';
 
 interface InboundWorkerFixtures {
+  recipientCompanyOutcome: Outcome<RegisteredCompany>;
+}
+
+/** Test-scoped over the worker's outcome, so a broken prerequisite blocks the test at once. */
+interface InboundTestFixtures {
   /**
    * Company B of the inbound suites: registered by this run with ReceiveInvoices, and sent to only
    * by these suites, so nothing else lands in or marks its inbox.
@@ -27,18 +33,20 @@ interface InboundWorkerFixtures {
   recipientCompany: RegisteredCompany;
 }
 
-export const test = base.extend<object, InboundWorkerFixtures>({
-  recipientCompany: [
+export const test = base.extend<InboundTestFixtures, InboundWorkerFixtures>({
+  recipientCompanyOutcome: [
     async ({ setupApi, target, fixtures }, use, workerInfo) => {
       const input = fixtures.company('FI', { processes: ['ReceiveInvoices', 'SendInvoices'] });
       // The seed repeats between runs (always 1 when Playwright is run directly), and a target
       // routes by these identifiers: drawn from the run prefix, no earlier run's company shares them.
       const random = mulberry32(deriveSeed(target.seed, `${target.runPrefix}:w${workerInfo.workerIndex}:recipient`));
       const orgNo = generateOrgNo('FI', random);
-      await use(await registerCompany(setupApi, target, { ...input, OrgNo: orgNo, VatNo: vatNumberFor('FI', orgNo), GLN: generateGln(random, 'FI') }));
+      await use(await settle(() => registerCompany(setupApi, target, { ...input, OrgNo: orgNo, VatNo: vatNumberFor('FI', orgNo), GLN: generateGln(random, 'FI') })));
     },
     { scope: 'worker' },
   ],
+
+  recipientCompany: async ({ recipientCompanyOutcome }, use) => use(unwrap(recipientCompanyOutcome)),
 });
 
 export type Addressing = 'both' | 'RecipientId' | 'RecipientInformation.OrgNo' | 'RecipientInformation.GLN' | 'RecipientInformation.VatNo';
@@ -173,18 +181,28 @@ export async function awaitDeliveries(api: ApiClient, context: RunContext, recip
       if (match !== undefined) found.set(match, { ...match, list, entry, download: fetched });
     }
     return wanted() ? true : undefined;
-  }).catch((error: Error) => {
+    // Once no invoice arrives for any test, another wait would only repeat that finding.
+  }, ['inbox-delivery']).catch((error: Error) => {
     if (found.size === 0 || options.all !== true) throw error;
   });
   return found;
 }
 
-/** Sends one electronic invoice from A to B and waits until it is in B's inbox. */
+/**
+ * Sends one electronic invoice from A to B and waits until it is in B's inbox: a shared
+ * prerequisite of the inbound tests. Known broken, the test ends at once as blocked; found broken
+ * here (nothing arrived within the async timeout), it is recorded and this test is blocked too.
+ */
 export async function deliverInvoice(api: ApiClient, context: RunContext, fixtures: Fixtures, sender: RegisteredCompany, recipient: RegisteredCompany): Promise<Delivery> {
+  requirePrerequisites('inbox-delivery');
   // What the inbox holds before the send is not downloaded while waiting.
   const before = new Set(entriesOf(await listIncoming(api, recipient.token)).map((entry) => entry.Id));
   const sent = await sendInvoice(api, fixtures, sender, recipient);
-  const found = await awaitDeliveries(api, context, recipient, [sent], { known: before });
+  const found = await awaitDeliveries(api, context, recipient, [sent], { known: before }).catch(async (error: Error) => {
+    if (!(error instanceof SetupFailed)) throw error;
+    const list = await listIncoming(api, recipient.token);
+    return broken(recordBroken({ prerequisite: 'inbox-delivery', requirement: 'FLOW-04', message: `an electronic invoice sent to a company registered with ReceiveInvoices never arrived in its inbox within ${context.asyncTimeoutSeconds} s: ${shortly(sent.send)} with Location ${sent.send.headers['location'] ?? '(none)'}; ${shortly(list)}` }));
+  });
   return found.get(sent) as Delivery;
 }
 

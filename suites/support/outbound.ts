@@ -12,6 +12,8 @@ import type { Check } from '../../lib/checks.ts';
 import type { ApiClient, ApiResponse, MultipartFile } from './client.ts';
 import { pollUntil, registerCompany, SetupFailed, type RegisteredCompany } from './companies.ts';
 import { test as base } from './fixtures.ts';
+import { broken, recordBroken, requirePrerequisites, settle, unwrap, type Outcome } from './prerequisites.ts';
+import { providerACause, providerARefused } from './provider-a.ts';
 import type { RunContext } from './run-context.ts';
 
 export const DOCUMENT_STATUSES = ['Pending', 'PendingInPlatform', 'Converting', 'ConversionComplete', 'ConversionFailed', 'Sent', 'Delivered', 'Stopped', 'Sold'] as const;
@@ -201,11 +203,16 @@ export interface StatusPoll {
   reached: boolean;
 }
 
+const isFinal = (data: any): boolean => FINAL_STATUSES.includes(currentStatusOf(data) ?? '');
+
 /**
  * Reads a document's status until `until` holds (by default: a final status), within the run's
  * async timeout. Never throws on the timeout: the caller's checks judge the last answer.
+ * A final status is a shared prerequisite: known broken, the test ends at once as blocked; found
+ * broken here, it is recorded for every later test, and this one still judges its last answer.
  */
-export async function pollStatus(api: ApiClient, context: RunContext, token: string, documentId: string, until: (data: any) => boolean = (data) => FINAL_STATUSES.includes(currentStatusOf(data) ?? ''), path: StatusPath = 'documents'): Promise<StatusPoll> {
+export async function pollStatus(api: ApiClient, context: RunContext, token: string, documentId: string, until?: (data: any) => boolean, path: StatusPath = 'documents'): Promise<StatusPoll> {
+  if (until === undefined) requirePrerequisites('outbound-final');
   const reads: StatusRead[] = [];
   const seen: string[] = [];
   let last: ApiResponse | undefined;
@@ -219,48 +226,66 @@ export async function pollStatus(api: ApiClient, context: RunContext, token: str
       if (seen[seen.length - 1] !== described) seen.push(described);
       // A refusal does not get better by waiting.
       if (last.status >= 400 && last.status < 500) return false;
-      return last.status === 200 && until(last.data) ? true : undefined;
+      return last.status === 200 && (until ?? isFinal)(last.data) ? true : undefined;
     });
   } catch (error) {
     if (!(error instanceof SetupFailed) || last === undefined) throw error;
+  }
+  // Only a target still answering 200 without a final status is stuck; a refusal is the test's own finding.
+  if (until === undefined && !reached && last?.status === 200) {
+    recordBroken({ prerequisite: 'outbound-final', requirement: 'FLOW-03', message: `no outbound document reached a final status (${FINAL_STATUSES.join(', ')}) within ${context.asyncTimeoutSeconds} s; statuses seen: ${seen.join(' -> ')}; last answer: ${shortly(last)}` });
   }
   return { last: last as ApiResponse, reads, seen, reached };
 }
 
 /** Onboards provider A for a Swedish company the way the guide does it, and waits for the record to be Completed. */
 export async function activateProviderA(api: ApiClient, context: RunContext, fixtures: Fixtures, company: RegisteredCompany): Promise<void> {
+  requirePrerequisites('provider-a');
   const auth = { clientToken: company.token };
   const response = await api.post(PROVIDER_A_PATH, { auth, json: fixtures.providerARegistration(company.input) });
-  if (response.status !== 200) throw new SetupFailed(`cannot activate provider A for business-to-consumer sending: ${shortly(response)}`);
+  if (response.status !== 200) broken(recordBroken(providerARefused(response)));
   let last = response;
   await pollUntil(context, 'provider A registration reaching status Completed', async () => {
     last = await api.get(PROVIDER_A_PATH, { auth });
     return last.status === 200 && last.data?.Status === 'Completed' ? true : undefined;
   }).catch((error: Error) => {
-    throw new SetupFailed(`${error.message}; last answer: ${shortly(last)}`);
+    if (!(error instanceof SetupFailed)) throw error;
+    broken(recordBroken(providerACause(context, last)));
   });
 }
 
 interface OutboundWorkerFixtures {
+  outboundRecipientOutcome: Outcome<RegisteredCompany>;
+  b2cSenderOutcome: Outcome<RegisteredCompany>;
+}
+
+/** Test-scoped over the worker's outcome, so a broken prerequisite blocks the test at once. */
+interface OutboundTestFixtures {
   outboundRecipient: RegisteredCompany;
   b2cSender: RegisteredCompany;
 }
 
-export const test = base.extend<{}, OutboundWorkerFixtures>({
-  outboundRecipient: [
+export const test = base.extend<OutboundTestFixtures, OutboundWorkerFixtures>({
+  outboundRecipientOutcome: [
     async ({ setupApi, target, fixtures }, use) => {
-      await use(await registerCompany(setupApi, target, fixtures.company('DK', { processes: ['ReceiveInvoices', 'SendInvoices'] })));
+      await use(await settle(() => registerCompany(setupApi, target, fixtures.company('DK', { processes: ['ReceiveInvoices', 'SendInvoices'] }))));
     },
     { scope: 'worker' },
   ],
 
-  b2cSender: [
+  b2cSenderOutcome: [
     async ({ setupApi, target, fixtures }, use) => {
-      // Provider A requires a company registered in Sweden.
-      const company = await registerCompany(setupApi, target, fixtures.company('SE'));
-      await activateProviderA(setupApi, target, fixtures, company);
-      await use(company);
+      const outcome = await settle(async () => {
+        // Provider A requires a company registered in Sweden.
+        const company = await registerCompany(setupApi, target, fixtures.company('SE'));
+        await activateProviderA(setupApi, target, fixtures, company);
+        return company;
+      });
+      await use(outcome);
     },
     { scope: 'worker' },
   ],
+
+  outboundRecipient: async ({ outboundRecipientOutcome }, use) => use(unwrap(outboundRecipientOutcome)),
+  b2cSender: async ({ b2cSenderOutcome }, use) => use(unwrap(b2cSenderOutcome)),
 });

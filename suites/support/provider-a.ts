@@ -7,8 +7,9 @@
 // no business-to-consumer provider to be active.
 import type { ProviderARegistrationInput } from '../../fixtures/bodies.ts';
 import type { ApiClient, ApiResponse } from './client.ts';
-import { pollUntil, registerCompany, SetupFailed, type RegisteredCompany } from './companies.ts';
+import { pollUntil, registerCompany, SetupFailed, shortly, type RegisteredCompany } from './companies.ts';
 import { test as base } from './fixtures.ts';
+import { broken, recordBroken, requirePrerequisites, settle, unwrap, type Outcome, type RootCause } from './prerequisites.ts';
 import type { RunContext } from './run-context.ts';
 
 export const PROVIDER_A_PATH = '/companies/deliverymethods/b2c/providera';
@@ -55,11 +56,31 @@ export async function pollResponse(context: RunContext, description: string, cal
   return last as ApiResponse;
 }
 
+const LISTED_STATUSES = ['Completed', 'CompleteConflict', 'Unknown'];
+
+const completed = (data: any): boolean => data?.Status === 'Completed';
+
+/** Onboarding provider A was refused: nothing that needs it can run. */
+export function providerARefused(response: ApiResponse): RootCause {
+  return { prerequisite: 'provider-a', requirement: 'PRA-01', message: `provider A registration was refused: ${shortly(response)}` };
+}
+
+/** Why provider A never reached Completed: a status outside the list (PRA-18) or one that never moved on (FLOW-06). */
+export function providerACause(context: RunContext, last: ApiResponse): RootCause {
+  const status = last.data?.Status;
+  const unlisted = last.status === 200 && typeof status === 'string' && !LISTED_STATUSES.includes(status);
+  const why = unlisted ? ` (status ${JSON.stringify(status)} is none of ${LISTED_STATUSES.join(', ')})` : '';
+  return { prerequisite: 'provider-a', requirement: unlisted ? 'PRA-18' : 'FLOW-06', message: `the provider A record never reached Completed within ${context.asyncTimeoutSeconds} s${why}: ${shortly(last)}` };
+}
+
 /**
  * Reads the record until its status is Completed (or what `until` accepts). Whether and how the
- * status moves is not shown, so every value seen is kept for the PRA-48 observation.
+ * status moves is not shown, so every value seen is kept for the PRA-48 observation. Waiting for
+ * Completed is a shared prerequisite: known broken, the test ends at once as blocked; found broken
+ * here, it is recorded for later tests and this one judges the last answer.
  */
-export async function pollRecord(api: ApiClient, context: RunContext, token: string, until: (data: any) => boolean = (data) => data?.Status === 'Completed'): Promise<RecordPoll> {
+export async function pollRecord(api: ApiClient, context: RunContext, token: string, until?: (data: any) => boolean): Promise<RecordPoll> {
+  if (until === undefined) requirePrerequisites('provider-a');
   const seen: string[] = [];
   const response = await pollResponse(
     context,
@@ -70,21 +91,19 @@ export async function pollRecord(api: ApiClient, context: RunContext, token: str
       if (seen[seen.length - 1] !== described) seen.push(described);
       return answer;
     },
-    (answer) => answer.status === 200 && until(answer.data),
+    (answer) => answer.status === 200 && (until ?? completed)(answer.data),
   );
+  if (until === undefined && !completed(response.data)) recordBroken(providerACause(context, response));
   return { response, seen };
 }
 
 /** Onboards provider A for a company and waits for the record to be Completed; for fixtures (throws SetupFailed). */
 export async function onboardProviderA(api: ApiClient, context: RunContext, company: RegisteredCompany, registration: Required<ProviderARegistrationInput>): Promise<ProviderACompany> {
+  requirePrerequisites('provider-a');
   const response = await api.post(PROVIDER_A_PATH, { auth: { clientToken: company.token }, json: registration });
-  if (response.status !== 200) {
-    throw new SetupFailed(`cannot onboard provider A for ${company.erpId}: POST ${PROVIDER_A_PATH} answered ${response.status} ${JSON.stringify(response.recorded.response?.body ?? '').slice(0, 300)}`);
-  }
-  const { response: record, seen } = await pollRecord(api, context, company.token);
-  if (record.status !== 200 || record.data?.Status !== 'Completed') {
-    throw new SetupFailed(`provider A record of ${company.erpId} did not reach Completed within ${context.asyncTimeoutSeconds} s; seen: ${seen.join(' -> ')}`);
-  }
+  if (response.status !== 200) broken(recordBroken(providerARefused(response)));
+  const { response: record } = await pollRecord(api, context, company.token);
+  if (record.status !== 200 || !completed(record.data)) broken(recordBroken(providerACause(context, record)));
   return { ...company, registration, record: record.data as Record<string, unknown> };
 }
 
@@ -99,29 +118,40 @@ function lookupText(ssns: readonly string[]): string {
 }
 
 interface ProviderAWorkerFixtures {
-  providerACompany: ProviderACompany;
-  swedishCompany: RegisteredCompany;
+  providerACompanyOutcome: Outcome<ProviderACompany>;
+  swedishCompanyOutcome: Outcome<RegisteredCompany>;
   ssnLookupBodies: SsnLookupBodies;
 }
 
-export const test = base.extend<{}, ProviderAWorkerFixtures>({
-  providerACompany: [
+/** Test-scoped over the worker's outcome, so a broken prerequisite blocks the test at once. */
+interface ProviderATestFixtures {
+  providerACompany: ProviderACompany;
+  swedishCompany: RegisteredCompany;
+}
+
+export const test = base.extend<ProviderATestFixtures, ProviderAWorkerFixtures>({
+  providerACompanyOutcome: [
     async ({ setupApi, target, fixtures }, use) => {
-      const company = await registerCompany(setupApi, target, fixtures.company('SE'));
-      const onboarded = await onboardProviderA(setupApi, target, company, fixtures.providerARegistration(company.input));
-      await use(onboarded);
+      const outcome = await settle(async () => {
+        const company = await registerCompany(setupApi, target, fixtures.company('SE'));
+        return onboardProviderA(setupApi, target, company, fixtures.providerARegistration(company.input));
+      });
+      await use(outcome);
       // Frees the tenant (the company's OrgNo): a later run against the same target may draw it again.
-      await setupApi.post(OFFBOARD_PATH, { auth: { clientToken: onboarded.token } });
+      if ('value' in outcome) await setupApi.post(OFFBOARD_PATH, { auth: { clientToken: outcome.value.token } });
     },
     { scope: 'worker' },
   ],
 
-  swedishCompany: [
+  swedishCompanyOutcome: [
     async ({ setupApi, target, fixtures }, use) => {
-      await use(await registerCompany(setupApi, target, fixtures.company('SE')));
+      await use(await settle(() => registerCompany(setupApi, target, fixtures.company('SE'))));
     },
     { scope: 'worker' },
   ],
+
+  providerACompany: async ({ providerACompanyOutcome }, use) => use(unwrap(providerACompanyOutcome)),
+  swedishCompany: async ({ swedishCompanyOutcome }, use) => use(unwrap(swedishCompanyOutcome)),
 
   ssnLookupBodies: [
     async ({ fixtures }, use) => {

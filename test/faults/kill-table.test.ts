@@ -36,6 +36,8 @@ interface Job {
   requirement?: string;
   /** Faults: the sandbox's step delay, when not the default. */
   asyncDelayMs?: number;
+  /** Faults that break a shared prerequisite: it must be named as a root cause. */
+  prerequisite?: string;
 }
 
 interface Outcome {
@@ -63,7 +65,7 @@ function jobs(): Job[] {
     all.push({ kind: 'variant', name, areas: VARIANT_AREAS[name], faults: [], variants: [name], destructive: true });
   }
   for (const [name, expectation] of Object.entries(FAULT_EXPECTATIONS)) {
-    all.push({ kind: 'fault', name, areas: expectation.areas, faults: [name], variants: [], destructive: expectation.destructive ?? false, requirement: expectation.requirement, asyncDelayMs: expectation.asyncDelayMs });
+    all.push({ kind: 'fault', name, areas: expectation.areas, faults: [name], variants: [], destructive: expectation.destructive ?? false, requirement: expectation.requirement, asyncDelayMs: expectation.asyncDelayMs, prerequisite: expectation.prerequisite });
   }
   const only = process.env.DXS_KILL_TABLE?.split(',').map((name) => name.trim()).filter((name) => name !== '');
   if (only === undefined || only.length === 0) return all;
@@ -99,7 +101,8 @@ async function run(job: Job): Promise<Outcome> {
     args.push('--async-timeout', String(FAULT_ASYNC_TIMEOUT_SECONDS));
     // Only the tests that carry the expected ID, unless the whole areas are asked for: Playwright's
     // start dominates a run, and the proof is that this test fails.
-    if (!WHOLE_AREAS) args.push('--grep', `@${job.requirement}(?![\\w-])`);
+    // A prerequisite fault proves itself on the whole areas: the tests that need the prerequisite must end blocked.
+    if (!WHOLE_AREAS && job.prerequisite === undefined) args.push('--grep', `@${job.requirement}(?![\\w-])`);
   }
   const outcome = (exit: number | null, ok: boolean, note: string, extra: Partial<Outcome> = {}): Outcome => ({ job, exit, ok, note, seconds: (Date.now() - started) / 1000, ...extra });
   try {
@@ -122,6 +125,11 @@ async function run(job: Job): Promise<Outcome> {
     if (result.code !== 1) return outcome(result.code, false, `exit ${result.code}, expected 1 (${results.run.status}${results.run.message ? `: ${results.run.message}` : ''})`);
     if (caught === undefined) {
       return outcome(1, false, failedTitles.length > 0 ? `caught only elsewhere: ${failedTitles.join('; ')}` : 'no failed test');
+    }
+    if (job.prerequisite !== undefined) {
+      const cause = results.rootCauses?.find((group) => group.prerequisite === job.prerequisite && group.requirement === requirement);
+      if (cause === undefined) return outcome(1, false, `no root cause [${job.prerequisite}] ${requirement} (root causes: ${(results.rootCauses ?? []).map((group) => `[${group.prerequisite}] ${group.requirement}`).join(', ') || 'none'})`);
+      return outcome(1, true, `${caught.titles[0]}; root cause [${job.prerequisite}] blocked ${cause.tests.length}`, { catchers: caught.keys });
     }
     return outcome(1, true, `${caught.attributed ? '' : '(unattributed) '}${caught.titles[0]}`, { catchers: caught.keys });
   } finally {

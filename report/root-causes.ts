@@ -1,0 +1,95 @@
+// Root causes (issue 14). Many tests need the same few things of a target before their own check
+// can run: a client token, a company reaching Registered, a document reaching a final status,
+// provider A reaching Completed, an invoice arriving in an inbox. When one of them is broken, each
+// test that needs it ends at once as blocked, carrying the root cause in an annotation; the report
+// groups blocked tests by root cause and shows the causes first, since one cause fixed unblocks them all.
+// Pure: the workers (suites/support/prerequisites.ts), the reporter and the renderers share it.
+import { join } from 'node:path';
+import type { TestRecord } from './results.ts';
+
+export type PrerequisiteName = 'client-token' | 'registration' | 'outbound-final' | 'provider-a' | 'inbox-delivery';
+
+/** What each prerequisite is, as the report names it. */
+export const PREREQUISITES: Record<PrerequisiteName, string> = {
+  'client-token': 'a client token for a registered company',
+  registration: 'a company reaching Registered',
+  'outbound-final': 'an outbound document reaching a final status',
+  'provider-a': 'provider A reaching Completed',
+  'inbox-delivery': 'a delivered invoice arriving in an inbox',
+};
+
+export const BLOCKED_ANNOTATION = 'blocked';
+
+/**
+ * Where workers leave the prerequisites they found broken, one formatted cause a line, so a worker
+ * started later blocks at once instead of waiting again. Named after the run, so a reused report
+ * directory never passes an earlier run's causes on; the reporter removes it at the end.
+ */
+export function brokenPrerequisitesFile(context: { reportDir: string; runPrefix: string }): string {
+  return join(context.reportDir, `.dxs-broken-prerequisites-${context.runPrefix}`);
+}
+
+export interface RootCause {
+  prerequisite: PrerequisiteName;
+  /** The catalog ID the target broke. */
+  requirement: string;
+  /** What went wrong: the call, what came back. */
+  message: string;
+}
+
+export interface RootCauseGroup extends RootCause {
+  /** The blocked tests (file › title). */
+  tests: string[];
+}
+
+/** One line: `[registration] CMP-STA-06: message`. Also the form of the file workers share. */
+export function formatCause(cause: RootCause): string {
+  return `[${cause.prerequisite}] ${cause.requirement}: ${cause.message.replace(/\s+/g, ' ')}`;
+}
+
+export function parseCause(text: string | undefined): RootCause | undefined {
+  const match = /^\[([a-z-]+)\] (\S+): (.*)$/.exec(text ?? '');
+  if (match === null || !(match[1] in PREREQUISITES)) return undefined;
+  return { prerequisite: match[1] as PrerequisiteName, requirement: match[2], message: match[3] };
+}
+
+export function blockedBy(test: Pick<TestRecord, 'annotations'>): RootCause | undefined {
+  return parseCause(test.annotations.find((annotation) => annotation.type === BLOCKED_ANNOTATION)?.description);
+}
+
+/** The blocked tests grouped by root cause (prerequisite and requirement), the largest group first. */
+export function rootCausesOf(tests: readonly TestRecord[]): RootCauseGroup[] {
+  const groups = new Map<string, RootCauseGroup>();
+  for (const test of tests) {
+    if (test.verdict !== 'blocked') continue;
+    const cause = blockedBy(test) ?? { prerequisite: 'registration', requirement: '?', message: test.skipReason ?? 'blocked' };
+    const key = `${cause.prerequisite} ${cause.requirement}`;
+    const group = groups.get(key) ?? { ...cause, tests: [] };
+    group.tests.push(`${test.file} › ${test.title}`);
+    groups.set(key, group);
+  }
+  return [...groups.values()].sort((left, right) => right.tests.length - left.tests.length);
+}
+
+/** "1 root cause blocked 143 tests", or undefined when nothing was blocked. */
+export function rootCauseHeadline(groups: readonly RootCauseGroup[]): string | undefined {
+  if (groups.length === 0) return undefined;
+  const blocked = groups.reduce((sum, group) => sum + group.tests.length, 0);
+  return `${groups.length} root cause${groups.length === 1 ? '' : 's'} blocked ${blocked} test${blocked === 1 ? '' : 's'}`;
+}
+
+export function describeCause(cause: RootCause): string {
+  return `${PREREQUISITES[cause.prerequisite]} is broken (${cause.requirement}): ${cause.message}`;
+}
+
+export function describeGroup(group: RootCauseGroup): string {
+  return `${group.tests.length} blocked: ${describeCause(group)}`;
+}
+
+/** The console's last lines of a run with blocked tests: the causes first, each on its own line. */
+export function rootCauseLines(tests: readonly TestRecord[]): string[] {
+  const groups = rootCausesOf(tests);
+  const headline = rootCauseHeadline(groups);
+  if (headline === undefined) return [];
+  return [`${headline}:`, ...groups.map((group) => `  ${describeGroup(group)}`)];
+}

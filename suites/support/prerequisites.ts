@@ -1,0 +1,117 @@
+// Shared prerequisites (issue 14): what many tests need of the target before their own check runs.
+// Each is established once per worker, and its outcome kept: a broken one is also written to a
+// file of the run (report/root-causes.ts), so every worker, even one started later, blocks at once
+// instead of waiting out the async timeout again. A blocked test ends at once, skipped by
+// Playwright (a failure would cost a new worker process per test) with a `blocked` annotation
+// carrying the root cause; the reporter turns that into the verdict blocked.
+import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { test } from '@playwright/test';
+import { secrets } from '../../lib/redact.ts';
+import { BLOCKED_ANNOTATION, brokenPrerequisitesFile, describeCause, formatCause, parseCause, PREREQUISITES, type PrerequisiteName, type RootCause } from '../../report/root-causes.ts';
+import { requirementById } from '../../schemas/requirements.ts';
+import { currentLog } from './log.ts';
+import { runContext } from './run-context.ts';
+
+export type { PrerequisiteName, RootCause };
+
+const known = new Map<PrerequisiteName, RootCause>();
+
+/** Thrown inside worker fixtures (see settle): a test fixture turns it into a blocked test. */
+export class PrerequisiteBroken extends Error {
+  override readonly name: string = 'PrerequisiteBroken';
+  readonly rootCause: RootCause;
+
+  constructor(cause: RootCause) {
+    super(describeCause(cause));
+    this.rootCause = cause;
+  }
+}
+
+function readShared(): void {
+  let text: string;
+  try {
+    text = readFileSync(brokenPrerequisitesFile(runContext()), 'utf8');
+  } catch {
+    return;
+  }
+  for (const line of text.split('\n')) {
+    const cause = parseCause(line);
+    // The first worker to find a prerequisite broken names its cause.
+    if (cause !== undefined && !known.has(cause.prerequisite)) known.set(cause.prerequisite, cause);
+  }
+}
+
+/** The root cause of a prerequisite already found broken in this run, by this worker or another. */
+export function brokenPrerequisite(name: PrerequisiteName): RootCause | undefined {
+  if (!known.has(name)) readShared();
+  return known.get(name);
+}
+
+/** Records a prerequisite found broken, for this worker and every other; returns the cause that counts. */
+export function recordBroken(cause: RootCause): RootCause {
+  const earlier = brokenPrerequisite(cause.prerequisite);
+  if (earlier !== undefined) return earlier;
+  const redacted: RootCause = { ...cause, message: secrets.redactText(cause.message).replace(/\s+/g, ' ').slice(0, 600) };
+  known.set(cause.prerequisite, redacted);
+  const file = brokenPrerequisitesFile(runContext());
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    appendFileSync(file, `${formatCause(redacted)}\n`);
+  } catch {
+    // Other workers then find it out themselves, once each: slower, never wrong.
+  }
+  return redacted;
+}
+
+/** Worker fixtures set up inside settle(); there no test can be skipped, so broken() throws instead. */
+let settling = 0;
+
+/**
+ * Ends the running test at once as blocked (inside a worker fixture's setup: throws PrerequisiteBroken).
+ * A test that names the broken requirement itself fails on it instead: the matrix shows that
+ * requirement failed, and what it blocked apart.
+ */
+export function broken(cause: RootCause): never {
+  if (settling > 0) throw new PrerequisiteBroken(cause);
+  const info = test.info();
+  if (info.tags.includes(`@${cause.requirement}`)) {
+    const requirement = requirementById(cause.requirement);
+    const level = requirement?.level ?? 'MUST';
+    currentLog()?.checks.push({ requirement: cause.requirement, level, verdict: 'failed', check: PREREQUISITES[cause.prerequisite], expected: 'reached within the async timeout', actual: cause.message });
+    throw new Error(`${cause.requirement} (${level}) ${requirement?.statement ?? ''}\n  ✗ ${describeCause(cause)}`);
+  }
+  info.annotations.push({ type: BLOCKED_ANNOTATION, description: formatCause(cause) });
+  info.skip(true, `blocked: ${describeCause(cause)}`);
+  throw new PrerequisiteBroken(cause);
+}
+
+/** Before waiting for prerequisites: a test that needs one already found broken ends at once. */
+export function requirePrerequisites(...names: PrerequisiteName[]): void {
+  for (const name of names) {
+    const cause = brokenPrerequisite(name);
+    if (cause !== undefined) broken(cause);
+  }
+}
+
+/** A worker fixture's outcome, kept for the whole worker: the value, or why it cannot be had. */
+export type Outcome<T> = { value: T } | { cause: RootCause };
+
+/** Sets up a worker fixture's value, keeping a broken prerequisite as its outcome instead of throwing. */
+export async function settle<T>(setup: () => Promise<T>): Promise<Outcome<T>> {
+  settling++;
+  try {
+    return { value: await setup() };
+  } catch (error) {
+    if (error instanceof PrerequisiteBroken) return { cause: error.rootCause };
+    throw error;
+  } finally {
+    settling--;
+  }
+}
+
+/** In a test fixture: the worker fixture's value, or the test ends at once as blocked. */
+export function unwrap<T>(outcome: Outcome<T>): T {
+  if ('cause' in outcome) broken(outcome.cause);
+  return outcome.value;
+}
