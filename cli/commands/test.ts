@@ -174,7 +174,9 @@ function defaultWorkers(target: Target): number {
 function summaryLine(results: Results, reportDir: string): string {
   const { summary, run } = results;
   const where = displayPath(join(reportDir, 'index.html'));
-  const verdict = run.status === 'passed' ? 'PASSED' : run.status === 'failed' ? 'FAILED' : run.status.toUpperCase();
+  // Against a baseline, a run whose failures are all known passes, and its line must not say FAILED.
+  const knownOnly = run.status === 'failed' && results.baseline !== undefined && results.baseline.newFailures.length === 0;
+  const verdict = run.status === 'passed' ? 'PASSED' : knownOnly ? 'PASSED (no new failure)' : run.status === 'failed' ? 'FAILED' : run.status.toUpperCase();
   // The root causes come last but one, where a CI log is read first.
   const causes = rootCauseLines(results.tests).map((line) => `\n${line}`).join('');
   return `dxs test: ${verdict}: ${summary.passed} passed, ${summary.failed} failed, ${summary.warning} warning, ${summary.info} info, ${summary.skipped} skipped${summary.blocked ? `, ${summary.blocked} blocked` : ''}${run.message ? ` (${run.message})` : ''}${causes}\nreport: ${where}`;
@@ -316,6 +318,8 @@ Examples:
   $ dxs test --area tokens companies --grep @TOK-01
   $ dxs test --shard 1/2 --report-dir reports/shard-1 && dxs test --shard 2/2 --report-dir reports/shard-2
   $ dxs report merge reports/shard-1 reports/shard-2 --out reports/merged
+  $ dxs test --base-url "$STAGING" --baseline reports/last-green --expect-failures dxs-expected.json
+                                                      exit 1 only for failures that are new
 
 Reports: <report dir>/index.html (our page), results.json, junit.xml, playwright/index.html.
 Workers: 2 against the embedded sandbox or this machine (CPU-bound), 8 against a remote target
@@ -324,7 +328,7 @@ Registered, no final status, provider A never Completed, no invoice in the inbox
 and the tests that need it end at once as blocked, the root causes listed last.
 
 Exit codes: 0 no test failed (warnings and info allowed), 1 a test failed or was blocked by a broken
-prerequisite, 2 usage or configuration error, unreachable target, or a run that could not complete.`,
+prerequisite (with --baseline or --expect-failures: a failure that is new), 2 usage or configuration error, unreachable target, or a run that could not complete.`,
   );
   command.action(async (flags: Record<string, unknown>) => {
     // Exit at once: nothing of the run should keep the process alive after the report is written.
