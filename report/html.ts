@@ -50,6 +50,7 @@ pre{background:#0f1720;color:#e6edf3;padding:10px;overflow:auto;white-space:pre-
 .matrix td:first-child,#observations+table td:first-child{white-space:nowrap}nav a{margin-right:14px}
 .muted{color:#57606a}.counts span{margin-right:10px}
 details>summary{cursor:pointer;font-weight:600;padding:4px 0}
+#root-causes h2{margin-top:0}
 #observations+table{table-layout:fixed}#observations+table td{overflow-wrap:anywhere}#observations+table th:first-child{width:9em}#observations+table th:last-child{width:22%}
 `;
 
