@@ -42,6 +42,7 @@ const MESSAGES = {
   queryInvalid: { en: 'The query parameter {field} is invalid: {detail}', sv: 'Frågeparametern {field} är ogiltig: {detail}' },
   notFound: { en: 'Not found: {what}.', sv: 'Hittades inte: {what}.' },
   routeNotFound: { en: 'No such endpoint: {method} {url}.', sv: 'Ingen sådan slutpunkt: {method} {url}.' },
+  methodNotAllowed: { en: '{url} does not serve {method}; it serves {allowed}.', sv: '{url} hanterar inte {method}; den hanterar {allowed}.' },
   companyNotFoundForErpId: {
     en: 'No company with ErpId "{erpId}" is registered for this API key.',
     sv: 'Inget företag med ErpId "{erpId}" är registrerat för den här API-nyckeln.',

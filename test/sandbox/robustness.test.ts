@@ -100,11 +100,18 @@ describe('bad input gets a clear 4xx, never a 5xx', () => {
     assert.ok(lookup.status < 500, `SSN lookup answered ${lookup.status}`);
   });
 
-  test('unknown routes and methods get 404 with a message', async () => {
+  test('unknown routes get 404 with a message; a known path with another method 405 with Allow (RFC 9110)', async () => {
     const answer = await call(app, 'GET', '/no/such/thing', { token: company.token });
     assert.equal(answer.status, 404);
     assert.match(answer.json, /no\/such\/thing/);
-    assert.equal((await call(app, 'DELETE', '/companies/status', { token: company.token })).status, 404);
+    const wrongMethod = await call(app, 'DELETE', '/companies/status', { token: company.token });
+    assert.equal(wrongMethod.status, 405);
+    assert.equal(wrongMethod.headers.allow, 'GET, HEAD');
+    assert.match(wrongMethod.json, /GET/);
+    const withParameter = await call(app, 'PUT', '/documents/00000000-0000-4000-8000-000000000000/info', { token: company.token });
+    assert.equal(withParameter.status, 405);
+    assert.equal(withParameter.headers.allow, 'GET, HEAD');
+    assert.equal((await call(app, 'GET', '/companies/deliverymethods/b2c/providera/offboard', { token: company.token })).headers.allow, 'POST');
   });
 
   test('messages follow Accept-Language (en default, sv)', async () => {
