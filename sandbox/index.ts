@@ -12,7 +12,7 @@ import type { AreaOptions, Auth, SandboxContext } from './context.ts';
 import { Engine } from './engine.ts';
 import { ApiError, sendError } from './errors.ts';
 import { checkNames } from './faults.ts';
-import { answerUnroutable, trackRouteMethods } from './methods.ts';
+import { answerUnsupportedMethods } from './methods.ts';
 import { Store } from './store.ts';
 import { tokensArea } from './areas/tokens.ts';
 import { companiesArea } from './areas/companies.ts';
@@ -140,7 +140,7 @@ async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyIns
     clientErrorHandler: answerClientError,
   });
   app.decorateRequest('auth', null as unknown as Auth);
-  const allowedMethods = trackRouteMethods(app);
+  answerUnsupportedMethods(app);
   app.addHook('onRoute', (route) => {
     if (route.bodyLimit === undefined && !LARGE_BODY_ROUTES.test(route.url ?? '')) route.bodyLimit = JSON_BODY_LIMIT_BYTES;
   });
@@ -193,7 +193,7 @@ async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyIns
     request.log.error(error);
     return sendError(request, reply, 500, 'internalError');
   });
-  app.setNotFoundHandler(answerUnroutable(allowedMethods));
+  app.setNotFoundHandler((request, reply) => sendError(request, reply, 404, 'routeNotFound', { method: request.method, url: request.url.split('?')[0] }));
 
   // A multipart body elsewhere is accepted as no body, as @fastify/multipart's own parser does
   // (the stream is left unread). The plugin itself is registered only around the outbound area,

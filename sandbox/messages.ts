@@ -26,6 +26,7 @@ const MESSAGES = {
     sv: 'Klienttoken saknar behörighet att lägga till en användare.',
   },
   bodyNotObject: { en: 'The request body must be a JSON object.', sv: 'Begärans innehåll måste vara ett JSON-objekt.' },
+  bodyRequired: { en: 'The request body is required: a JSON object.', sv: 'Begärans innehåll krävs: ett JSON-objekt.' },
   bodyMalformed: { en: 'The request body is not valid JSON: {detail}', sv: 'Begärans innehåll är inte giltig JSON: {detail}' },
   bodyTooLarge: { en: 'The request body is too large.', sv: 'Begärans innehåll är för stort.' },
   fileTooLarge: { en: 'The uploaded file is too large (at most {limit} bytes).', sv: 'Den uppladdade filen är för stor (högst {limit} byte).' },
