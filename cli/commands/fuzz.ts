@@ -119,7 +119,7 @@ async function fuzz(flags: Record<string, unknown>): Promise<number> {
       '--report', 'junit', '--report-junit-path', junitFile,
       ...(options.seed === undefined ? [] : ['--seed', String(options.seed)]),
     ];
-    console.error(`dxs fuzz: schemathesis ${args.filter((arg) => arg !== configFile).join(' ')} (export in ${data.casing}Case)`);
+    console.error(`dxs fuzz: schemathesis ${args.filter((arg) => arg !== configFile && arg !== '--config-file').join(' ')} (export in ${data.casing === 'camel' ? 'camelCase' : 'PascalCase'})`);
     const { code, interrupted } = await runSchemathesis(executable, args, join(reportDir, 'fuzz-output.txt'), (options.duration as number) * 1000, work);
     if (interrupted) console.error(`dxs fuzz: stopped at --duration ${options.duration} s; the report holds what was found until then`);
     const summary = writeFuzzReport(reportDir, { junitFile, outputFile: join(reportDir, 'fuzz-output.txt'), target: target.baseUrl, relaxations: describeRelaxations(), started });
