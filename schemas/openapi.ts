@@ -83,9 +83,9 @@ function nullable(schema: Json): Json {
 }
 
 /**
- * The service reads null as absent (the sandbox does, and the reference's .NET binding does), so a
- * request may carry null for an optional field: the document says so instead of calling such a
- * request invalid. Required fields stay non-null.
+ * The sandbox reads null as absent (the spec says nothing either way), so a request may carry null
+ * for an optional field: the document says so instead of calling such a request invalid, which a
+ * fuzzer would then expect to be refused. Required fields stay non-null.
  */
 function optionalsNullable(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(optionalsNullable);

@@ -4,11 +4,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SANDBOX_API_KEY } from '../../lib/defaults.ts';
-import { parseJunit } from '../../cli/commands/fuzz/report.ts';
+import { parseJunit, writeFuzzReport } from '../../cli/commands/fuzz/report.ts';
 import { describeRelaxations, fuzzConfigToml } from '../../cli/commands/fuzz/config.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -66,4 +66,21 @@ test('the fuzz configuration names the rule behind every relaxed check and keeps
   // One [[operations]] entry per operation: Schemathesis applies the first that matches.
   const ids = [...toml.matchAll(/include-operation-id = "(\w+)"/g)].map((match) => match[1]);
   assert.deepEqual(ids, [...new Set(ids)]);
+});
+
+test('beside a dxs test report, index.html gets a fuzz section with the failures; run again, the section is replaced', () => {
+  const reportDir = join(work, 'beside');
+  mkdirSync(reportDir, { recursive: true });
+  writeFileSync(join(reportDir, 'results.json'), '{}');
+  writeFileSync(join(reportDir, 'index.html'), '<html><body><h1>dxs test</h1></body></html>');
+  const junitFile = join(reportDir, 'fuzz-junit.xml');
+  writeFileSync(junitFile, '<testsuites><testsuite><testcase name="GET /companies/status" time="1"><failure type="failure" message="ST108">body &lt;x&gt;</failure></testcase><testcase name="POST /documents" time="1" /></testsuite></testsuites>');
+  const input = { junitFile, outputFile: join(reportDir, 'none.txt'), target: 'http://127.0.0.1:1/v1/api', relaxations: ['r1'], started: new Date() };
+  assert.deepEqual(writeFuzzReport(reportDir, input), { operations: 2, failures: 1, cases: [{ operation: 'GET /companies/status', failures: [{ code: 'ST108', text: 'body <x>' }] }, { operation: 'POST /documents', failures: [] }] });
+  writeFuzzReport(reportDir, input);
+  const index = readFileSync(join(reportDir, 'index.html'), 'utf8');
+  assert.match(index, /<h1>dxs test<\/h1>/);
+  assert.equal(index.match(/<section id="fuzz">/g)?.length, 1);
+  assert.match(index, /GET \/companies\/status: ST108/);
+  assert.match(readFileSync(join(reportDir, 'fuzz.html'), 'utf8'), /body &lt;x&gt;/);
 });
