@@ -27,8 +27,8 @@ function unescapeXml(text: string): string {
 export function parseJunit(xml: string): FuzzSummary {
   const cases: FuzzCase[] = [];
   for (const match of xml.matchAll(/<testcase\b[^>]*\bname="([^"]*)"[^>]*?(?:\/>|>([\s\S]*?)<\/testcase>)/g)) {
-    const failures = [...(match[2] ?? '').matchAll(/<(failure|error)\b[^>]*?(?:message="([^"]*)")?[^>]*>([\s\S]*?)<\/\1>/g)].map((failure) => ({
-      code: unescapeXml(failure[2] ?? failure[1]),
+    const failures = [...(match[2] ?? '').matchAll(/<(failure|error)\b([^>]*)>([\s\S]*?)<\/\1>/g)].map((failure) => ({
+      code: unescapeXml(/\bmessage="([^"]*)"/.exec(failure[2])?.[1] ?? failure[1]),
       text: unescapeXml(failure[3]),
     }));
     cases.push({ operation: unescapeXml(match[1]), failures });
