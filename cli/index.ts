@@ -5,6 +5,7 @@ import { registerTestCommand } from './commands/test.ts';
 import { registerLoadCommand } from './commands/load.ts';
 import { registerSchemasCommand } from './commands/schemas.ts';
 import { registerReportCommand } from './commands/report.ts';
+import { registerFuzzCommand } from './commands/fuzz.ts';
 import { registerCleanCommand } from './commands/clean.ts';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -22,6 +23,7 @@ registerLoadCommand(program);
 registerSandboxCommand(program);
 registerSchemasCommand(program);
 registerReportCommand(program);
+registerFuzzCommand(program);
 registerCleanCommand(program);
 
 program.addHelpText(

@@ -9,3 +9,5 @@ export const API_PREFIX = '/v1/api';
 /** Header names of the two auth schemes, as the spec writes them. */
 export const API_KEY_HEADER = 'APIkey';
 export const CLIENT_TOKEN_HEADER = 'ClientToken';
+/** Field-name casing the sandbox answers in unless told otherwise (the guide examples' camelCase). */
+export const DEFAULT_SANDBOX_CASING = 'camel';

@@ -34,6 +34,17 @@ export interface TargetOptions {
   probeTimeoutMs?: number;
 }
 
+/** The target options among a command's resolved options (TARGET_OPTIONS of lib/config.ts). */
+export function targetOptionsOf(options: Record<string, unknown>): TargetOptions {
+  return {
+    baseUrl: options.baseUrl as string | undefined,
+    apiKey: options.apiKey as string | undefined,
+    sandboxCasing: options.sandboxCasing as 'pascal' | 'camel' | undefined,
+    sandboxFaults: options.sandboxFault as string[] | undefined,
+    sandboxVariants: options.sandboxVariant as string[] | undefined,
+  };
+}
+
 export interface Target {
   baseUrl: string;
   apiKey: string;

@@ -12,6 +12,7 @@ import type { AreaOptions, Auth, SandboxContext } from './context.ts';
 import { Engine } from './engine.ts';
 import { ApiError, sendError } from './errors.ts';
 import { checkNames } from './faults.ts';
+import { answerUnsupportedMethods } from './methods.ts';
 import { Store } from './store.ts';
 import { tokensArea } from './areas/tokens.ts';
 import { companiesArea } from './areas/companies.ts';
@@ -140,6 +141,7 @@ async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyIns
     clientErrorHandler: answerClientError,
   });
   app.decorateRequest('auth', null as unknown as Auth);
+  answerUnsupportedMethods(app);
   app.addHook('onRoute', (route) => {
     if (route.bodyLimit === undefined && !LARGE_BODY_ROUTES.test(route.url ?? '')) route.bodyLimit = JSON_BODY_LIMIT_BYTES;
   });

@@ -26,6 +26,7 @@ const MESSAGES = {
     sv: 'Klienttoken saknar behörighet att lägga till en användare.',
   },
   bodyNotObject: { en: 'The request body must be a JSON object.', sv: 'Begärans innehåll måste vara ett JSON-objekt.' },
+  bodyRequired: { en: 'The request body is required: a JSON object.', sv: 'Begärans innehåll krävs: ett JSON-objekt.' },
   bodyMalformed: { en: 'The request body is not valid JSON: {detail}', sv: 'Begärans innehåll är inte giltig JSON: {detail}' },
   bodyTooLarge: { en: 'The request body is too large.', sv: 'Begärans innehåll är för stort.' },
   fileTooLarge: { en: 'The uploaded file is too large (at most {limit} bytes).', sv: 'Den uppladdade filen är för stor (högst {limit} byte).' },
@@ -42,6 +43,7 @@ const MESSAGES = {
   queryInvalid: { en: 'The query parameter {field} is invalid: {detail}', sv: 'Frågeparametern {field} är ogiltig: {detail}' },
   notFound: { en: 'Not found: {what}.', sv: 'Hittades inte: {what}.' },
   routeNotFound: { en: 'No such endpoint: {method} {url}.', sv: 'Ingen sådan slutpunkt: {method} {url}.' },
+  methodNotAllowed: { en: '{url} does not serve {method}; it serves {allowed}.', sv: '{url} hanterar inte {method}; den hanterar {allowed}.' },
   companyNotFoundForErpId: {
     en: 'No company with ErpId "{erpId}" is registered for this API key.',
     sv: 'Inget företag med ErpId "{erpId}" är registrerat för den här API-nyckeln.',

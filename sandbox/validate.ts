@@ -12,7 +12,7 @@ export function isPlainObject(value: unknown): value is Body {
 
 /** The request body as an object; an absent body counts as {} so that missing fields get their own message. */
 export function objectBody(body: unknown): Body {
-  if (body === undefined || body === null || body === '') return {};
+  if (body === undefined || body === '') return {};
   if (!isPlainObject(body)) throw badRequest('bodyNotObject');
   return body;
 }
@@ -136,7 +136,7 @@ export function queryValue(query: unknown, name: string): string | undefined {
 
 export function queryBoolean(query: unknown, name: string): boolean {
   const value = queryValue(query, name);
-  if (value === undefined || value === '') return false;
+  if (value === undefined) return false;
   if (/^(true|1)$/i.test(value)) return true;
   if (/^(false|0)$/i.test(value)) return false;
   throw badRequest('queryInvalid', { field: name, detail: 'expected true or false' });

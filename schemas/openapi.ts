@@ -5,6 +5,9 @@
 import { schemaDocuments, COMMON_SCHEMA } from './index.ts';
 import { DATE_TIME_PATTERN } from './formats.ts';
 import { loadRequirements } from './requirements.ts';
+import { renderKeys, toCamel, toPascal, type Casing } from '../lib/casing.ts';
+import { DEFAULT_SANDBOX_CASING } from '../lib/defaults.ts';
+import { OPERATION_EXTRAS, answeredStatuses } from './openapi-extras.ts';
 
 type Json = Record<string, unknown>;
 
@@ -45,18 +48,79 @@ function toComponent(schema: unknown, files: Map<string, string>): unknown {
   return result;
 }
 
+/** Property names (and the required lists naming them) in the casing the target answers in. */
+function cased(schema: unknown, casing: Casing): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => cased(item, casing));
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const name = casing === 'camel' ? toCamel : toPascal;
+  const result: Json = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'properties' && typeof value === 'object' && value !== null) {
+      result.properties = Object.fromEntries(Object.entries(value).map(([property, inner]) => [name(property), cased(inner, casing)]));
+    } else if (key === 'required' && Array.isArray(value)) {
+      result.required = value.map((property) => (typeof property === 'string' ? name(property) : property));
+    } else if (key === 'example' || key === 'examples' || key === 'default' || key === 'const' || key === 'enum') {
+      result[key] = key === 'example' ? renderKeys(value, casing) : value;
+    } else {
+      result[key] = cased(value, casing);
+    }
+  }
+  return result;
+}
+
+/** A PATCH without a body changes nothing (which fields it needs is not shown); a list without one takes the defaults. */
+const BODY_OPTIONAL = new Set(['updateProviderA', 'listOutboundDocuments']);
+
+/** Definitions that only requests use, besides the request bodies themselves. */
+const REQUEST_DEFINITIONS = new Set(['CompanyInput', 'PartySearch', 'PostalAddress', 'ProviderAContact']);
+
+/** A property schema that also admits null. */
+function nullable(schema: Json): Json {
+  if (typeof schema.type === 'string' && schema.const === undefined && schema.enum === undefined) return { ...schema, type: [schema.type, 'null'] };
+  if (Array.isArray(schema.type)) return schema.type.includes('null') ? schema : { ...schema, type: [...schema.type, 'null'] };
+  if (Object.keys(schema).length === 0) return schema;
+  return { anyOf: [schema, { type: 'null' }] };
+}
+
+/**
+ * The sandbox reads null as absent (the spec says nothing either way), so a request may carry null
+ * for an optional field: the document says so instead of calling such a request invalid, which a
+ * fuzzer would then expect to be refused. Required fields stay non-null.
+ */
+function optionalsNullable(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(optionalsNullable);
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const result: Json = {};
+  for (const [key, value] of Object.entries(schema)) result[key] = key === 'properties' ? value : optionalsNullable(value);
+  if (typeof result.properties === 'object' && result.properties !== null) {
+    const required = new Set(Array.isArray(result.required) ? (result.required as string[]) : []);
+    result.properties = Object.fromEntries(Object.entries(result.properties as Record<string, Json>).map(([name, inner]) => {
+      const nested = optionalsNullable(inner) as Json;
+      return [name, required.has(name) ? nested : nullable(nested)];
+    }));
+  }
+  return result;
+}
+
 function components(): Json {
   const files = componentNames();
   const schemas: Json = {};
   const common = schemaDocuments().get(COMMON_SCHEMA) as { $defs: Json };
-  for (const [name, definition] of Object.entries(common.$defs)) schemas[name] = toComponent(definition, files);
-  for (const [name, schema] of schemaDocuments()) if (name !== COMMON_SCHEMA) schemas[String(schema.title)] = toComponent(schema, files);
+  for (const [name, definition] of Object.entries(common.$defs)) {
+    const component = toComponent(definition, files);
+    schemas[name] = REQUEST_DEFINITIONS.has(name) ? optionalsNullable(component) : component;
+  }
+  for (const [name, schema] of schemaDocuments()) {
+    if (name === COMMON_SCHEMA) continue;
+    const component = toComponent(schema, files);
+    schemas[String(schema.title)] = name.endsWith('.request') ? optionalsNullable(component) : component;
+  }
   return schemas;
 }
 
 type Scheme = 'api-key' | 'client-token' | 'not-shown';
 
-interface Operation {
+export interface Operation {
   method: 'get' | 'post' | 'patch';
   path: string;
   tag: string;
@@ -90,13 +154,15 @@ const REFUSED = { '4XX': { description: 'Refused. Which 4xx codes apply and thei
 const binary = (description: string, headers?: Json): Json => ({
   description,
   ...(headers === undefined ? {} : { headers }),
-  content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+  // The file is answered with its own media type (application/xml, application/pdf ...).
+  content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
 });
 const header = (description: string): Json => ({ description, schema: { type: 'string' } });
 
 const documentId = (description: string): Json => ({ name: 'DocumentId', in: 'path', required: true, description, schema: { type: 'string', format: 'uuid' } });
+// explode: false, so that a value of the wrong type (an object) still arrives under the parameter's own name.
 const includeFileInfo: Json = {
-  name: 'IncludeFileInfo', in: 'query', required: false, description: 'When true, file information with download URLs is included (its structure: not shown).',
+  name: 'IncludeFileInfo', in: 'query', required: false, explode: false, description: 'When true, file information with download URLs is included (its structure: not shown).',
   schema: { type: 'boolean', default: false },
 };
 
@@ -185,8 +251,9 @@ const OPERATIONS: Operation[] = [
   { method: 'get', path: '/documents/incoming', tag: 'Inbound documents', operationId: 'listIncomingDocuments', summary: 'List inbound documents',
     description: 'Without sequenceNo only documents not yet marked as handled are listed; with sequenceNo the handled flag is ignored.', security: 'client-token',
     parameters: [
-      { name: 'type', in: 'query', required: false, description: 'Document type; the guide uses invoice.', schema: { type: 'string' } },
-      { name: 'sequenceNo', in: 'query', required: false, schema: { type: 'integer' } },
+      { name: 'type', in: 'query', required: false, explode: false, description: 'Document type; the guide uses invoice (which lists credit notes too). Matched regardless of case.',
+        schema: { type: 'string', enum: ['', 'invoice', 'creditnote', 'order', 'orderresponse', 'despatchadvice', 'all'] } },
+      { name: 'sequenceNo', in: 'query', required: false, explode: false, schema: { type: 'integer', minimum: 0, maximum: 999_999_999_999_999 } },
     ],
     responses: { '200': json('The inbound documents.', 'IncomingDocuments'), ...REFUSED } },
   { method: 'get', path: '/documents/{id}', tag: 'Inbound documents', operationId: 'downloadIncomingDocument', summary: 'Download an inbound document',
@@ -242,12 +309,13 @@ function requirementIds(method: string, path: string): string[] {
   return loadRequirements().filter((requirement) => requirement.endpoints.includes(endpoint)).map((requirement) => requirement.id);
 }
 
-function operationObject(operation: Operation): Json {
+function operationObject(operation: Operation, casing: Casing): Json {
+  const extras = OPERATION_EXTRAS[operation.operationId] ?? {};
   const result: Json = {
     tags: [operation.tag],
     summary: operation.summary,
     operationId: operation.operationId,
-    ...(operation.description === undefined ? {} : { description: operation.description }),
+    ...(operation.description === undefined && extras.rules === undefined ? {} : { description: [operation.description, extras.rules].filter(Boolean).join(' ') }),
     security: SECURITY[operation.security],
     ...(operation.parameters === undefined ? {} : { parameters: operation.parameters }),
   };
@@ -256,21 +324,29 @@ function operationObject(operation: Operation): Json {
       required: true,
       content: {
         'multipart/form-data': {
-          schema: { type: 'object', properties: { File: { type: 'string', contentMediaType: 'application/octet-stream' } }, required: ['File'] },
+          schema: { type: 'object', properties: { File: { type: 'string', format: 'binary', contentMediaType: 'application/octet-stream' } }, required: ['File'] },
+          encoding: { File: { contentType: 'application/octet-stream' } },
         },
       },
     };
   } else if (operation.request !== undefined) {
-    result.requestBody = { required: true, content: { [JSON_MEDIA]: { schema: ref(operation.request) } } };
+    const example = extras.example === undefined ? {} : { example: renderKeys(extras.example(), casing) };
+    result.requestBody = { required: !BODY_OPTIONAL.has(operation.operationId), content: { [JSON_MEDIA]: { schema: ref(operation.request), ...example } } };
   }
-  result.responses = operation.responses;
+  result.responses = answeredStatuses(operation, casing);
   result['x-requirements'] = requirementIds(operation.method, operation.path);
   return result;
 }
 
-export function buildOpenApi(): Json {
+export interface OpenApiOptions {
+  /** Field-name casing of the bodies: the target's. Defaults to the sandbox's default casing. */
+  casing?: Casing;
+}
+
+export function buildOpenApi(options: OpenApiOptions = {}): Json {
+  const casing = options.casing ?? DEFAULT_SANDBOX_CASING;
   const paths: Record<string, Json> = {};
-  for (const operation of OPERATIONS) (paths[operation.path] ??= {})[operation.method] = operationObject(operation);
+  for (const operation of OPERATIONS) (paths[operation.path] ??= {})[operation.method] = operationObject(operation, casing);
   return {
     openapi: '3.1.0',
     info: {
@@ -278,7 +354,8 @@ export function buildOpenApi(): Json {
       version: '1',
       summary: 'HTTP/JSON interface to an electronic document exchange network.',
       description:
-        'Assembled by dxs from its JSON Schemas. Property names are the reference\'s PascalCase; the guide examples answer in camelCase. ' +
+        `Assembled by dxs from its JSON Schemas. Property names are in ${casing === 'camel' ? 'camelCase, as the guide examples answer' : "the reference's PascalCase"} ` +
+        '(`dxs schemas openapi --casing camel|pascal`); the service may accept either casing in requests. ' +
         'Date-times may carry offsets written +0000. Wherever the specification does not show a status code, scheme or body, this document says so.',
     },
     servers: [
@@ -295,7 +372,7 @@ export function buildOpenApi(): Json {
         ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'APIkey', description: 'Identifies the ERP system server (the integrator).' },
         ClientTokenAuth: { type: 'apiKey', in: 'header', name: 'ClientToken', description: 'Identifies the user, i.e. the company the token was created for.' },
       },
-      schemas: components(),
+      schemas: cased(components(), casing) as Json,
     },
   };
 }

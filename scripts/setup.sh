@@ -8,5 +8,6 @@ if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.j
   npm ci --no-audit --no-fund
 fi
 bash scripts/install-k6.sh
+bash scripts/install-schemathesis.sh
 if [ "${DXS_SKIP_CHROMIUM:-}" != "1" ]; then bash scripts/install-chromium.sh; fi
 npm run --silent build

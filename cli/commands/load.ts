@@ -5,7 +5,7 @@ import type { Command } from 'commander';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConfigError, TARGET_OPTIONS, envName, flagName, resolveCommandOptions, type OptionSpec, type ResolvedOptions } from '../../lib/config.ts';
-import { openTarget, type Target } from '../../lib/target.ts';
+import { openTarget, targetOptionsOf, type Target } from '../../lib/target.ts';
 import { secrets } from '../../lib/redact.ts';
 import { PROFILE_NAMES, PROFILES, durationSeconds } from '../../load/profiles/index.ts';
 import { validateThresholdsFile } from '../../load/lib/thresholds.ts';
@@ -201,13 +201,7 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
     thresholdsPath(options);
     checkRunNumbers(options);
     k6 = findK6(options.k6 as string | undefined);
-    target = await openTarget({
-      baseUrl: options.baseUrl as string | undefined,
-      apiKey: options.apiKey as string | undefined,
-      sandboxCasing: options.sandboxCasing as 'pascal' | 'camel' | undefined,
-      sandboxFaults: options.sandboxFault as string[] | undefined,
-      sandboxVariants: options.sandboxVariant as string[] | undefined,
-    });
+    target = await openTarget(targetOptionsOf(options));
   } catch (error) {
     // The report is written even when the options are wrong, k6 is missing or the target cannot
     // be reached: it says why nothing ran.

@@ -4,6 +4,8 @@ import type { Command } from 'commander';
 import { writeFileSync } from 'node:fs';
 import { schemaDocuments, schemaNames } from '../../schemas/index.ts';
 import { buildOpenApi } from '../../schemas/openapi.ts';
+import type { Casing } from '../../lib/casing.ts';
+import { DEFAULT_SANDBOX_CASING } from '../../lib/defaults.ts';
 import { filterRequirements, REQUIREMENT_AREAS, REQUIREMENT_LEVELS } from '../../schemas/requirements.ts';
 
 function usage(message: string): never {
@@ -18,8 +20,10 @@ export function registerSchemasCommand(program: Command): void {
     .command('openapi')
     .description('write the OpenAPI 3.1 document assembled from the JSON Schemas (to stdout unless --out)')
     .option('--out <file>', 'write to this file')
-    .action((flags: { out?: string }) => {
-      const text = `${JSON.stringify(buildOpenApi(), null, 2)}\n`;
+    .option('--casing <CASING>', `field-name casing of the bodies: camel or pascal, as the target answers [default: ${DEFAULT_SANDBOX_CASING}, the sandbox's]`)
+    .action((flags: { out?: string; casing?: string }) => {
+      if (flags.casing !== undefined && flags.casing !== 'camel' && flags.casing !== 'pascal') usage(`--casing ${flags.casing}: choose camel or pascal`);
+      const text = `${JSON.stringify(buildOpenApi({ casing: flags.casing as Casing | undefined }), null, 2)}\n`;
       if (flags.out === undefined) {
         process.stdout.write(text);
         return;

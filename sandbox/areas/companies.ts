@@ -90,6 +90,8 @@ export async function companiesArea(app: FastifyInstance, { context }: AreaOptio
   app.post('/companies/details', { preHandler: requireEither(context) }, async (request, reply) => {
     const body = bodyOf(request);
     let company = request.auth.company;
+    // With a client token the RegistrationId is not used, but it is still a string when given.
+    if (company !== undefined) optionalString(body, 'RegistrationId');
     if (company === undefined) {
       const registrationId = requiredString(body, 'RegistrationId');
       const candidate = store.companies.get(registrationId);

@@ -43,7 +43,7 @@ export async function inboundArea(app: FastifyInstance, { context }: AreaOptions
     const types = typeValue === undefined || typeValue === '' ? [] : INBOX_TYPES[allowedValue(typeValue, Object.keys(INBOX_TYPES), 'type')];
     const sequenceText = queryValue(request.query, 'sequenceNo');
     let after: number | undefined;
-    if (sequenceText !== undefined && sequenceText !== '') {
+    if (sequenceText !== undefined) {
       if (!/^\d{1,15}$/.test(sequenceText)) throw badRequest('queryInvalid', { field: 'sequenceNo', detail: 'expected a non-negative integer' });
       after = Number(sequenceText);
     }

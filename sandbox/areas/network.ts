@@ -15,6 +15,7 @@ import { bodyOf, isPlainObject, optionalEmail, optionalObject, optionalString, o
 const EXACT_CRITERIA = ['CountryCode', 'PostalZone', 'PostBox', 'PhoneNo', 'GLN', 'VatNo'] as const;
 const SUBSTRING_CRITERIA = ['Name', 'StreetName', 'City'] as const;
 const LOOKUP_STRINGS = ['Name', 'Department', 'StreetName', 'PostBox', 'PostalZone', 'City', 'CountryCode', 'PhoneNo', 'FaxNo', 'Email', 'GLN', 'OrgNo', 'VatNo', 'PeppolParticipantIdentifier', 'PostalCode'];
+const PEPPOL_PARTICIPANT_IDENTIFIER = /^[^:]+::.+$/;
 const PAYMENT_MEANS_STRINGS = ['Iban', 'AccountNo', 'Bic', 'CountryCode', 'AccountTypeCode', 'FinancialInstitutionId'];
 /** Parties returned per lookup; PotentialMatches still counts them all. */
 const MAX_PARTIES = 25;
@@ -67,6 +68,11 @@ function matches(party: PartyView, criteria: Criteria): boolean {
 function validateLookup(context: SandboxContext, body: Body, kind: PartyKind): void {
   if (!hasFault(context, 'lookup-partyid-optional')) requiredString(body, 'PartyId');
   for (const name of LOOKUP_STRINGS) optionalString(body, name);
+  // The spec writes the identifier <scheme>::<id>; one that cannot be that matches nothing, so it is refused as the schema does.
+  const peppol = optionalString(body, 'PeppolParticipantIdentifier');
+  if (peppol !== undefined && peppol !== '' && !PEPPOL_PARTICIPANT_IDENTIFIER.test(peppol)) {
+    throw badRequest('fieldInvalid', { field: 'PeppolParticipantIdentifier', detail: 'expected <scheme>::<id>, such as 0007::5567321707' });
+  }
   if (kind === 'seller' && body.PaymentMeans !== undefined && body.PaymentMeans !== null) {
     if (!Array.isArray(body.PaymentMeans)) throw badRequest('fieldType', { field: 'PaymentMeans', type: 'an array of objects' });
     body.PaymentMeans.forEach((means, index) => {
@@ -112,6 +118,8 @@ export async function networkArea(app: FastifyInstance, { context }: AreaOptions
   app.post('/sellerparties/lookup', { preHandler: requireEither(context, true) }, lookup(context, 'seller'));
 
   app.post('/network/setup', { preHandler: requireClientToken(context) }, async (request, reply) => {
+    // The request is the network setup request: without one there is nothing to set up.
+    if (request.body === undefined) throw badRequest('bodyRequired');
     const body = bodyOf(request);
     const feedback = optionalString(body, 'NetworkSetupFeedbackEmail');
     // Empty or missing means "use the registration's e-mail"; anything else must be an address.

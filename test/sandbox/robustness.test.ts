@@ -29,6 +29,15 @@ describe('bad input gets a clear 4xx, never a 5xx', () => {
     assert.equal((await raw('', 'application/json')).status, 400);
   });
 
+  test('what the OpenAPI export calls invalid is refused: no network setup body, a null body, an empty sequenceNo, a malformed PeppolParticipantIdentifier', async () => {
+    assert.equal((await call(app, 'POST', '/network/setup', { token: company.token })).status, 400);
+    assert.equal((await call(app, 'POST', '/documents/outbound/list', { token: company.token, payload: 'null', headers: { 'content-type': 'application/json' } })).status, 400);
+    assert.equal((await call(app, 'GET', '/documents/incoming', { token: company.token, query: { sequenceNo: '' } })).status, 400);
+    assert.equal((await call(app, 'POST', '/buyerparties/lookup', { token: company.token, body: { PartyId: 'p', PeppolParticipantIdentifier: 'AAA' } })).status, 400);
+    assert.equal((await call(app, 'POST', '/buyerparties/lookup', { token: company.token, body: { PartyId: 'p', PeppolParticipantIdentifier: '' } })).status, 200);
+    assert.equal((await call(app, 'POST', '/companies/details', { token: company.token, body: { ...companyInput(), RegistrationId: {} } })).status, 400);
+  });
+
   test('wrong types deep inside bodies', async () => {
     const bodies: Array<[string, string, Record<string, unknown>]> = [
       ['POST', '/companies/register', { ...companyInput(), Processes: 'SendInvoices' }],
@@ -100,11 +109,25 @@ describe('bad input gets a clear 4xx, never a 5xx', () => {
     assert.ok(lookup.status < 500, `SSN lookup answered ${lookup.status}`);
   });
 
-  test('unknown routes and methods get 404 with a message', async () => {
+  test('unknown routes get 404 with a message; a known path with another method 405 with Allow (RFC 9110)', async () => {
     const answer = await call(app, 'GET', '/no/such/thing', { token: company.token });
     assert.equal(answer.status, 404);
     assert.match(answer.json, /no\/such\/thing/);
-    assert.equal((await call(app, 'DELETE', '/companies/status', { token: company.token })).status, 404);
+    const wrongMethod = await call(app, 'DELETE', '/companies/status', { token: company.token });
+    assert.equal(wrongMethod.status, 405);
+    assert.equal(wrongMethod.headers.allow, 'GET, HEAD');
+    assert.match(wrongMethod.json, /GET/);
+    const withParameter = await call(app, 'PUT', '/documents/00000000-0000-4000-8000-000000000000/info', { token: company.token });
+    assert.equal(withParameter.status, 405);
+    assert.equal(withParameter.headers.allow, 'GET, HEAD');
+    assert.equal((await call(app, 'GET', '/companies/deliverymethods/b2c/providera/offboard', { token: company.token })).headers.allow, 'POST');
+    // A static path owns its methods even where a parameter route (GET /documents/{id}) would match it.
+    const shadowed = await call(app, 'GET', '/documents/handled', { token: company.token });
+    assert.equal(shadowed.status, 405);
+    assert.equal(shadowed.headers.allow, 'POST');
+    const trace = await call(app, 'TRACE', '/documents/outbound', { token: company.token });
+    assert.equal(trace.status, 405);
+    assert.equal(trace.headers.allow, 'POST');
   });
 
   test('messages follow Accept-Language (en default, sv)', async () => {

@@ -39,13 +39,58 @@ test('the document has every path of the spec with its methods', () => {
 test('both security schemes are headers named as in the spec, and the Errors table codes are there', () => {
   assert.deepEqual(document.components.securitySchemes.ApiKeyAuth, { type: 'apiKey', in: 'header', name: 'APIkey', description: document.components.securitySchemes.ApiKeyAuth.description });
   assert.equal(document.components.securitySchemes.ClientTokenAuth.name, 'ClientToken');
-  const codes = (path: string, method = 'post') => Object.keys(document.paths[path][method].responses).sort();
-  assert.deepEqual(codes('/companies/users'), ['200', '400', '401', '409', '500']);
-  assert.deepEqual(codes('/companies/delete'), ['200', '202', '401', '500', '501']);
-  assert.deepEqual(codes('/companies/identifiers'), ['200', '201', '400', '500']);
-  assert.deepEqual(codes('/network/setup'), ['200', '202', '400']);
-  assert.deepEqual(codes('/companies/deliverymethods/b2c/providera'), ['200', '400', '409']);
-  assert.deepEqual(codes('/companies/deliverymethods/b2c/providera/lookup'), ['200', '400']);
+  const codes = (path: string, method = 'post') => Object.keys(document.paths[path][method].responses);
+  const includes = (actual: string[], expected: string[]) => assert.deepEqual(expected.filter((code) => !actual.includes(code)), [], `missing from ${actual.join(', ')}`);
+  includes(codes('/companies/users'), ['200', '400', '401', '409', '500']);
+  includes(codes('/companies/delete'), ['200', '202', '401', '500', '501']);
+  includes(codes('/companies/identifiers'), ['200', '201', '400', '500']);
+  includes(codes('/network/setup'), ['200', '202', '400']);
+  includes(codes('/companies/deliverymethods/b2c/providera'), ['200', '400', '409']);
+  includes(codes('/companies/deliverymethods/b2c/providera/lookup'), ['200', '400']);
+});
+
+test('every status the sandbox answers is documented per operation: 401 wherever credentials are needed, 400 of every body, 404 of ids', () => {
+  for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, { responses: Record<string, unknown>; requestBody?: unknown; parameters?: Array<{ in: string }> }>>)) {
+    for (const [method, operation] of Object.entries(item)) {
+      const codes = Object.keys(operation.responses);
+      assert.ok(codes.includes('401'), `${method} ${path}: ${codes.join(', ')}`);
+      if (operation.requestBody !== undefined) for (const code of ['400', '413', '415']) assert.ok(codes.includes(code), `${method} ${path} lacks ${code}`);
+      if ((operation.parameters ?? []).some((parameter) => parameter.in === 'path')) assert.ok(codes.includes('404'), `${method} ${path} lacks 404`);
+    }
+  }
+  assert.ok('400' in document.paths['/companies/delete'].post.responses);
+});
+
+test('the export is in the sandbox casing (camel) by default and in PascalCase with --casing pascal', () => {
+  assert.ok('token' in document.components.schemas.ClientToken.properties);
+  assert.deepEqual(document.components.schemas.ClientTokenCreateRequest.required, ['erpId']);
+  const pascalFile = join(work, 'openapi-pascal.json');
+  const pascal = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'cli', 'index.ts'), 'schemas', 'openapi', '--casing', 'pascal', '--out', pascalFile], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  assert.equal(pascal.status, 0, pascal.stderr);
+  const pascalDocument = JSON.parse(readFileSync(pascalFile, 'utf8')) as Record<string, any>;
+  assert.ok('Token' in pascalDocument.components.schemas.ClientToken.properties);
+  assert.equal(pascalDocument.paths['/companies/status'].get.responses['200'].links.Details.parameters['path.CompanyId'], '$response.body#/CompanyId');
+  const wrong = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'cli', 'index.ts'), 'schemas', 'openapi', '--casing', 'kebab'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+  assert.equal(wrong.status, 2);
+});
+
+test('links chain register -> token -> status -> details and upload -> send -> status -> download, in the casing of the bodies', () => {
+  const linksOf = (path: string, method: string, status: string) => document.paths[path][method].responses[status].links as Record<string, { operationId: string; parameters?: Record<string, string>; requestBody?: unknown }>;
+  assert.deepEqual(linksOf('/companies/register', 'post', '202').ClientToken.requestBody, { erpId: '$request.body#/erpId' });
+  assert.equal(linksOf('/clienttokens/create', 'post', '200').CompanyStatus.parameters?.['header.ClientToken'], '$response.body#/token');
+  assert.equal(linksOf('/companies/status', 'get', '200').Details.operationId, 'getCompanyDetails');
+  assert.equal(linksOf('/documents', 'post', '202').Send.operationId, 'sendDocument');
+  assert.deepEqual(Object.values(linksOf('/documents/outbound', 'post', '200')).map((link) => link.operationId).sort(),
+    ['downloadOutboundDocument', 'getOutboundDocument', 'getOutboundInvoice', 'getOutboundInvoiceByErpId']);
+  assert.equal(linksOf('/documents/incoming', 'get', '200').Download.parameters?.['path.id'], '$response.body#/documents/0/id');
+});
+
+test('request examples come from the fixtures and the rules JSON Schema cannot state are in the descriptions', () => {
+  const example = document.paths['/companies/register'].post.requestBody.content['application/json'].example as Record<string, unknown>;
+  assert.match(String(example.erpId), /^dxs-example-/);
+  assert.equal(example.countryCode, 'SE');
+  assert.match(document.paths['/clienttokens/create'].post.description, /ErpId must be registered/);
+  assert.match(document.paths['/companies/register'].post.description, /check digits/);
 });
 
 test('every reference resolves to a component and every operation names its requirements', () => {

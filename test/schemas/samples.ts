@@ -1,5 +1,12 @@
 // Sample bodies written from the spec, in the reference's PascalCase. The tests render them in
 // camelCase too (renderKeys), so each sample checks both casings.
+// Every field a party, company status Details and company details list (CMP-STA-04, CMP-DET-11, NET-LKP-07); unset ones are null.
+const COMPANY_FIELDS = {
+  Name: 'Exempel AB', AltName: null, StreetName: 'Storgatan 1', PostBox: null, City: 'Stockholm', PostalZone: '111 22', CountryCode: 'SE',
+  PhoneNo: '+46 8 123 456', OrgNo: '5567321707', VatNo: 'SE556732170701', GLN: '7300009013378', Address: 'Storgatan 1', Address2: null, PostalCode: '11122',
+  PeppolParticipantIdentifiers: ['0007::5567321707'],
+};
+
 export const VALID_SAMPLES: Record<string, unknown> = {
   'client-token.response': { Token: 'ZXhhbXBsZS10b2tlbg', ValidTo: '2026-11-22T10:10:00+0000' },
   'company-status.response': {
@@ -13,7 +20,7 @@ export const VALID_SAMPLES: Record<string, unknown> = {
     },
   },
   'company-details.response': {
-    CompanyId: 'c0a80101-0000-4000-8000-000000000001', Name: 'Exempel AB', CountryCode: 'SE', OrgNo: '5567321707',
+    ...COMPANY_FIELDS, CompanyId: 'c0a80101-0000-4000-8000-000000000001',
     ReceiveElectronicInvoiceCapability: 'CannotReceiveElectronicInvoices', SendsElectronicInvoiceCapability: 'SendsElectronicInvoices',
     ReceiveElectronicOrderCapability: 'ReceivesElectronicOrders', SendsElectronicOrderCapability: 'CannotSendElectronicOrders',
     HasInvoiceChecks: true, InvoiceChecks: { BuyerReferenceNo: true, BuyerReferenceName: false, BuyerOrderNo: false, BuyerName: true },
@@ -21,12 +28,12 @@ export const VALID_SAMPLES: Record<string, unknown> = {
   },
   'lookup-buyer.response': {
     PotentialMatches: 1, ExactHit: true,
-    Parties: [{ CompanyId: 'x1', Name: 'Köpare Oy', CountryCode: 'FI', OrgNo: '0112038-9', Connected: true, PeppolParticipantIdentifiers: [],
+    Parties: [{ ...COMPANY_FIELDS, CompanyId: 'x1', Name: 'Köpare Oy', CountryCode: 'FI', OrgNo: '0112038-9', Connected: true, PeppolParticipantIdentifiers: [],
       ReceiveElectronicInvoiceCapability: 'CannotReceiveElectronicInvoices', SendsElectronicOrderCapability: 'SendsElectronicOrders' }],
   },
   'lookup-seller.response': {
     PotentialMatches: 2, ExactHit: false,
-    Parties: [{ CompanyId: 'x2', Name: 'Sælger ApS', CountryCode: 'DK', Connected: false,
+    Parties: [{ ...COMPANY_FIELDS, CompanyId: 'x2', Name: 'Sælger ApS', CountryCode: 'DK', Connected: false,
       SendsElectronicInvoiceCapability: 'ErpSystemSupportsSendingElectronicInvoices', ReceiveElectronicOrderCapability: 'CannotReceiveElectronicOrders' }],
   },
   'network-setup.response': { RequestId: '4b1f7a1e-61a4-4f0e-9a0b-3e1f55d1b2a7' },
@@ -90,9 +97,9 @@ export const VALID_SAMPLES: Record<string, unknown> = {
   'provider-a-patch.request': { DisplayName: 'Exempel Nytt' },
   'provider-a-icon.request': { ContentType: 'image/png', Filename: 'logo.png', Data: 'iVBORw0KGgo=' },
   'provider-a-lookup.request': { Ssns: ['198112289874', '190101011234'] },
-  party: { Name: 'X', Connected: true },
-  'buyer-party': { Name: 'X', ReceiveElectronicInvoiceCapability: 'SomethingNew' },
-  'seller-party': { Name: 'X', SendsElectronicInvoiceCapability: 'SendsElectronicInvoices' },
+  party: { ...COMPANY_FIELDS, Connected: true },
+  'buyer-party': { ...COMPANY_FIELDS, Connected: false, ReceiveElectronicInvoiceCapability: 'SomethingNew', SendsElectronicOrderCapability: null },
+  'seller-party': { ...COMPANY_FIELDS, Connected: false, SendsElectronicInvoiceCapability: 'SendsElectronicInvoices', ReceiveElectronicOrderCapability: null },
   'outbound-document-status': { Status: 'Pending', Time: '2026-11-22T10:00:00.123+0000' },
 };
 

@@ -1,0 +1,159 @@
+// dxs fuzz: a second opinion on the contract. Runs Schemathesis (installed by scripts/setup.sh into
+// .tools/venv) against a target, or the embedded sandbox when no URL is given, with the OpenAPI
+// export in the target's casing and dxs's own credentials: a company registered and a client
+// token created the way dxs test does. Writes Schemathesis' JUnit and a page of its failures into
+// the report directory. Exit codes as dxs test: 0 no failure, 1 a failure, 2 usage, configuration,
+// unreachable target, or Python/Schemathesis missing.
+import type { Command } from 'commander';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ConfigError, TARGET_OPTIONS, resolveCommandOptions, type OptionSpec } from '../../lib/config.ts';
+import { secrets } from '../../lib/redact.ts';
+import { openTarget, targetOptionsOf, type Target } from '../../lib/target.ts';
+import { buildOpenApi } from '../../schemas/openapi.ts';
+import { addOptions, exitTwoOnUsageError } from '../options.ts';
+import { describeRelaxations, fuzzConfigToml } from './fuzz/config.ts';
+import { writeFuzzReport } from './fuzz/report.ts';
+import { prepareFuzzData } from './fuzz/setup.ts';
+import { withRunExamples } from './fuzz/examples.ts';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+const positive = (value: unknown): string | undefined => ((value as number) > 0 ? undefined : 'must be greater than 0');
+
+export const FUZZ_OPTIONS: readonly OptionSpec[] = [
+  ...TARGET_OPTIONS.filter((spec) => spec.key !== 'apiKeyWithoutDelete'),
+  { key: 'maxExamples', kind: 'integer', argument: 'N', default: 25, check: positive, description: 'examples Schemathesis generates per operation and phase' },
+  { key: 'duration', kind: 'number', argument: 'SECONDS', default: 600, check: positive, description: "upper bound on Schemathesis' run: it is interrupted then and the report holds what it found" },
+  { key: 'seed', kind: 'integer', argument: 'N', description: "Schemathesis' random seed, to repeat a run" },
+  { key: 'schemathesis', kind: 'string', argument: 'PATH', description: 'the schemathesis executable (default: .tools/venv/bin/schemathesis, installed by scripts/setup.sh)' },
+];
+
+class FuzzUnavailable extends ConfigError {}
+
+/** The Schemathesis executable, or FuzzUnavailable saying what to install. */
+export function findSchemathesis(explicit?: string): string {
+  const candidate = explicit ?? join(ROOT, '.tools', 'venv', 'bin', 'schemathesis');
+  if (existsSync(candidate) && spawnSync(candidate, ['--version'], { encoding: 'utf8', timeout: 60_000 }).status === 0) return candidate;
+  const python = spawnSync('python3', ['--version'], { encoding: 'utf8' });
+  if (python.error !== undefined || python.status !== 0) {
+    throw new FuzzUnavailable('dxs fuzz needs Python 3 and Schemathesis, and no python3 was found: install Python 3.9+ and run scripts/setup.sh (it installs Schemathesis into .tools/venv)');
+  }
+  throw new FuzzUnavailable(`Schemathesis is not installed${explicit === undefined ? ' in .tools/venv' : ` at ${explicit}`}: run scripts/setup.sh (or bash scripts/install-schemathesis.sh)`);
+}
+
+function timestamp(date: Date): string {
+  return date.toISOString().replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
+}
+
+/** How long Schemathesis gets to write its reports after the interrupt at --duration. */
+const SHUTDOWN_GRACE_MS = 15_000;
+
+/**
+ * Runs Schemathesis, its output redacted on the way to our stdout and to output.txt. --duration is
+ * an upper bound enforced here with an interrupt: Schemathesis' own --max-time is a budget its
+ * fuzzing and stateful phases repeat until it is spent.
+ */
+function runSchemathesis(executable: string, args: string[], outputFile: string, durationMs: number, cwd: string): Promise<{ code: number; interrupted: boolean }> {
+  return new Promise((resolvePromise) => {
+    let interrupted = false;
+    // Its working directory is the run's private one, where Schemathesis leaves its cache.
+    const child = spawn(executable, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false' } });
+    const chunks: string[] = [];
+    const forward = (stream: NodeJS.WritableStream) => (data: Buffer) => {
+      const text = secrets.redactText(data.toString('utf8'));
+      chunks.push(text);
+      stream.write(text);
+    };
+    child.stdout.on('data', forward(process.stdout));
+    child.stderr.on('data', forward(process.stderr));
+    const stop = setTimeout(() => {
+      interrupted = true;
+      child.kill('SIGINT');
+      setTimeout(() => child.kill('SIGKILL'), SHUTDOWN_GRACE_MS).unref();
+    }, durationMs);
+    child.on('error', (error) => {
+      clearTimeout(stop);
+      chunks.push(`dxs fuzz: cannot run ${executable}: ${error.message}\n`);
+      resolvePromise({ code: -1, interrupted });
+    });
+    child.on('close', (code) => {
+      clearTimeout(stop);
+      writeFileSync(outputFile, chunks.join(''));
+      resolvePromise({ code: code ?? -1, interrupted });
+    });
+  });
+}
+
+async function fuzz(flags: Record<string, unknown>): Promise<number> {
+  const { options } = resolveCommandOptions(FUZZ_OPTIONS, flags, process.env, (path) => readFileSync(path, 'utf8'));
+  const executable = findSchemathesis(options.schemathesis as string | undefined);
+  const started = new Date();
+  const reportDir = resolve((options.reportDir as string | undefined) ?? join('reports', `fuzz-${timestamp(started)}`));
+  mkdirSync(reportDir, { recursive: true });
+  let target: Target | undefined;
+  const work = mkdtempSync(join(tmpdir(), 'dxs-fuzz-'));
+  try {
+    target = await openTarget(targetOptionsOf(options));
+    for (const warning of target.warnings) console.error(`dxs fuzz: ${warning}`);
+    console.error(`dxs fuzz: preparing a company and its client token on ${target.baseUrl} ...`);
+    const data = await prepareFuzzData(target, options.asyncTimeout as number);
+    secrets.add(data.clientToken);
+    secrets.add(data.scratchClientToken);
+
+    secrets.add(data.examples.revocableToken);
+    // The run's own export carries a token to revoke, so it stays in the private work directory; the report gets it redacted.
+    const document = withRunExamples(buildOpenApi({ casing: data.casing }), data.examples, data.casing);
+    const openapiFile = join(work, 'openapi.json');
+    writeFileSync(openapiFile, `${JSON.stringify(document, null, 2)}\n`, { mode: 0o600 });
+    writeFileSync(join(reportDir, 'openapi.json'), `${JSON.stringify(secrets.redactValue(document), null, 2)}\n`);
+    // Credentials go in a file only this user can read, never on a command line.
+    const configFile = join(work, 'schemathesis.toml');
+    writeFileSync(configFile, fuzzConfigToml({ apiKey: target.apiKey, clientToken: data.clientToken, scratchClientToken: data.scratchClientToken }), { mode: 0o600 });
+    chmodSync(configFile, 0o600);
+    const junitFile = join(reportDir, 'fuzz-junit.xml');
+    const args = [
+      '--config-file', configFile, '--no-color', 'run', openapiFile, '--url', target.baseUrl,
+      '--checks', 'all', '--max-examples', String(options.maxExamples),
+      '--report', 'junit', '--report-junit-path', junitFile,
+      ...(options.seed === undefined ? [] : ['--seed', String(options.seed)]),
+    ];
+    console.error(`dxs fuzz: schemathesis ${args.filter((arg) => arg !== configFile && arg !== '--config-file').join(' ')} (export in ${data.casing === 'camel' ? 'camelCase' : 'PascalCase'})`);
+    const { code, interrupted } = await runSchemathesis(executable, args, join(reportDir, 'fuzz-output.txt'), (options.duration as number) * 1000, work);
+    if (interrupted) console.error(`dxs fuzz: stopped at --duration ${options.duration} s; the report holds what was found until then`);
+    const summary = writeFuzzReport(reportDir, { junitFile, outputFile: join(reportDir, 'fuzz-output.txt'), target: target.baseUrl, relaxations: describeRelaxations(), started });
+    console.error(`dxs fuzz: ${summary.failures} failure(s) in ${summary.operations} operation(s); report in ${reportDir}`);
+    if (summary.failures > 0 || (code === 1 && !interrupted)) return 1;
+    if (code === 0 || interrupted) return 0;
+    console.error(`dxs fuzz: Schemathesis ended with code ${code}`);
+    return 2;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+    await target?.close();
+  }
+}
+
+export function registerFuzzCommand(program: Command): void {
+  const command = program
+    .command('fuzz')
+    .description('run Schemathesis against the target (the embedded sandbox when no --base-url) with the OpenAPI export and dxs credentials');
+  addOptions(command, FUZZ_OPTIONS);
+  exitTwoOnUsageError(command);
+  command.addHelpText('after', `
+Rules JSON Schema cannot state, and the check each relaxes:
+${describeRelaxations().map((line) => `  ${line}`).join('\n')}
+
+Needs Python 3 and Schemathesis (scripts/setup.sh installs a pinned version into .tools/venv).
+Exit codes: 0 no failure, 1 Schemathesis found a failure or an operation got only 401/404, 2 usage,
+configuration, unreachable target, or Python/Schemathesis missing.`);
+  command.action(async (flags: Record<string, unknown>) => {
+    try {
+      process.exitCode = await fuzz(flags);
+    } catch (error) {
+      if (!(error instanceof ConfigError) && (error as Error).name !== 'SetupFailed') throw error;
+      console.error(`dxs fuzz: ${secrets.redactText((error as Error).message)}`);
+      process.exitCode = 2;
+    }
+  });
+}

@@ -1,0 +1,61 @@
+// The data a fuzz run starts from, made the way `dxs test` makes it (suites/support): a company
+// registered and a client token created for it, a second ("scratch") company for the calls that
+// change the company they are made for, and one document in the first company's inbox, sent
+// electronically by the second, and one it sent itself, so the operations that take an id have
+// something to find.
+import { request } from '@playwright/test';
+import type { Casing } from '../../../lib/casing.ts';
+import type { Target } from '../../../lib/target.ts';
+import { createFixtures } from '../../../fixtures/generators.ts';
+import { newRunPrefix } from '../../../fixtures/run-prefix.ts';
+import { ApiClient } from '../../../suites/support/client.ts';
+import { SetupFailed, pollUntil, registerCompany } from '../../../suites/support/companies.ts';
+import { newLog } from '../../../suites/support/log.ts';
+import { uploadAndSend } from '../../../suites/support/outbound.ts';
+import { runContext } from '../../../suites/support/run-context.ts';
+
+export interface FuzzData {
+  clientToken: string;
+  scratchClientToken: string;
+  /** Ids of this run's own data, given to Schemathesis as examples so that every operation meets something that exists. */
+  examples: {
+    companyId: string;
+    outboundDocumentId: string;
+    erpDocumentId: string;
+    inboundDocumentId: string;
+    /** A search token made only to be revoked by the run. */
+    revocableToken: string;
+  };
+  /** The casing the target answers in, read from its company status answer. */
+  casing: Casing;
+}
+
+export async function prepareFuzzData(target: Target, asyncTimeoutSeconds: number): Promise<FuzzData> {
+  const context = runContext({ DXS_BASE_URL: target.baseUrl, DXS_API_KEY: target.apiKey, DXS_ASYNC_TIMEOUT: String(asyncTimeoutSeconds) });
+  const fixtures = createFixtures({ runPrefix: newRunPrefix() });
+  const http = await request.newContext();
+  try {
+    const api = new ApiClient(http, context, newLog(), { steps: false });
+    const company = await registerCompany(api, context, fixtures.company('SE'));
+    const scratch = await registerCompany(api, context, fixtures.company('SE'));
+    await uploadAndSend(api, fixtures, scratch.token, 'Electronic', { recipient: company, sender: scratch });
+    const outbound = await uploadAndSend(api, fixtures, company.token, 'PDF', { sender: company });
+    if (outbound.documentId === undefined || outbound.erpDocumentId === undefined) throw new SetupFailed(`cannot send a document from the fuzz company: answered ${outbound.response.status}`);
+    const inboundDocumentId = await pollUntil(context, 'a document in the inbox of the fuzz company', async () => {
+      const inbox = await api.get('/documents/incoming', { auth: { clientToken: company.token } });
+      const id: unknown = inbox.status === 200 ? inbox.data?.Documents?.[0]?.Id : undefined;
+      return typeof id === 'string' ? id : undefined;
+    });
+    const search = await api.post('/clienttokens/createsearchtoken', { auth: 'apiKey', json: { SearchId: fixtures.searchId() } });
+    const revocableToken: unknown = search.data?.Token;
+    if (typeof revocableToken !== 'string') throw new SetupFailed(`cannot create a search token: answered ${search.status}`);
+    const status = await api.get('/companies/status', { auth: { clientToken: company.token } });
+    const casing: Casing = typeof status.json === 'object' && status.json !== null && 'Status' in status.json ? 'pascal' : 'camel';
+    return {
+      clientToken: company.token, scratchClientToken: scratch.token, casing,
+      examples: { companyId: company.companyId, outboundDocumentId: outbound.documentId, erpDocumentId: outbound.erpDocumentId, inboundDocumentId, revocableToken },
+    };
+  } finally {
+    await http.dispose();
+  }
+}
