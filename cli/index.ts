@@ -34,6 +34,10 @@ Examples:
   $ dxs test --base-url https://staging.example/v1/api --api-key $KEY
   $ dxs load --script client-tokens --profile smoke
   $ dxs sandbox --port 4010                    serve the reference API by hand
+  $ dxs fuzz --base-url https://staging.example/v1/api --api-key $KEY
+                                               Schemathesis against the OpenAPI export, with dxs's data
+  $ dxs clean --from reports/latest            delete what a killed run left, from its journal
+  $ dxs report diff reports/a reports/b --out reports/diff
 
 Exit codes: 0 passed, 1 a test or threshold failed, 2 usage, configuration or unreachable target.`,
 );
