@@ -21,5 +21,5 @@ if [ ! -x "$venv/bin/pip" ]; then
   "$python" -m venv "$venv"
 fi
 echo "installing schemathesis $version into $venv ..."
-"$venv/bin/pip" install --quiet --disable-pip-version-check "schemathesis==$version"
+"$venv/bin/pip" install --quiet --disable-pip-version-check --constraint "$root/scripts/schemathesis-constraints.txt" "schemathesis==$version"
 echo "schemathesis ready: $("$venv/bin/schemathesis" --version)"
