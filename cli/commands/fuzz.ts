@@ -18,6 +18,7 @@ import { describeRelaxations, fuzzConfigToml } from './fuzz/config.ts';
 import { writeFuzzReport } from './fuzz/report.ts';
 import { prepareFuzzData } from './fuzz/setup.ts';
 import { withRunExamples } from './fuzz/examples.ts';
+import { cleanUp, cleanupLine } from './cleanup.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const positive = (value: unknown): string | undefined => ((value as number) > 0 ? undefined : 'must be greater than 0');
@@ -27,6 +28,7 @@ export const FUZZ_OPTIONS: readonly OptionSpec[] = [
   { key: 'maxExamples', kind: 'integer', argument: 'N', default: 25, check: positive, description: 'examples Schemathesis generates per operation and phase' },
   { key: 'duration', kind: 'number', argument: 'SECONDS', default: 600, check: positive, description: "upper bound on Schemathesis' run: it is interrupted then and the report holds what it found" },
   { key: 'seed', kind: 'integer', argument: 'N', description: "Schemathesis' random seed, to repeat a run" },
+  { key: 'keepData', kind: 'boolean', default: false, description: 'keep the companies the setup registered (by default they are deleted at the end when the key holds DeleteRegistration; see created.json)' },
   { key: 'schemathesis', kind: 'string', argument: 'PATH', description: 'the schemathesis executable (default: .tools/venv/bin/schemathesis, installed by scripts/setup.sh)' },
 ];
 
@@ -94,11 +96,13 @@ async function fuzz(flags: Record<string, unknown>): Promise<number> {
   mkdirSync(reportDir, { recursive: true });
   let target: Target | undefined;
   const work = mkdtempSync(join(tmpdir(), 'dxs-fuzz-'));
+  // Its own folder: the report directory may be a dxs test run's, whose journal is not the fuzz run's to clean.
+  const journalDir = join(reportDir, 'fuzz-setup');
   try {
     target = await openTarget(targetOptionsOf(options));
     for (const warning of target.warnings) console.error(`dxs fuzz: ${warning}`);
     console.error(`dxs fuzz: preparing a company and its client token on ${target.baseUrl} ...`);
-    const data = await prepareFuzzData(target, options.asyncTimeout as number);
+    const data = await prepareFuzzData(target, options.asyncTimeout as number, journalDir);
     secrets.add(data.clientToken);
     secrets.add(data.scratchClientToken);
 
@@ -130,6 +134,11 @@ async function fuzz(flags: Record<string, unknown>): Promise<number> {
     return 2;
   } finally {
     rmSync(work, { recursive: true, force: true });
+    if (target !== undefined) {
+      // Only the setup's companies are journaled: what Schemathesis' own calls registered has ErpIds it invented.
+      const cleanup = await cleanUp({ reportDir: journalDir, baseUrl: target.baseUrl, keys: { apiKey: target.apiKey }, keepData: options.keepData === true });
+      if (cleanup.status !== 'nothing') console.error(`dxs fuzz: ${cleanupLine(cleanup)}; companies that Schemathesis registered itself are not tracked and stay at the target`);
+    }
     await target?.close();
   }
 }

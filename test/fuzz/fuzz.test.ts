@@ -45,9 +45,14 @@ test('dxs fuzz against the embedded sandbox: 0 failures, every operation reached
   const index = readFileSync(join(reportDir, 'index.html'), 'utf8');
   assert.match(index, /0 failure\(s\)/);
   assert.match(index, /createClientToken: positive_data_acceptance also accepts 400/);
-  for (const file of ['fuzz-junit.xml', 'fuzz-output.txt', 'index.html', 'openapi.json']) {
+  for (const file of ['fuzz-junit.xml', 'fuzz-output.txt', 'index.html', 'openapi.json', 'fuzz-setup/created.json']) {
     assert.doesNotMatch(readFileSync(join(reportDir, file), 'utf8'), new RegExp(SANDBOX_API_KEY), file);
   }
+  // The setup's two companies are journaled apart from any dxs test journal, and deleted at the end.
+  const journal = JSON.parse(readFileSync(join(reportDir, 'fuzz-setup', 'created.json'), 'utf8')) as { companies: Array<{ deleteRequested?: boolean }> };
+  assert.equal(journal.companies.length, 2);
+  assert.ok(journal.companies.every((company) => company.deleteRequested === true), JSON.stringify(journal.companies));
+  assert.match(output, /cleanup: every company the run registered is deleted \(2 now/);
 });
 
 test('without Schemathesis dxs fuzz exits 2 and says what to install', { timeout: 60_000 }, async () => {

@@ -30,8 +30,9 @@ export interface FuzzData {
   casing: Casing;
 }
 
-export async function prepareFuzzData(target: Target, asyncTimeoutSeconds: number): Promise<FuzzData> {
-  const context = runContext({ DXS_BASE_URL: target.baseUrl, DXS_API_KEY: target.apiKey, DXS_ASYNC_TIMEOUT: String(asyncTimeoutSeconds) });
+/** What the setup creates is journaled in reportDir (created.jsonl), so that the run can delete it afterwards as dxs test does. */
+export async function prepareFuzzData(target: Target, asyncTimeoutSeconds: number, reportDir: string): Promise<FuzzData> {
+  const context = runContext({ DXS_BASE_URL: target.baseUrl, DXS_API_KEY: target.apiKey, DXS_ASYNC_TIMEOUT: String(asyncTimeoutSeconds), DXS_REPORT_DIR: reportDir });
   const fixtures = createFixtures({ runPrefix: newRunPrefix() });
   const http = await request.newContext();
   try {
