@@ -6,15 +6,26 @@ import type { Command } from 'commander';
 import { existsSync, lstatSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { secrets } from '../../lib/redact.ts';
-import { diffRuns } from '../../report/baseline.ts';
+import { applyBaseline, diffRuns, exitCodeWithBaseline, type BaselineInput } from '../../report/baseline.ts';
+import { baselineLines, loadBaselineInput } from '../../report/baseline-cli.ts';
+import { ConfigError } from '../../lib/config.ts';
 import { renderDiffPage, renderHistoryPage, type HistoryPoint, type RunRef } from '../../report/compare-html.ts';
 import { mergeResults } from '../../report/merge.ts';
 import { exitCodeOf, type Results } from '../../report/results.ts';
 import { displayPath, readResults, writeReport } from '../../report/write.ts';
 import { exitTwoOnUsageError } from '../options.ts';
 
-export function runMerge(directories: readonly string[], out: string): number {
+export function runMerge(directories: readonly string[], out: string, judged: { baseline?: string; expectFailures?: string } = {}): number {
   const parts: Results[] = [];
+  let judge: BaselineInput | undefined;
+  try {
+    // Read before the merged report is written: --out may be the baseline's own directory.
+    judge = loadBaselineInput(judged.baseline, judged.expectFailures);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`dxs report merge: ${error.message}`);
+    return 2;
+  }
   for (const directory of directories) {
     const path = join(resolve(directory), 'results.json');
     if (!existsSync(path)) {
@@ -29,10 +40,16 @@ export function runMerge(directories: readonly string[], out: string): number {
     }
   }
   const merged = mergeResults(parts);
+  // Shards are judged against a baseline as one run, once merged: a shard alone lacks the others' tests.
+  if (judge !== undefined) merged.baseline = applyBaseline(merged, judge);
   writeReport(resolve(out), merged);
   const { summary } = merged;
   console.error(`dxs report merge: ${parts.length} reports, ${summary.total} tests: ${summary.passed} passed, ${summary.failed} failed, ${summary.warning} warning, ${summary.info} info, ${summary.skipped} skipped${summary.blocked ? `, ${summary.blocked} blocked` : ''}`);
   console.error(`report: ${displayPath(join(resolve(out), 'index.html'))}`);
+  if (merged.baseline !== undefined) {
+    console.error(baselineLines(merged.baseline).join('\n').replaceAll('dxs test:', 'dxs report merge:'));
+    return exitCodeWithBaseline(merged);
+  }
   return exitCodeOf(merged);
 }
 
@@ -121,9 +138,11 @@ export function registerReportCommand(program: Command): void {
     .description('merge the reports of several shards into one (results.json, index.html, junit.xml)')
     .argument('<dirs...>', 'report directories of the shards')
     .requiredOption('--out <dir>', 'where to write the merged report')
-    .addHelpText('after', '\nExample:\n  $ dxs report merge reports/shard-1 reports/shard-2 --out reports/merged\n\nExit codes: 0 no test failed, 1 a test failed, 2 a directory is missing or a shard could not run.')
-    .action((dirs: string[], options: { out: string }) => {
-      process.exit(runMerge(dirs, options.out));
+    .option('--baseline <path>', 'judge the merged run against an earlier results.json or report directory, as dxs test --baseline does')
+    .option('--expect-failures <file>', 'JSON file of accepted failures, as dxs test --expect-failures')
+    .addHelpText('after', '\nExample:\n  $ dxs report merge reports/shard-1 reports/shard-2 --out reports/merged --baseline reports/last-green\n\nExit codes: 0 no test failed (with --baseline or --expect-failures: no new failure), 1 a test failed, 2 a directory is missing or a shard could not run.')
+    .action((dirs: string[], options: { out: string; baseline?: string; expectFailures?: string }) => {
+      process.exit(runMerge(dirs, options.out, options));
     });
   exitTwoOnUsageError(merge);
   const diff = report

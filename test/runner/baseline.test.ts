@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runDiff, runHistory } from '../../cli/commands/report.ts';
+import { runDiff, runHistory, runMerge } from '../../cli/commands/report.ts';
 import { ConfigError } from '../../lib/config.ts';
 import { applyBaseline, diffRuns, exitCodeWithBaseline, junitView, matchTests, parseExpectedFailures, stableIdOf, type ExpectedFailure } from '../../report/baseline.ts';
 import { renderHtml } from '../../report/html.ts';
@@ -186,4 +186,25 @@ test('history: a run that ran no test is skipped as a reference, so the run afte
   assert.equal(runDiff(join(directory, 'a'), join(directory, 'nowhere'), join(directory, 'diff')), 2);
   assert.equal(runDiff(join(directory, 'a'), join(directory, 'c'), join(directory, 'diff')), 0);
   assert.equal(runDiff(join(directory, 'c'), join(directory, 'd'), join(directory, 'diff')), 1);
+});
+
+test('dxs report merge --baseline judges the merged shards as one run: a failure the baseline had is known, a new one fails', () => {
+  const work = mkdtempSync(join(tmpdir(), 'dxs-merge-baseline-'));
+  try {
+    writeReport(join(work, 'baseline'), run([record('revoked', 'failed', ['TOK-11']), record('expired', 'passed', ['TOK-21'])]));
+    writeReport(join(work, 'shard-1'), { ...run([record('revoked', 'failed', ['TOK-11'])]), run: { ...run([]).run, status: 'failed', shards: ['1/2'] } });
+    writeReport(join(work, 'shard-2'), { ...run([record('expired', 'passed', ['TOK-21'])]), run: { ...run([]).run, shards: ['2/2'] } });
+    assert.equal(runMerge([join(work, 'shard-1'), join(work, 'shard-2')], join(work, 'merged'), { baseline: join(work, 'baseline') }), 0);
+    const merged = JSON.parse(readFileSync(join(work, 'merged', 'results.json'), 'utf8')) as Results;
+    assert.deepEqual(merged.baseline?.known.map((entry) => entry.title), ['revoked']);
+    assert.equal(merged.baseline?.newFailures.length, 0);
+
+    writeReport(join(work, 'shard-2'), { ...run([record('expired', 'failed', ['TOK-21'])]), run: { ...run([]).run, status: 'failed', shards: ['2/2'] } });
+    assert.equal(runMerge([join(work, 'shard-1'), join(work, 'shard-2')], join(work, 'merged'), { baseline: join(work, 'baseline') }), 1);
+    const again = JSON.parse(readFileSync(join(work, 'merged', 'results.json'), 'utf8')) as Results;
+    assert.deepEqual(again.baseline?.newFailures.map((entry) => entry.title), ['expired']);
+    assert.equal(runMerge([join(work, 'shard-1')], join(work, 'merged'), { baseline: join(work, 'no-such-run') }), 2);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
 });
