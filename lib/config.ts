@@ -127,7 +127,7 @@ export function resolveOptions(input: ResolveInput): { options: ResolvedOptions;
   return { options, sources };
 }
 
-const positive = (value: unknown): string | undefined => ((value as number) > 0 ? undefined : 'must be greater than 0');
+export const positive = (value: unknown): string | undefined => ((value as number) > 0 ? undefined : 'must be greater than 0');
 
 /** Options every command that talks to a target shares (dxs test and dxs load). */
 export const TARGET_OPTIONS: readonly OptionSpec[] = [

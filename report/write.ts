@@ -44,6 +44,11 @@ export function readResults(path: string): Results {
   return results;
 }
 
+/** A report folder's name for a run started at `date`: its ISO time to the second, with no colon (Windows, URLs). */
+export function folderTimestamp(date: Date): string {
+  return date.toISOString().replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
+}
+
 /** A path as the user would type it: relative to the working directory when below it, else absolute. */
 export function displayPath(path: string): string {
   const shown = relative(process.cwd(), path);

@@ -9,7 +9,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { ConfigError, TARGET_OPTIONS, resolveCommandOptions, type OptionSpec } from '../../lib/config.ts';
+import { ConfigError, TARGET_OPTIONS, positive, resolveCommandOptions, type OptionSpec } from '../../lib/config.ts';
+import { folderTimestamp as timestamp } from '../../report/write.ts';
 import { secrets } from '../../lib/redact.ts';
 import { openTarget, targetOptionsOf, type Target } from '../../lib/target.ts';
 import { buildOpenApi } from '../../schemas/openapi.ts';
@@ -21,7 +22,6 @@ import { withRunExamples } from './fuzz/examples.ts';
 import { cleanUp, cleanupLine } from './cleanup.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
-const positive = (value: unknown): string | undefined => ((value as number) > 0 ? undefined : 'must be greater than 0');
 
 export const FUZZ_OPTIONS: readonly OptionSpec[] = [
   ...TARGET_OPTIONS.filter((spec) => spec.key !== 'apiKeyWithoutDelete'),
@@ -43,10 +43,6 @@ export function findSchemathesis(explicit?: string): string {
     throw new FuzzUnavailable('dxs fuzz needs Python 3 and Schemathesis, and no python3 was found: install Python 3.9+ and run scripts/setup.sh (it installs Schemathesis into .tools/venv)');
   }
   throw new FuzzUnavailable(`Schemathesis is not installed${explicit === undefined ? ' in .tools/venv' : ` at ${explicit}`}: run scripts/setup.sh (or bash scripts/install-schemathesis.sh)`);
-}
-
-function timestamp(date: Date): string {
-  return date.toISOString().replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
 }
 
 /** How long Schemathesis gets to write its reports after the interrupt at --duration. */

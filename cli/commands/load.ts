@@ -4,7 +4,8 @@
 import type { Command } from 'commander';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ConfigError, TARGET_OPTIONS, envName, flagName, resolveCommandOptions, type OptionSpec, type ResolvedOptions } from '../../lib/config.ts';
+import { ConfigError, TARGET_OPTIONS, envName, flagName, positive, resolveCommandOptions, type OptionSpec, type ResolvedOptions } from '../../lib/config.ts';
+import { folderTimestamp as timestamp } from '../../report/write.ts';
 import { openTarget, targetOptionsOf, type Target } from '../../lib/target.ts';
 import { secrets } from '../../lib/redact.ts';
 import { PROFILE_NAMES, PROFILES, durationSeconds } from '../../load/profiles/index.ts';
@@ -20,7 +21,6 @@ import { writeK8sBundle } from './load/k8s.ts';
 import { writeFixturePack } from '../../fixtures/pack.ts';
 import { newRunPrefix } from '../../fixtures/run-prefix.ts';
 
-const positive = (value: unknown): string | undefined => ((value as number) > 0 ? undefined : 'must be greater than 0');
 const duration = (value: unknown): string | undefined => {
   try {
     durationSeconds(String(value));
@@ -101,10 +101,6 @@ function thresholdsPath(options: ResolvedOptions): string {
     throw new ConfigError(`thresholds file ${path}: ${(error as Error).message}`);
   }
   return path;
-}
-
-function timestamp(date: Date): string {
-  return date.toISOString().replace(/[:.]/g, '-').replace(/-\d{3}Z$/, 'Z');
 }
 
 /** Load packs stay small: a k8s archive carries the pack, and a ConfigMap holds at most 1 MiB. */

@@ -18,7 +18,7 @@ import { exitCodeOf, type Results, type RunStatus } from '../../report/results.t
 import { applyBaseline, exitCodeWithBaseline, type BaselineInput } from '../../report/baseline.ts';
 import { baselineLines, loadBaselineInput } from '../../report/baseline-cli.ts';
 import { rootCauseLines } from '../../report/root-causes.ts';
-import { displayPath, loadSecretsFile, readResults, writeReport } from '../../report/write.ts';
+import { displayPath, folderTimestamp as timestamp, loadSecretsFile, readResults, writeReport } from '../../report/write.ts';
 import { RUN_CONTEXT_ENV, type CasingMode, type RunContext } from '../../suites/support/run-context.ts';
 import { addOptions, exitTwoOnUsageError } from '../options.ts';
 import { cleanUpAfterRun, cleanupLine } from './cleanup.ts';
@@ -43,10 +43,6 @@ export function loadProfiles(): Record<string, Profile> {
 
 function version(): string {
   return (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
-}
-
-function timestamp(date: Date): string {
-  return date.toISOString().replace(/:/g, '-').replace(/\.\d+Z$/, 'Z');
 }
 
 /** reports/<timestamp>/ and reports/latest pointing to it, unless the user chose a directory. */
