@@ -3,13 +3,14 @@
 // (the run's config fails on Schemathesis' missing_auth and missing_test_data warnings).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SANDBOX_API_KEY } from '../../lib/defaults.ts';
 import { parseJunit, writeFuzzReport } from '../../cli/commands/fuzz/report.ts';
 import { describeRelaxations, fuzzConfigToml } from '../../cli/commands/fuzz/config.ts';
+import { runDxs } from '../runner/helpers.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 mkdirSync(join(root, '.dxs-tmp'), { recursive: true });
@@ -18,18 +19,9 @@ test.after(() => rmSync(work, { recursive: true, force: true }));
 
 const hasPython = spawnSync('python3', ['--version']).status === 0;
 
-function dxs(args: string[], limitMs: number): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'cli/index.ts', ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    child.stderr.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-    const timer = setTimeout(() => child.kill('SIGKILL'), limitMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
+async function dxs(args: string[], limitMs: number): Promise<{ code: number | null; output: string }> {
+  const { code, stdout, stderr } = await runDxs(args, { timeoutMs: limitMs });
+  return { code, output: stdout + stderr };
 }
 
 test('dxs fuzz against the embedded sandbox: 0 failures, every operation reached beyond 401/404, secrets redacted', { skip: hasPython ? false : 'no python3 on this machine (dxs fuzz needs Python 3 and Schemathesis)', timeout: 300_000 }, async () => {
