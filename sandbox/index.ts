@@ -141,7 +141,7 @@ async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyIns
     clientErrorHandler: answerClientError,
   });
   app.decorateRequest('auth', null as unknown as Auth);
-  answerUnsupportedMethods(app);
+  answerUnsupportedMethods(app, (request, reply) => sendError(request, reply, 404, 'routeNotFound', { method: request.method, url: request.url.split('?')[0] }));
   app.addHook('onRoute', (route) => {
     if (route.bodyLimit === undefined && !LARGE_BODY_ROUTES.test(route.url ?? '')) route.bodyLimit = JSON_BODY_LIMIT_BYTES;
   });
@@ -194,7 +194,6 @@ async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyIns
     request.log.error(error);
     return sendError(request, reply, 500, 'internalError');
   });
-  app.setNotFoundHandler((request, reply) => sendError(request, reply, 404, 'routeNotFound', { method: request.method, url: request.url.split('?')[0] }));
 
   // A multipart body elsewhere is accepted as no body, as @fastify/multipart's own parser does
   // (the stream is left unread). The plugin itself is registered only around the outbound area,

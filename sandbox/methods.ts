@@ -26,13 +26,16 @@ function pathPattern(url: string): RegExp {
 /**
  * Records every route as it is added and answers 405 with Allow, in onRequest (before a body is
  * parsed), when the path is known but not with this method. That covers a method no route has
- * (QUERY, TRACE, DELETE ...) and a method that only a parameter route serves where a static route
- * owns the path (GET /documents/handled is not GET /documents/{id}). Register before any route.
+ * (QUERY, TRACE, DELETE ...), in the not-found handler's own onRequest hook, and a method that only
+ * a parameter route serves where a static route owns the path (GET /documents/handled is not GET
+ * /documents/{id}), in a hook of the parameter routes alone. No hook runs for the static routes,
+ * which carry the hot paths (token create, company status). Register before any route: it also sets
+ * the not-found handler, `notFound`.
  */
-export function answerUnsupportedMethods(app: FastifyInstance): void {
+export function answerUnsupportedMethods(app: FastifyInstance, notFound: (request: FastifyRequest, reply: FastifyReply) => unknown): void {
   const known = new Map<string, KnownPath>();
   // Static paths that a parameter route would also match, by that route's url: the only case
-  // where a routed request may still be a wrong method. Built once, on the first request.
+  // where a routed request may still be a wrong method. Built once, on the first such request.
   let shadowed: Map<string, KnownPath[]> | undefined;
 
   app.addHook('onRoute', (route) => {
@@ -44,6 +47,19 @@ export function answerUnsupportedMethods(app: FastifyInstance): void {
     }
     for (const method of Array.isArray(route.method) ? route.method : [route.method]) entry.methods.add(method.toUpperCase());
     shadowed = undefined;
+    if (url.includes(':')) {
+      const shadowHook = (request: FastifyRequest, reply: FastifyReply, done: () => void): void => {
+        shadowed ??= shadowedPaths();
+        const path = request.url.split('?')[0];
+        const statics = shadowed.get(url);
+        if (statics !== undefined && statics.some((candidate) => candidate.pattern.test(path))) {
+          methodNotAllowed(request, reply, path, allowedFor(path));
+          return;
+        }
+        done();
+      };
+      route.onRequest = route.onRequest === undefined ? [shadowHook] : [...(Array.isArray(route.onRequest) ? route.onRequest : [route.onRequest]), shadowHook];
+    }
   });
 
   /** The methods of the routes that own the path: the best-matching ones. */
@@ -63,17 +79,16 @@ export function answerUnsupportedMethods(app: FastifyInstance): void {
     return result;
   }
 
-  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    const path = request.url.split('?')[0];
-    if (request.is404) {
+  // The not-found handler gets the onRequest hooks of the plugin that sets it, and only those.
+  void app.register(async (scope) => {
+    scope.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+      const path = request.url.split('?')[0];
       const allowed = allowedFor(path);
       if (allowed.length > 0) return methodNotAllowed(request, reply, path, allowed);
-      return done();
-    }
-    shadowed ??= shadowedPaths();
-    const statics = shadowed.get(request.routeOptions.url ?? '');
-    if (statics !== undefined && statics.some((entry) => entry.pattern.test(path))) return methodNotAllowed(request, reply, path, allowedFor(path));
-    done();
+      done();
+      return undefined;
+    });
+    scope.setNotFoundHandler(notFound);
   });
 }
 
