@@ -4,7 +4,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { before, after } from 'node:test';
 import { findK6 } from '../../cli/commands/load/k6.ts';
+import { startSandbox, type RunningSandbox } from '../../sandbox/index.ts';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -90,4 +92,19 @@ export function allText(directory: string): Array<{ path: string; text: string }
     }
   }
   return found;
+}
+
+/**
+ * A sandbox on 127.0.0.1 for the k6 tests of one file, started before them when k6 is built and
+ * closed after them; the getter gives undefined without k6 (those tests skip).
+ */
+export function sandboxForK6Tests(k6: string | undefined): () => RunningSandbox | undefined {
+  let sandbox: RunningSandbox | undefined;
+  before(async () => {
+    if (k6 !== undefined) sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
+  });
+  after(async () => {
+    await sandbox?.close();
+  });
+  return () => sandbox;
 }

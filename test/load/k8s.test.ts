@@ -5,7 +5,7 @@
 // runs on N k6 processes with the operator's execution segments and arguments, each writing into
 // its own folder of one "claim" as the pods would, and the collector's program merges them to the
 // verdict that one k6 process running the same total load gives.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -15,8 +15,7 @@ import { scriptNames, type ScriptSettings } from '../../cli/commands/load/run.ts
 import { segmentArguments } from '../../cli/commands/load/segments.ts';
 import { COLLECTOR_PROGRAM, claimObject, collectorObject, k8sNames, k8sReadme, readerObject, testRunManifest, testRunObject, type K8sInput } from '../../cli/commands/load/k8s.ts';
 import { toYaml } from '../../cli/commands/load/yaml.ts';
-import { startSandbox, type RunningSandbox } from '../../sandbox/index.ts';
-import { NO_K6, ROOT, dxs, k6Binary, readSummary, runCommand, tempDirectory } from './helpers.ts';
+import { NO_K6, ROOT, dxs, k6Binary, readSummary, runCommand, sandboxForK6Tests, tempDirectory } from './helpers.ts';
 import { readYaml } from './yaml.ts';
 
 const k6 = k6Binary();
@@ -273,14 +272,7 @@ test('the collector merges exactly the folders the runners write, on the same cl
 
 const RUNNERS = 3;
 const ITERATIONS = 30;
-let sandbox: RunningSandbox | undefined;
-
-before(async () => {
-  if (k6 !== undefined) sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
-});
-after(async () => {
-  await sandbox?.close();
-});
+const sandbox = sandboxForK6Tests(k6);
 
 /** A process with a bare environment plus `env`, as a pod has; stdout and stderr as one text. */
 async function run(command: string, args: string[], env: Record<string, string>): Promise<{ code: number; output: string }> {
@@ -323,7 +315,7 @@ test(`${RUNNERS} runners writing into their own folders of one claim, merged by 
   writeFileSync(thresholds, JSON.stringify({ checks: 0.5, k6: { 'http_reqs{name:POST /clienttokens/create}': [`count>=${ITERATIONS}`], iteration_duration: ['p(95)<0.001'] } }));
   const bundle = join(files, 'bundle');
   const written = await dxs(['load', 'k8s', '--script', 'client-tokens', '--parallelism', String(RUNNERS), '--iterations', String(ITERATIONS), '--vus', String(RUNNERS), '--duration', '60s',
-    '--thresholds', thresholds, '--results-pvc', 'dxs-results', '--base-url', sandbox!.baseUrl, '--out', bundle]);
+    '--thresholds', thresholds, '--results-pvc', 'dxs-results', '--base-url', sandbox()!.baseUrl, '--out', bundle]);
   assert.equal(written.code, 0, written.stderr);
   const testRun = readYaml(readFileSync(join(bundle, 'testrun.yaml'), 'utf8')) as Json;
   const collector = readYaml(readFileSync(join(bundle, 'collector.yaml'), 'utf8')) as Json;
@@ -336,7 +328,7 @@ test(`${RUNNERS} runners writing into their own folders of one claim, merged by 
 
   const claim = join(files, 'claim');
   const pods = Array.from({ length: RUNNERS }, (_, index) => `dxs-load-client-tokens-${index + 1}-q${index}w8z`);
-  const runners = await Promise.all(pods.map((pod, index) => run(k6!, runnerArgs(testRun, archive, claim, pod, { index: index + 1, count: RUNNERS }), runnerEnv(testRun, pod, sandbox!.apiKey))));
+  const runners = await Promise.all(pods.map((pod, index) => run(k6!, runnerArgs(testRun, archive, claim, pod, { index: index + 1, count: RUNNERS }), runnerEnv(testRun, pod, sandbox()!.apiKey))));
   for (const runner of runners) assert.equal(runner.code, 99, `a runner crosses the impossible limit and its own share of the count:\n${runner.output.slice(-3000)}`);
   for (const pod of pods) {
     const own = k6Verdicts(join(claim, runnerFiles(testRun, pod).find((file) => file.path.endsWith('k6-summary.json'))!.path));
@@ -344,7 +336,7 @@ test(`${RUNNERS} runners writing into their own folders of one claim, merged by 
   }
 
   const singleClaim = join(files, 'single');
-  const single = await run(k6!, runnerArgs(testRun, archive, singleClaim, 'single', undefined), runnerEnv(testRun, 'single', sandbox!.apiKey));
+  const single = await run(k6!, runnerArgs(testRun, archive, singleClaim, 'single', undefined), runnerEnv(testRun, 'single', sandbox()!.apiKey));
   assert.equal(single.code, 99, single.output.slice(-3000));
   const singleSummary = join(singleClaim, runnerFiles(testRun, 'single').find((file) => file.path.endsWith('k6-summary.json'))!.path);
   const expected = k6Verdicts(singleSummary);

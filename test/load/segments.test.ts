@@ -1,26 +1,18 @@
 // A distributed run: two k6 processes with the execution segments 0:1/2 and 1/2:1 against one
 // sandbox, a fixed number of iterations, and the merged report counts what one process counts.
 // Thresholds judged on the merged points fail the merge with exit 1.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { startSandbox, type RunningSandbox } from '../../sandbox/index.ts';
-import { NO_K6, dxs, k6Binary, readSummary, tempDirectory } from './helpers.ts';
+import { NO_K6, dxs, k6Binary, readSummary, sandboxForK6Tests, tempDirectory } from './helpers.ts';
 
 const k6 = k6Binary();
 const ITERATIONS = 20;
-let sandbox: RunningSandbox | undefined;
-
-before(async () => {
-  if (k6 !== undefined) sandbox = await startSandbox({ port: 0, host: '127.0.0.1' });
-});
-after(async () => {
-  await sandbox?.close();
-});
+const sandbox = sandboxForK6Tests(k6);
 
 function runArgs(reportDir: string, extra: string[] = []): string[] {
-  return ['load', '--script', 'client-tokens', '--base-url', sandbox!.baseUrl, '--api-key', sandbox!.apiKey,
+  return ['load', '--script', 'client-tokens', '--base-url', sandbox()!.baseUrl, '--api-key', sandbox()!.apiKey,
     '--iterations', String(ITERATIONS), '--vus', '2', '--duration', '60s', '--report-dir', reportDir, ...extra];
 }
 
@@ -72,7 +64,7 @@ test('abortOnFail stops a run whose error rate spikes, and the run exits 1', { s
   const thresholds = join(files, 'abort.json');
   // No error rate is below 0: the abort threshold is crossed at its first evaluation after 1 s.
   writeFileSync(thresholds, JSON.stringify({ abortOnFail: { errorRate: 0, delayAbortEval: '1s' } }));
-  const run = await dxs(['load', '--script', 'client-tokens', '--base-url', sandbox!.baseUrl, '--api-key', sandbox!.apiKey,
+  const run = await dxs(['load', '--script', 'client-tokens', '--base-url', sandbox()!.baseUrl, '--api-key', sandbox()!.apiKey,
     '--vus', '1', '--duration', '60s', '--thresholds', thresholds, '--report-dir', join(files, 'run')]);
   assert.equal(run.code, 1, `${run.stdout}\n${run.stderr}`);
   assert.match(readFileSync(join(files, 'run', 'client-tokens', 'k6.log'), 'utf8'), /abortOnFail/);

@@ -7,12 +7,17 @@ import { call, companyInput, lastSegment, newSandbox, registeredCompany, upload,
 
 const INVOICE = readFileSync(new URL('../../fixtures/files/invoice.xml', import.meta.url));
 
+/** Registers a company (202) and asks for its client token: the call the token faults break. */
+async function createTokenForNewCompany(app: Awaited<ReturnType<typeof newSandbox>>): ReturnType<typeof call> {
+  const input = companyInput();
+  assert.equal((await call(app, 'POST', '/companies/register', { apiKey: SANDBOX_API_KEY, body: input })).status, 202);
+  return call(app, 'POST', '/clienttokens/create', { apiKey: SANDBOX_API_KEY, body: { ErpId: input.ErpId } });
+}
+
 test('token-answer-without-token: token creation answers 200 with ValidTo but no Token', async () => {
   const app = await newSandbox({ faults: ['token-answer-without-token'] });
   try {
-    const input = companyInput();
-    assert.equal((await call(app, 'POST', '/companies/register', { apiKey: SANDBOX_API_KEY, body: input })).status, 202);
-    const created = await call(app, 'POST', '/clienttokens/create', { apiKey: SANDBOX_API_KEY, body: { ErpId: input.ErpId } });
+    const created = await createTokenForNewCompany(app);
     assert.equal(created.status, 200);
     assert.deepEqual(created.json, { validTo: null });
   } finally {
@@ -23,9 +28,7 @@ test('token-answer-without-token: token creation answers 200 with ValidTo but no
 test('token-create-500: token creation for a registered company answers 500 with a JSON string; unknown ErpIds are still 400', async () => {
   const app = await newSandbox({ faults: ['token-create-500'] });
   try {
-    const input = companyInput();
-    assert.equal((await call(app, 'POST', '/companies/register', { apiKey: SANDBOX_API_KEY, body: input })).status, 202);
-    const created = await call(app, 'POST', '/clienttokens/create', { apiKey: SANDBOX_API_KEY, body: { ErpId: input.ErpId } });
+    const created = await createTokenForNewCompany(app);
     assert.equal(created.status, 500);
     assert.equal(typeof created.json, 'string');
     assert.equal((await call(app, 'POST', '/clienttokens/create', { apiKey: SANDBOX_API_KEY, body: { ErpId: 'nobody-here' } })).status, 400);
