@@ -6,9 +6,7 @@
 // operation's description (the fuzz configuration allows for exactly these: cli/commands/fuzz-config.ts).
 import { createFixtures } from '../fixtures/generators.ts';
 import { renderKeys, toCamel, toPascal, type Casing } from '../lib/casing.ts';
-import type { Operation } from './openapi.ts';
-
-type Json = Record<string, unknown>;
+import type { Json, Operation } from './openapi-operation.ts';
 
 export interface OperationExtras {
   /** Rules of the spec that JSON Schema cannot state; they are why a schema-valid request can still be refused. */
@@ -163,14 +161,14 @@ function casedLinks(links: Record<string, Json>, casing: Casing): Record<string,
 const errorBody = (description: string): Json => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorMessage' } } } });
 
 /**
- * The operation's responses: the spec's, plus every status the sandbox answers for it (each
- * marked as such), with the links on the success answers.
+ * The operation's responses: the spec's, plus (with sandboxStatuses) every status the sandbox
+ * answers for it, each marked as such, with the links on the success answers.
  */
-export function answeredStatuses(operation: Operation, casing: Casing): Record<string, Json> {
+export function answeredStatuses(operation: Operation, casing: Casing, options: { sandboxStatuses: boolean }): Record<string, Json> {
   const extras = OPERATION_EXTRAS[operation.operationId] ?? {};
   const responses: Record<string, Json> = { ...operation.responses };
   const add = (status: string, description: string) => {
-    if (!(status in responses)) responses[status] = errorBody(`${description} (as the sandbox answers)`);
+    if (options.sandboxStatuses && !(status in responses)) responses[status] = errorBody(`${description} (as the sandbox answers)`);
   };
   add('401', 'Credentials missing or not valid: no header, an unknown, expired or revoked token, or a search token where a company is needed.');
   if (operation.request !== undefined) {

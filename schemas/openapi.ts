@@ -8,8 +8,8 @@ import { loadRequirements } from './requirements.ts';
 import { renderKeys, toCamel, toPascal, type Casing } from '../lib/casing.ts';
 import { DEFAULT_SANDBOX_CASING } from '../lib/defaults.ts';
 import { OPERATION_EXTRAS, answeredStatuses } from './openapi-extras.ts';
-
-type Json = Record<string, unknown>;
+import type { Json, Operation, Scheme } from './openapi-operation.ts';
+import { bodyNotes, specComponents, specOperationParts, specResponses, specSecurity } from './openapi-spec.ts';
 
 const PROVIDER_A = '/companies/deliverymethods/b2c/providera';
 const JSON_MEDIA = 'application/json';
@@ -102,35 +102,21 @@ function optionalsNullable(schema: unknown): unknown {
   return result;
 }
 
-function components(): Json {
+/** The components: the sandbox-exact ones, or those of the spec export built from them. */
+function components(sandboxExact: boolean): Json {
   const files = componentNames();
   const schemas: Json = {};
   const common = schemaDocuments().get(COMMON_SCHEMA) as { $defs: Json };
   for (const [name, definition] of Object.entries(common.$defs)) {
     const component = toComponent(definition, files);
-    schemas[name] = REQUEST_DEFINITIONS.has(name) ? optionalsNullable(component) : component;
+    schemas[name] = sandboxExact && REQUEST_DEFINITIONS.has(name) ? optionalsNullable(component) : component;
   }
   for (const [name, schema] of schemaDocuments()) {
     if (name === COMMON_SCHEMA) continue;
     const component = toComponent(schema, files);
-    schemas[String(schema.title)] = name.endsWith('.request') ? optionalsNullable(component) : component;
+    schemas[String(schema.title)] = sandboxExact && name.endsWith('.request') ? optionalsNullable(component) : component;
   }
-  return schemas;
-}
-
-type Scheme = 'api-key' | 'client-token' | 'not-shown';
-
-export interface Operation {
-  method: 'get' | 'post' | 'patch';
-  path: string;
-  tag: string;
-  operationId: string;
-  summary: string;
-  description?: string;
-  security: Scheme;
-  request?: string | 'multipart';
-  parameters?: Json[];
-  responses: Record<string, Json>;
+  return sandboxExact ? schemas : specComponents(schemas);
 }
 
 const SECURITY: Record<Scheme, Json[]> = {
@@ -309,15 +295,20 @@ function requirementIds(method: string, path: string): string[] {
   return loadRequirements().filter((requirement) => requirement.endpoints.includes(endpoint)).map((requirement) => requirement.id);
 }
 
-function operationObject(operation: Operation, casing: Casing): Json {
+function operationObject(operation: Operation, casing: Casing, sandboxExact: boolean): Json {
   const extras = OPERATION_EXTRAS[operation.operationId] ?? {};
+  // The rules of the extras are the sandbox's (which ErpId it knows, which check digits it computes): the spec export leaves them out.
+  const rules = sandboxExact ? extras.rules : undefined;
+  const security = sandboxExact ? { security: SECURITY[operation.security] } : specSecurity(operation, SECURITY[operation.security]);
+  const parameters = sandboxExact ? (operation.parameters === undefined ? {} : { parameters: operation.parameters }) : specOperationParts(operation);
   const result: Json = {
     tags: [operation.tag],
     summary: operation.summary,
     operationId: operation.operationId,
-    ...(operation.description === undefined && extras.rules === undefined ? {} : { description: [operation.description, extras.rules].filter(Boolean).join(' ') }),
-    security: SECURITY[operation.security],
-    ...(operation.parameters === undefined ? {} : { parameters: operation.parameters }),
+    ...(operation.description === undefined && rules === undefined ? {} : { description: [operation.description, rules].filter(Boolean).join(' ') }),
+    security: security.security,
+    ...(security.note ?? {}),
+    ...parameters,
   };
   if (operation.request === 'multipart') {
     result.requestBody = {
@@ -333,7 +324,7 @@ function operationObject(operation: Operation, casing: Casing): Json {
     const example = extras.example === undefined ? {} : { example: renderKeys(extras.example(), casing) };
     result.requestBody = { required: !BODY_OPTIONAL.has(operation.operationId), content: { [JSON_MEDIA]: { schema: ref(operation.request), ...example } } };
   }
-  result.responses = answeredStatuses(operation, casing);
+  result.responses = answeredStatuses(sandboxExact ? operation : { ...operation, responses: specResponses(operation) }, casing, { sandboxStatuses: sandboxExact });
   result['x-requirements'] = requirementIds(operation.method, operation.path);
   return result;
 }
@@ -341,12 +332,18 @@ function operationObject(operation: Operation, casing: Casing): Json {
 export interface OpenApiOptions {
   /** Field-name casing of the bodies: the target's. Defaults to the sandbox's default casing. */
   casing?: Casing;
+  /**
+   * The sandbox's own contract (every status it answers, its enums, patterns and required answer
+   * fields), for its self-check. Left out: the spec export, what every implementation must do.
+   */
+  sandboxExact?: boolean;
 }
 
 export function buildOpenApi(options: OpenApiOptions = {}): Json {
   const casing = options.casing ?? DEFAULT_SANDBOX_CASING;
+  const sandboxExact = options.sandboxExact === true;
   const paths: Record<string, Json> = {};
-  for (const operation of OPERATIONS) (paths[operation.path] ??= {})[operation.method] = operationObject(operation, casing);
+  for (const operation of OPERATIONS) (paths[operation.path] ??= {})[operation.method] = operationObject(operation, casing, sandboxExact);
   return {
     openapi: '3.1.0',
     info: {
@@ -356,7 +353,10 @@ export function buildOpenApi(options: OpenApiOptions = {}): Json {
       description:
         `Assembled by dxs from its JSON Schemas. Property names are in ${casing === 'camel' ? 'camelCase, as the guide examples answer' : "the reference's PascalCase"} ` +
         '(`dxs schemas openapi --casing camel|pascal`); the service may accept either casing in requests. ' +
-        'Date-times may carry offsets written +0000. Wherever the specification does not show a status code, scheme or body, this document says so.',
+        'Date-times may carry offsets written +0000. Wherever the specification does not show a status code, scheme or body, this document says so. ' +
+        (sandboxExact
+          ? 'This is the sandbox-exact export: every status the dxs sandbox answers, and its own forms of values, for the sandbox\'s self-check; another implementation may differ where the specification is silent.'
+          : 'This is the spec export: what every implementation must do. It states only the enums, formats, required fields and statuses the specification gives, `4XX` where it leaves statuses open; each place where it says less than the sandbox-exact export (`dxs schemas openapi --sandbox-exact`) carries an x-dxs-spec note quoting the specification.'),
     },
     servers: [
       {
@@ -372,7 +372,8 @@ export function buildOpenApi(options: OpenApiOptions = {}): Json {
         ApiKeyAuth: { type: 'apiKey', in: 'header', name: 'APIkey', description: 'Identifies the ERP system server (the integrator).' },
         ClientTokenAuth: { type: 'apiKey', in: 'header', name: 'ClientToken', description: 'Identifies the user, i.e. the company the token was created for.' },
       },
-      schemas: cased(components(), casing) as Json,
+      schemas: cased(components(sandboxExact), casing) as Json,
+      ...(sandboxExact ? {} : bodyNotes()),
     },
   };
 }

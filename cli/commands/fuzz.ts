@@ -15,7 +15,7 @@ import { secrets } from '../../lib/redact.ts';
 import { openTarget, targetOptionsOf, type Target } from '../../lib/target.ts';
 import { buildOpenApi } from '../../schemas/openapi.ts';
 import { addOptions, exitTwoOnUsageError } from '../options.ts';
-import { describeRelaxations, fuzzConfigToml } from './fuzz/config.ts';
+import { describeRelaxations, excludedChecksArguments, fuzzConfigToml, type FuzzExport } from './fuzz/config.ts';
 import { writeFuzzReport } from './fuzz/report.ts';
 import { prepareFuzzData } from './fuzz/setup.ts';
 import { withRunExamples } from './fuzz/examples.ts';
@@ -29,6 +29,7 @@ export const FUZZ_OPTIONS: readonly OptionSpec[] = [
   { key: 'duration', kind: 'number', argument: 'SECONDS', default: 600, check: positive, description: "upper bound on Schemathesis' run: it is interrupted then and the report holds what it found" },
   { key: 'seed', kind: 'integer', argument: 'N', description: "Schemathesis' random seed, to repeat a run" },
   { key: 'keepData', kind: 'boolean', default: false, description: 'keep the companies the setup registered (by default they are deleted at the end when the key holds DeleteRegistration; see created.json)' },
+  { key: 'sandboxExact', kind: 'boolean', default: false, description: "fuzz the embedded sandbox with its own, sandbox-exact export (its self-check) instead of the spec export every implementation must pass; not with --base-url" },
   { key: 'schemathesis', kind: 'string', argument: 'PATH', description: 'the schemathesis executable (default: .tools/venv/bin/schemathesis, installed by scripts/setup.sh)' },
 ];
 
@@ -86,6 +87,9 @@ function runSchemathesis(executable: string, args: string[], outputFile: string,
 
 async function fuzz(flags: Record<string, unknown>): Promise<number> {
   const { options } = resolveCommandOptions(FUZZ_OPTIONS, flags, process.env, (path) => readFileSync(path, 'utf8'));
+  const exportKind: FuzzExport = options.sandboxExact === true ? 'sandbox-exact' : 'spec';
+  // Another implementation is judged by the spec alone: the sandbox's own choices are no contract for it.
+  if (exportKind === 'sandbox-exact' && options.baseUrl !== undefined) throw new ConfigError('--sandbox-exact is the embedded sandbox\'s self-check: against --base-url dxs fuzz always uses the spec export');
   const executable = findSchemathesis(options.schemathesis as string | undefined);
   const started = new Date();
   const reportDir = resolve((options.reportDir as string | undefined) ?? join('reports', `fuzz-${timestamp(started)}`));
@@ -104,25 +108,25 @@ async function fuzz(flags: Record<string, unknown>): Promise<number> {
 
     secrets.add(data.examples.revocableToken);
     // The run's own export carries a token to revoke, so it stays in the private work directory; the report gets it redacted.
-    const document = withRunExamples(buildOpenApi({ casing: data.casing }), data.examples, data.casing);
+    const document = withRunExamples(buildOpenApi({ casing: data.casing, sandboxExact: exportKind === 'sandbox-exact' }), data.examples, data.casing);
     const openapiFile = join(work, 'openapi.json');
     writeFileSync(openapiFile, `${JSON.stringify(document, null, 2)}\n`, { mode: 0o600 });
     writeFileSync(join(reportDir, 'openapi.json'), `${JSON.stringify(secrets.redactValue(document), null, 2)}\n`);
     // Credentials go in a file only this user can read, never on a command line.
     const configFile = join(work, 'schemathesis.toml');
-    writeFileSync(configFile, fuzzConfigToml({ apiKey: target.apiKey, clientToken: data.clientToken, scratchClientToken: data.scratchClientToken }), { mode: 0o600 });
+    writeFileSync(configFile, fuzzConfigToml({ apiKey: target.apiKey, clientToken: data.clientToken, scratchClientToken: data.scratchClientToken, exportKind }), { mode: 0o600 });
     chmodSync(configFile, 0o600);
     const junitFile = join(reportDir, 'fuzz-junit.xml');
     const args = [
       '--config-file', configFile, '--no-color', 'run', openapiFile, '--url', target.baseUrl,
-      '--checks', 'all', '--max-examples', String(options.maxExamples),
+      '--checks', 'all', ...excludedChecksArguments(exportKind), '--max-examples', String(options.maxExamples),
       '--report', 'junit', '--report-junit-path', junitFile,
       ...(options.seed === undefined ? [] : ['--seed', String(options.seed)]),
     ];
-    console.error(`dxs fuzz: schemathesis ${args.filter((arg) => arg !== configFile && arg !== '--config-file').join(' ')} (export in ${data.casing === 'camel' ? 'camelCase' : 'PascalCase'})`);
+    console.error(`dxs fuzz: schemathesis ${args.filter((arg) => arg !== configFile && arg !== '--config-file').join(' ')} (${exportKind} export in ${data.casing === 'camel' ? 'camelCase' : 'PascalCase'})`);
     const { code, interrupted } = await runSchemathesis(executable, args, join(reportDir, 'fuzz-output.txt'), (options.duration as number) * 1000, work);
     if (interrupted) console.error(`dxs fuzz: stopped at --duration ${options.duration} s; the report holds what was found until then`);
-    const summary = writeFuzzReport(reportDir, { junitFile, outputFile: join(reportDir, 'fuzz-output.txt'), target: target.baseUrl, relaxations: describeRelaxations(), started });
+    const summary = writeFuzzReport(reportDir, { junitFile, outputFile: join(reportDir, 'fuzz-output.txt'), target: target.baseUrl, relaxations: describeRelaxations(exportKind), started });
     console.error(`dxs fuzz: ${summary.failures} failure(s) in ${summary.operations} operation(s); report in ${reportDir}`);
     if (summary.failures > 0 || (code === 1 && !interrupted)) return 1;
     if (code === 0 || interrupted) return 0;
@@ -146,8 +150,13 @@ export function registerFuzzCommand(program: Command): void {
   addOptions(command, FUZZ_OPTIONS);
   exitTwoOnUsageError(command);
   command.addHelpText('after', `
-Rules JSON Schema cannot state, and the check each relaxes:
-${describeRelaxations().map((line) => `  ${line}`).join('\n')}
+The run uses the spec export (dxs schemas openapi): only what the spec gives. Each check turned off or
+relaxed, with the spec sentence that forces it:
+${describeRelaxations('spec').map((line) => `  ${line}`).join('\n')}
+
+With --sandbox-exact (the embedded sandbox only), the sandbox's own export, and the rules JSON Schema
+cannot state that relax its checks:
+${describeRelaxations('sandbox-exact').map((line) => `  ${line}`).join('\n')}
 
 Needs Python 3 and Schemathesis (scripts/setup.sh installs a pinned version into .tools/venv).
 Exit codes: 0 no failure, 1 Schemathesis found a failure or an operation got only 401/404, 2 usage,

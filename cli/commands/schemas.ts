@@ -18,12 +18,13 @@ export function registerSchemasCommand(program: Command): void {
 
   schemas
     .command('openapi')
-    .description('write the OpenAPI 3.1 document assembled from the JSON Schemas (to stdout unless --out)')
+    .description('write the OpenAPI 3.1 document of the spec (or, with --sandbox-exact, of the sandbox), assembled from the JSON Schemas (to stdout unless --out)')
     .option('--out <file>', 'write to this file')
     .option('--casing <CASING>', `field-name casing of the bodies: camel or pascal, as the target answers [default: ${DEFAULT_SANDBOX_CASING}, the sandbox's]`)
-    .action((flags: { out?: string; casing?: string }) => {
+    .option('--sandbox-exact', "the sandbox's own contract (every status it answers, its forms of values) instead of what the spec asks of every implementation")
+    .action((flags: { out?: string; casing?: string; sandboxExact?: boolean }) => {
       if (flags.casing !== undefined && flags.casing !== 'camel' && flags.casing !== 'pascal') usage(`--casing ${flags.casing}: choose camel or pascal`);
-      const text = `${JSON.stringify(buildOpenApi({ casing: flags.casing as Casing | undefined }), null, 2)}\n`;
+      const text = `${JSON.stringify(buildOpenApi({ casing: flags.casing as Casing | undefined, sandboxExact: flags.sandboxExact === true }), null, 2)}\n`;
       if (flags.out === undefined) {
         process.stdout.write(text);
         return;

@@ -1,6 +1,7 @@
 // dxs fuzz against the embedded sandbox: Schemathesis with --checks all finds nothing wrong with
-// the sandbox and its export, and every operation gets an answer other than 401/403 and 404
-// (the run's config fails on Schemathesis' missing_auth and missing_test_data warnings).
+// the sandbox, judged by the spec export (as every implementation is) and by its own sandbox-exact
+// export (its self-check), and every operation gets an answer other than 401/403 and 404 (the
+// run's config fails on Schemathesis' missing_auth and missing_test_data warnings).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -9,7 +10,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SANDBOX_API_KEY } from '../../lib/defaults.ts';
 import { parseJunit, writeFuzzReport } from '../../cli/commands/fuzz/report.ts';
-import { describeRelaxations, fuzzConfigToml } from '../../cli/commands/fuzz/config.ts';
+import { describeRelaxations, disabledChecksOf, fuzzConfigToml, relaxationsOf } from '../../cli/commands/fuzz/config.ts';
+import { SPEC_QUOTES } from '../../schemas/openapi-spec.ts';
 import { runDxs } from '../runner/helpers.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -24,19 +26,29 @@ async function dxs(args: string[], limitMs: number): Promise<{ code: number | nu
   return { code, output: stdout + stderr };
 }
 
-test('dxs fuzz against the embedded sandbox: 0 failures, every operation reached beyond 401/404, secrets redacted', { skip: hasPython ? false : 'no python3 on this machine (dxs fuzz needs Python 3 and Schemathesis)', timeout: 300_000 }, async () => {
-  const reportDir = join(work, 'report');
-  // Few examples keep the run near half a minute on two busy cores; the fixed seed makes it repeatable.
-  const { code, output } = await dxs(['fuzz', '--report-dir', reportDir, '--max-examples', '5', '--seed', '1', '--duration', '240'], 280_000);
-  assert.equal(code, 0, output.slice(-4000));
-  const junit = readFileSync(join(reportDir, 'fuzz-junit.xml'), 'utf8');
-  const summary = parseJunit(junit);
+const skipWithoutPython = hasPython ? false : 'no python3 on this machine (dxs fuzz needs Python 3 and Schemathesis)';
+
+/** A bounded fuzz run that must find nothing and reach all 31 operations; returns its output and report directory. */
+async function fuzzWithoutFailures(name: string, extra: string[]): Promise<{ output: string; reportDir: string }> {
+  const reportDir = join(work, name);
+  // Few examples keep a run near half a minute on two busy cores; the fixed seed makes it repeatable.
+  const { code, output } = await dxs(['fuzz', '--report-dir', reportDir, '--max-examples', '5', '--seed', '1', '--duration', '240', ...extra], 280_000);
+  assert.equal(code, 0, output.slice(-6000));
+  const summary = parseJunit(readFileSync(join(reportDir, 'fuzz-junit.xml'), 'utf8'));
   assert.equal(summary.failures, 0);
   assert.equal(summary.cases.filter((item) => item.operation !== 'Stateful tests').length, 31);
   assert.doesNotMatch(output, /Missing test data|Authentication failed/);
+  assert.match(readFileSync(join(reportDir, 'index.html'), 'utf8'), /0 failure\(s\)/);
+  return { output, reportDir };
+}
+
+test('dxs fuzz against the embedded sandbox with the spec export: 0 failures, every operation reached beyond 401/404, secrets redacted', { skip: skipWithoutPython, timeout: 300_000 }, async () => {
+  const { output, reportDir } = await fuzzWithoutFailures('report', []);
+  assert.match(output, /\(spec export in camelCase\)/);
+  assert.match(output, /--exclude-checks negative_data_rejection,unsupported_method,allow_header_conformance/);
   const index = readFileSync(join(reportDir, 'index.html'), 'utf8');
-  assert.match(index, /0 failure\(s\)/);
-  assert.match(index, /createClientToken: positive_data_acceptance also accepts 400/);
+  assert.match(index, /createClientToken: positive_data_acceptance also accepts 4XX, because .*spec: &quot;A client token is obtained/);
+  assert.match(readFileSync(join(reportDir, 'openapi.json'), 'utf8'), /x-dxs-spec/);
   for (const file of ['fuzz-junit.xml', 'fuzz-output.txt', 'index.html', 'openapi.json', 'fuzz-setup/created.json']) {
     assert.doesNotMatch(readFileSync(join(reportDir, file), 'utf8'), new RegExp(SANDBOX_API_KEY), file);
   }
@@ -47,6 +59,19 @@ test('dxs fuzz against the embedded sandbox: 0 failures, every operation reached
   assert.match(output, /cleanup: every company the run registered is deleted \(2 now/);
 });
 
+test('dxs fuzz --sandbox-exact: the sandbox passes its own export with the sandbox rules relaxed', { skip: skipWithoutPython, timeout: 300_000 }, async () => {
+  const { output, reportDir } = await fuzzWithoutFailures('sandbox-exact', ['--sandbox-exact']);
+  assert.match(output, /\(sandbox-exact export in camelCase\)/);
+  assert.doesNotMatch(output, /--exclude-checks/);
+  assert.match(readFileSync(join(reportDir, 'index.html'), 'utf8'), /createClientToken: positive_data_acceptance also accepts 400, because the ErpId must be registered/);
+});
+
+test('--sandbox-exact with --base-url exits 2: another implementation is judged by the spec export', { timeout: 60_000 }, async () => {
+  const { code, output } = await dxs(['fuzz', '--sandbox-exact', '--base-url', 'http://127.0.0.1:9/v1/api', '--report-dir', join(work, 'exact-remote')], 50_000);
+  assert.equal(code, 2, output);
+  assert.match(output, /always uses the spec export/);
+});
+
 test('without Schemathesis dxs fuzz exits 2 and says what to install', { timeout: 60_000 }, async () => {
   const { code, output } = await dxs(['fuzz', '--schemathesis', join(work, 'no-such-schemathesis'), '--report-dir', join(work, 'missing')], 50_000);
   assert.equal(code, 2, output);
@@ -54,8 +79,16 @@ test('without Schemathesis dxs fuzz exits 2 and says what to install', { timeout
   assert.equal(existsSync(join(work, 'missing', 'fuzz-junit.xml')), false);
 });
 
-test('the fuzz configuration names the rule behind every relaxed check and keeps credentials out of the command line', () => {
+test('the fuzz configuration names the rule behind every relaxed check, quoting the spec for the spec export, and keeps credentials out of the command line', () => {
+  const spec = readFileSync(join(root, '..', 'shared', 'spec', 'document-exchange-api.md'), 'utf8').replace(/\s+/g, ' ');
+  for (const relaxation of [...relaxationsOf('spec'), ...disabledChecksOf('spec')]) {
+    assert.ok((relaxation.quotes ?? []).length > 0, JSON.stringify(relaxation));
+    for (const quote of relaxation.quotes ?? []) assert.ok(spec.includes(SPEC_QUOTES[quote].replace(/\s+/g, ' ')), quote);
+  }
+  for (const line of describeRelaxations('sandbox-exact')) assert.match(line, /because .{20,}/);
   const toml = fuzzConfigToml({ apiKey: 'key-1', clientToken: 'token-1', scratchClientToken: 'token-2' });
+  assert.match(toml, /include-operation-id = "deleteCompany"\ncheck/);
+  assert.match(toml, /checks\.not_a_server_error\.expected-statuses = \["2xx", "3xx", "4xx", "501"\]/);
   assert.match(toml, /\[headers\]\nAPIkey = "key-1"\nClientToken = "token-1"/);
   assert.match(toml, /fail-on = \["missing_auth", "missing_test_data"\]/);
   assert.match(toml, /include-operation-id = "setCompanyDetails"\nheaders = \{ APIkey = "key-1", ClientToken = "token-2" \}/);

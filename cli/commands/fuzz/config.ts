@@ -1,27 +1,44 @@
 // The Schemathesis configuration of `dxs fuzz`: the credentials (in a file, never on a command
-// line), and the checks relaxed for the rules of the spec that JSON Schema cannot state. Each
-// relaxation names its rule; `dxs fuzz --help`, the README and the report list them.
+// line), and the checks relaxed or turned off. Against the spec export every relaxation quotes the
+// spec sentence that forces it; against the sandbox-exact export (the sandbox's self-check) each
+// names the sandbox rule JSON Schema cannot state. `dxs fuzz --help`, the README and the report
+// list them.
 import { fileURLToPath } from 'node:url';
+import { SPEC_QUOTES, type SpecQuote } from '../../../schemas/openapi-spec.ts';
 
 /** Drops generated bodies carrying a __proto__ key (see the file for why). */
 export const HOOKS_FILE = fileURLToPath(new URL('hooks.py', import.meta.url));
 
-/** Statuses Schemathesis' positive_data_acceptance check accepts by default, and 400 for a rule beyond the schema. */
+/** Statuses Schemathesis' positive_data_acceptance check accepts by default. */
 const POSITIVE_DEFAULT = ['2xx', '3xx', '401', '403', '404', '409', '429', '5xx'];
+const NEGATIVE_DEFAULT = ['400', '401', '403', '404', '405', '406', '409', '415', '422', '428', '429', '5xx'];
+const NOT_A_SERVER_ERROR_DEFAULT = ['2xx', '3xx', '4xx'];
+
+type Check = 'positive_data_acceptance' | 'negative_data_rejection' | 'not_a_server_error';
 
 export interface Relaxation {
   operationId: string;
-  check: 'positive_data_acceptance' | 'negative_data_rejection';
+  check: Check;
   /** What is allowed besides the default. */
   allows: string;
-  /** The spec rule that forces it. */
+  /** Why: the rule (sandbox-exact) or the reason with its spec sentences (spec export). */
   rule: string;
+  quotes?: SpecQuote[];
 }
 
-const NEGATIVE_DEFAULT = ['400', '401', '403', '404', '405', '406', '409', '415', '422', '428', '429', '5xx'];
+/** Checks turned off for every operation, with why. */
+export interface DisabledCheck {
+  check: string;
+  rule: string;
+  quotes?: SpecQuote[];
+}
+
+export type FuzzExport = 'spec' | 'sandbox-exact';
+
 const allow400 = (operationId: string, rule: string): Relaxation => ({ operationId, check: 'positive_data_acceptance', allows: '400', rule });
 
-export const RELAXATIONS: readonly Relaxation[] = [
+/** The sandbox's self-check: rules the sandbox enforces that JSON Schema cannot state. */
+const SANDBOX_RELAXATIONS: readonly Relaxation[] = [
   allow400('createClientToken', 'the ErpId must be registered under the API key'),
   allow400('registerCompany', 'OrgNo, VatNo and GLN carry the check digits of their country'),
   allow400('activateServices', 'ErpId, CountryCode and OrgNo must match a registration, with its RegistrationId and SearchId'),
@@ -39,11 +56,72 @@ export const RELAXATIONS: readonly Relaxation[] = [
   },
 ];
 
+const refusable = (operationId: string, allows: string, rule: string, ...quotes: SpecQuote[]): Relaxation => ({ operationId, check: 'positive_data_acceptance', allows, rule, quotes });
+const OPEN = 'statusesOpen' as const;
+
+/**
+ * The spec export: a request valid by the spec's schema may still be refused where the spec ties
+ * it to something JSON Schema cannot state, or leaves its forms and statuses open.
+ */
+const SPEC_RELAXATIONS: readonly Relaxation[] = [
+  refusable('createClientToken', '4XX', 'the ErpId must be a company of the integrator, and the refusal status is open', 'tokenErpId', OPEN),
+  refusable('revokeClientToken', '4XX', 'a generated token is unknown, and the refusal status is open', OPEN),
+  refusable('createSearchToken', '4XX', 'SearchId is not marked required, so a body without it is schema-valid, and the refusal status is open', 'searchId', OPEN),
+  refusable('registerCompany', '4XX', 'the forms of company fields (OrgNo, CountryCode ...) are not shown, and the refusal status is open', 'companyFormats', OPEN),
+  refusable('setCompanyDetails', '4XX', 'the forms of company fields are not shown, the RegistrationId must be that of a company not yet activated, and the refusal status is open', 'companyFormats', 'detailsCredential', OPEN),
+  refusable('activateServices', '4XX', 'the fields are validated against the preregistration, and the refusal status is open', 'services', OPEN),
+  refusable('getCompanyDetails', '4XX', 'a generated CompanyId names no company, and the refusal status is open', OPEN),
+  refusable('addUser', '400', 'Email has no form in the spec, yet an invalid one is refused with 400', 'userInvalid'),
+  refusable('addIdentifier', '400', 'the identifier types are agreed with the operator beforehand', 'identifierTypes', 'identifiersError'),
+  refusable('lookupBuyers', '4XX', 'the forms of search criteria are not shown, and the refusal status is open', 'partyId', OPEN),
+  refusable('lookupSellers', '4XX', 'the forms of search criteria are not shown, and the refusal status is open', 'partyId', OPEN),
+  refusable('requestNetworkSetup', '400', 'AttachmentUri must be an upload of the company, and e-mail validity has readings', 'attachmentUri'),
+  refusable('uploadDocument', '4XX', 'upload size limits are not shown, and the refusal status is open', 'uploadLimits', OPEN),
+  refusable('sendDocument', '4XX', 'DocumentUri must be a reference returned by the upload, and the refusal status is open', 'documentUri', OPEN),
+  refusable('getOutboundDocument', '4XX', 'a generated DocumentId names no document, and the refusal status is open', OPEN),
+  refusable('getOutboundInvoice', '4XX', 'a generated DocumentId names no document, and the refusal status is open', OPEN),
+  refusable('getOutboundInvoiceByErpId', '4XX', 'a generated ErpDocumentId names no document, and the refusal status is open', OPEN),
+  refusable('downloadOutboundDocument', '4XX', 'a generated DocumentId names no document, and the refusal status is open', OPEN),
+  refusable('listOutboundDocuments', '4XX', 'the request fields beyond their names are not shown, and the refusal status is open', 'outboundList', OPEN),
+  refusable('listIncomingDocuments', '4XX', 'the document types are not listed, so an implementation may refuse one it does not know', 'incomingType', OPEN),
+  refusable('downloadIncomingDocument', '4XX', 'a generated id names no document, and the refusal status is open', OPEN),
+  refusable('getIncomingDocumentInfo', '4XX', 'a generated id names no document, and the refusal status is open', OPEN),
+  refusable('markDocumentsHandled', '4XX', 'generated ids name no document of the inbox, and the refusal status is open', 'handledBody', OPEN),
+  refusable('registerProviderA', '400', 'the company must be registered in Sweden, and values such as OrgVatNo are checked', 'sweden', 'providerAInvalid'),
+  refusable('updateProviderA', '4XX', 'which fields the PATCH call needs is not shown, and the refusal status is open', 'patchFields', OPEN),
+  refusable('uploadProviderAIcon', '4XX', 'the icon must be a square PNG of 256x256 to 512x512 pixels, and the refusal status is open', 'iconDimensions', OPEN),
+  refusable('offboardProviderA', '4XX', 'the company may have no provider A registration, and the refusal status is open', OPEN),
+  refusable('lookupProviderASsns', '400', 'provider A registration must be complete', 'providerALookup'),
+  { operationId: 'deleteCompany', check: 'not_a_server_error', allows: '501', rule: 'a deployment may disable every delete request, and says so with 501', quotes: ['deleteDisabled'] },
+];
+
+/** Checks the spec export turns off for every operation. */
+const SPEC_DISABLED: readonly DisabledCheck[] = [
+  {
+    check: 'negative_data_rejection',
+    rule: 'the spec states a refusal only for the calls of its Errors table, and even there its rules have readings (what "alphanumeric" or a valid e-mail address admits); accepting what the schema calls invalid is leniency, not a contradiction. No 5xx for such requests still holds (not_a_server_error)',
+    quotes: [OPEN, 'userName'],
+  },
+  { check: 'unsupported_method', rule: 'the spec gives no status for a method it does not list, so a 404 is as good as a 405', quotes: [OPEN] },
+  { check: 'allow_header_conformance', rule: 'the spec says nothing of the Allow header of a refused method', quotes: [OPEN] },
+];
+
+export function relaxationsOf(exportKind: FuzzExport): readonly Relaxation[] {
+  return exportKind === 'spec' ? SPEC_RELAXATIONS : SANDBOX_RELAXATIONS;
+}
+
+export function disabledChecksOf(exportKind: FuzzExport): readonly DisabledCheck[] {
+  return exportKind === 'spec' ? SPEC_DISABLED : [];
+}
+
+const quoted = (quotes: SpecQuote[] | undefined): string => (quotes === undefined || quotes.length === 0 ? '' : ` (spec: ${quotes.map((quote) => `"${SPEC_QUOTES[quote]}"`).join(' ')})`);
+
 /** One line per relaxation, for --help, the README and the report. */
-export function describeRelaxations(): string[] {
+export function describeRelaxations(exportKind: FuzzExport = 'spec'): string[] {
   return [
-    ...RELAXATIONS.map((relaxation) => `${relaxation.operationId}: ${relaxation.check} also accepts ${relaxation.allows}, because ${relaxation.rule}`),
-    'every JSON body: generated bodies with a __proto__ key at any depth are not sent, because the service refuses them (400) and JSON Schema can forbid the key only where a schema names the properties',
+    ...disabledChecksOf(exportKind).map((disabled) => `every operation: ${disabled.check} is off, because ${disabled.rule}${quoted(disabled.quotes)}`),
+    ...relaxationsOf(exportKind).map((relaxation) => `${relaxation.operationId}: ${relaxation.check} also accepts ${relaxation.allows}, because ${relaxation.rule}${quoted(relaxation.quotes)}`),
+    'every JSON body: generated bodies with a __proto__ key at any depth are not sent, because a service written in JavaScript may refuse them (400) and JSON Schema can forbid the key only where a schema names the properties',
   ];
 }
 
@@ -56,13 +134,22 @@ export interface FuzzConfigInput {
   clientToken: string;
   /** A second company's token, for operations that change the company they are called for. */
   scratchClientToken: string;
+  /** Which export the run uses; the relaxations follow it. Default: spec. */
+  exportKind?: FuzzExport;
 }
 
 /** Operations that change the company of their token (its CountryCode, its details): they get the scratch company. */
 const SCRATCH_OPERATIONS = ['setCompanyDetails'];
 
+const DEFAULTS: Record<Check, string[]> = {
+  positive_data_acceptance: POSITIVE_DEFAULT,
+  negative_data_rejection: NEGATIVE_DEFAULT,
+  not_a_server_error: NOT_A_SERVER_ERROR_DEFAULT,
+};
+
 /** The schemathesis.toml text. It holds credentials: write it with mode 0600 and delete it after the run. */
 export function fuzzConfigToml(input: FuzzConfigInput): string {
+  const relaxations = relaxationsOf(input.exportKind ?? 'spec');
   const lines = [
     '# Written by dxs fuzz for one run; deleted afterwards.',
     `hooks = ${tomlString(HOOKS_FILE)}`,
@@ -80,15 +167,21 @@ export function fuzzConfigToml(input: FuzzConfigInput): string {
     'max-steps = 200',
   ];
   // One entry per operation: Schemathesis applies the first entry that matches.
-  const operationIds = [...new Set([...SCRATCH_OPERATIONS, ...RELAXATIONS.map((relaxation) => relaxation.operationId)])];
+  const operationIds = [...new Set([...SCRATCH_OPERATIONS, ...relaxations.map((relaxation) => relaxation.operationId)])];
   for (const operationId of operationIds) {
-    const relaxation = RELAXATIONS.find((candidate) => candidate.operationId === operationId);
-    lines.push('', ...(relaxation === undefined ? [] : [`# ${relaxation.rule}`]), '[[operations]]', `include-operation-id = ${tomlString(operationId)}`);
+    const own = relaxations.filter((candidate) => candidate.operationId === operationId);
+    lines.push('', ...own.map((relaxation) => `# ${relaxation.rule}`), '[[operations]]', `include-operation-id = ${tomlString(operationId)}`);
     if (SCRATCH_OPERATIONS.includes(operationId)) lines.push(`headers = { APIkey = ${tomlString(input.apiKey)}, ClientToken = ${tomlString(input.scratchClientToken)} }`);
-    if (relaxation !== undefined) {
-      const statuses = relaxation.check === 'positive_data_acceptance' ? [...POSITIVE_DEFAULT, relaxation.allows] : [...NEGATIVE_DEFAULT, relaxation.allows];
+    for (const relaxation of own) {
+      const statuses = [...DEFAULTS[relaxation.check], relaxation.allows];
       lines.push(`checks.${relaxation.check}.expected-statuses = [${statuses.map(tomlString).join(', ')}]`);
     }
   }
   return `${lines.join('\n')}\n`;
+}
+
+/** The --exclude-checks argument of the run, when the export turns checks off. */
+export function excludedChecksArguments(exportKind: FuzzExport): string[] {
+  const disabled = disabledChecksOf(exportKind);
+  return disabled.length === 0 ? [] : ['--exclude-checks', disabled.map((item) => item.check).join(',')];
 }
