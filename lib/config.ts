@@ -139,7 +139,7 @@ export const TARGET_OPTIONS: readonly OptionSpec[] = [
   { key: 'reportDir', kind: 'string', argument: 'DIR', description: 'where to write the report (default: reports/<timestamp>/, with reports/latest pointing to it)' },
   { key: 'sandboxCasing', kind: 'string', argument: 'CASING', choices: ['pascal', 'camel'], description: 'field-name casing the embedded sandbox answers in (default camel; pascal when dxs test runs with --casing strict-pascal)' },
   { key: 'sandboxFault', kind: 'list', argument: 'NAME...', description: 'start the embedded sandbox with deliberate deviations from the spec (names: dxs sandbox --help), e.g. revoked-token-accepted' },
-  { key: 'sandboxVariant', kind: 'list', argument: 'NAME...', description: 'start the embedded sandbox with legitimate differences from it that dxs must accept, e.g. pascal, gzip, slow' },
+  { key: 'sandboxVariant', kind: 'list', argument: 'NAME...', description: 'start the embedded sandbox with legitimate differences from it that dxs must accept, e.g. pascal, gzip, slow, or contrarian (the other defensible choice on every point the spec leaves open)' },
 ];
 
 /** Options of dxs test. */
