@@ -15,6 +15,8 @@ export interface Auth {
 declare module 'fastify' {
   interface FastifyRequest {
     auth: Auth;
+    /** The sandbox's variants, for code that sees only the request. */
+    readonly variants: ReadonlySet<string>;
   }
 }
 
@@ -46,8 +48,9 @@ export function formatTime(context: SandboxContext, time: number | Date): string
   if (texts === undefined) formattedTimes.set(context, (texts = new BoundedMap(FORMATTED_TIMES_LIMIT)));
   let text = texts.get(value);
   if (text === undefined) {
-    const iso = new Date(value).toISOString();
-    text = hasVariant(context, 'offset-0000') ? iso.replace(/Z$/, '+0000') : iso;
+    let iso = new Date(value).toISOString();
+    if (hasVariant(context, 'time-seconds')) iso = iso.replace(/\.\d+Z$/, 'Z');
+    text = hasVariant(context, 'offset-colon') ? iso.replace(/Z$/, '+00:00') : hasVariant(context, 'offset-0000') ? iso.replace(/Z$/, '+0000') : iso;
     texts.set(value, text);
   }
   return text;
@@ -128,9 +131,18 @@ export function renderJson(value: unknown, casing: Casing): string {
   return `${text}}`;
 }
 
+/** The omit-nulls variant: a field without a value is left out rather than written as null. */
+function withoutNulls(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutNulls);
+  if (typeof value !== 'object' || value === null || !isPlainRecord(value)) return value;
+  const result: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) if (value[key] !== null) result[key] = withoutNulls(value[key]);
+  return result;
+}
+
 /** Sends a body written with the spec's PascalCase names in the configured casing. */
 export function sendBody(context: SandboxContext, reply: FastifyReply, statusCode: number, body: unknown): FastifyReply {
-  let payload = body;
+  let payload = hasVariant(context, 'omit-nulls') ? withoutNulls(body) : body;
   if (hasVariant(context, 'extra-fields') && typeof body === 'object' && body !== null && !Array.isArray(body)) {
     payload = { ...body, SandboxExtension: { Note: 'fields the spec does not name, which clients must ignore' } };
   }

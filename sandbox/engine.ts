@@ -85,7 +85,7 @@ export class Engine {
   registerCompany(company: Company): void {
     if (this.options.faults.has('never-registered')) return;
     this.after(1, () => {
-      if (company.Status === 'Pending') company.Status = 'Registered';
+      if (company.Status === 'Pending' || company.Status === 'Processing') company.Status = 'Registered';
     });
   }
 

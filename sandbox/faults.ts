@@ -89,7 +89,8 @@ export const FAULTS: Record<string, string> = {
   'error-stack-trace': 'error answers carry a stack trace',
 };
 
-export const VARIANTS: Record<string, string> = {
+/** The variants that existed before the contrarian ones; the kill table runs each of them on every area. */
+export const BASE_VARIANTS: Record<string, string> = {
   camel: 'responses in camelCase (the default)',
   pascal: 'responses in PascalCase',
   'extra-fields': 'every object body carries a field the spec does not name',
@@ -102,8 +103,322 @@ export const VARIANTS: Record<string, string> = {
   'relative-location': 'Location headers as paths relative to the host',
 };
 
+/**
+ * A contrarian variant (issue 21): the other defensible choice on one point the spec leaves open.
+ * Each stays a correct implementation of the spec; `allowedBy` names the sentence, or the silence,
+ * that allows it.
+ */
+export interface ContrarianVariant {
+  description: string;
+  allowedBy: string;
+  /** The catalog areas whose tests the variant can affect: a run of it alone takes only these. */
+  areas: readonly string[];
+  /** Set when the variant makes another choice on a point a member of the group already takes: it runs alone only. */
+  alone?: string;
+}
+
+const EVERY_AREA = ['tokens', 'companies', 'network', 'outbound', 'inbound', 'provider-a', 'security', 'conventions', 'observe', 'flows'] as const;
+
+export const CONTRARIAN_VARIANTS: Record<string, ContrarianVariant> = {
+  // conventions, every answer
+  'offset-colon': {
+    description: 'date-times written with a +00:00 offset instead of Z',
+    allowedBy: 'Types: "date-time (ISO 8601)"; ISO 8601 writes the UTC offset as Z, +00:00 or +0000',
+    areas: EVERY_AREA,
+  },
+  'time-seconds': {
+    description: 'date-times without fractional seconds (2026-01-01T10:00:00Z)',
+    allowedBy: 'Types: "date-time (ISO 8601)"; fractions of a second are optional in ISO 8601',
+    areas: EVERY_AREA,
+  },
+  'error-object': {
+    description: 'error bodies outside the Errors table are a JSON object {"message": ...}',
+    allowedBy: 'Errors: "Error response schema for the other endpoints: not shown."',
+    areas: EVERY_AREA,
+  },
+  'error-problem-json': {
+    description: 'error bodies outside the Errors table are application/problem+json (RFC 9457)',
+    allowedBy: 'Errors: "Error response schema for the other endpoints: not shown."',
+    areas: EVERY_AREA,
+    alone: 'error-object takes the error body in the group',
+  },
+  'error-plain-text': {
+    description: 'error bodies outside the Errors table are text/plain messages',
+    allowedBy: 'Errors: "Error response schema for the other endpoints: not shown."',
+    areas: EVERY_AREA,
+    alone: 'error-object takes the error body in the group',
+  },
+  'method-404': {
+    description: 'a known path asked with a method it does not serve answers 404 (no 405, no Allow)',
+    allowedBy: 'Errors: "Status codes of the other endpoints beyond the success codes listed: not shown."',
+    areas: ['security', 'conventions', 'observe'],
+  },
+  'bodies-unlimited': {
+    description: 'JSON bodies up to 64 MB are read and handled like any other body (no 413)',
+    allowedBy: 'Limits: "Upload size limits: not shown."; Company input: "Length limits and formats of company fields: not shown."',
+    areas: ['tokens', 'companies', 'network', 'outbound', 'inbound', 'provider-a', 'security'],
+  },
+  'content-type-lenient': {
+    description: 'a body sent without Content-Type or with text/plain is read as JSON when it parses',
+    allowedBy: 'Conventions: "Request and response bodies are JSON" (how a server treats another media type: not shown)',
+    areas: ['security', 'conventions', 'observe'],
+  },
+  'names-exact': {
+    description: 'request field names are matched in PascalCase or camelCase only, not regardless of case',
+    allowedBy: 'Conventions: "whether names are matched regardless of case: not shown."',
+    areas: EVERY_AREA,
+  },
+  'extra-headers': {
+    description: 'every answer carries headers the spec does not name (X-Request-Id, Cache-Control: no-store)',
+    allowedBy: 'the spec names no response header beyond Location and the download headers, and forbids none',
+    areas: EVERY_AREA,
+  },
+  'omit-nulls': {
+    description: 'fields without a value are left out of answers instead of being null',
+    allowedBy: 'Resources: fields are typed string or object with no word on null; ErrorInfo.MoreInfoUri "Optional, may be null"',
+    areas: EVERY_AREA,
+  },
+  'messages-english': {
+    description: 'error messages are always English, whatever Accept-Language asks',
+    allowedBy: 'ErrorInfo.Message: "May be localized"; Errors: "Message text may be localized"',
+    areas: EVERY_AREA,
+  },
+  // tokens
+  'token-unknown-erpid-404': {
+    description: 'a client token for an ErpId without a registered company answers 404 instead of 400',
+    allowedBy: 'Errors: "Status codes of the other endpoints beyond the success codes listed: not shown."',
+    areas: ['tokens', 'security'],
+  },
+  'token-after-registered': {
+    description: 'a client token is handed out only once the company status is Registered (400 before)',
+    allowedBy: 'Authentication 1: a token is obtained "with the company\'s ErpId"; whether a company whose registration runs is one: not shown',
+    areas: EVERY_AREA,
+  },
+  'token-validto-omitted': {
+    description: 'a token without expiry is answered without ValidTo instead of ValidTo null',
+    allowedBy: 'ClientToken: "A token can be created with a validity period or without expiry" (how no expiry is written: not shown)',
+    areas: ['tokens', 'security'],
+  },
+  'revoke-apikey-only': {
+    description: 'token revoke takes the APIkey only (a ClientToken alone is 401)',
+    allowedBy: 'Authentication 7: "Which scheme applies to token revoke ...: not shown."',
+    areas: ['tokens', 'security'],
+  },
+  'search-token-apikey-only': {
+    description: 'search token creation takes the APIkey only (a ClientToken alone is 401)',
+    allowedBy: 'Authentication 7: "Which scheme applies to ... search token creation ...: not shown."',
+    areas: ['tokens', 'network', 'security'],
+  },
+  'revoke-unknown-200': {
+    description: 'revoking an unknown token, or one of another API key, answers 200 and revokes nothing',
+    allowedBy: 'Tokens: revoke answers "200, no body"; its other statuses: not shown',
+    areas: ['tokens', 'security'],
+  },
+  // companies
+  'registration-processing': {
+    description: 'a company is Processing (not Pending) until its registration completes',
+    allowedBy: 'Company registration status: "Transitions and further values: not shown."',
+    areas: EVERY_AREA,
+  },
+  'registered-at-once': {
+    description: 'a company is Registered as soon as register answers 202',
+    allowedBy: 'Company registration status: "Transitions and further values: not shown."',
+    areas: EVERY_AREA,
+    alone: 'registration-processing takes the status before Registered in the group',
+  },
+  'register-no-body': {
+    description: 'register and service activation answer 202 with no body instead of {}',
+    allowedBy: 'POST /companies/register: "Response 202 with an empty body or `{}`."',
+    areas: ['companies', 'flows'],
+  },
+  'reregister-pending': {
+    description: 're-registering an ErpId runs a new registration: the status is Pending again until it completes',
+    allowedBy: 'POST /companies/register: "registers or updates a company"; "Registration runs in the background"',
+    areas: ['companies', 'flows', 'security'],
+  },
+  'services-apikey-only': {
+    description: 'service activation takes the APIkey only (a ClientToken alone is 401)',
+    allowedBy: 'Authentication 7: "Which scheme applies to ... service activation ...: not shown."',
+    areas: ['companies', 'flows', 'security'],
+  },
+  'foreign-403': {
+    description: "another company's documents and details answer 403 instead of 404",
+    allowedBy: 'Errors: "Status codes of the other endpoints beyond the success codes listed: not shown."',
+    areas: ['companies', 'outbound', 'inbound', 'security'],
+  },
+  'identifier-200': {
+    description: 'adding an identifier answers 200 with no body, also when it is new',
+    allowedBy: 'POST /companies/identifiers: "Responses: 200 or 201 on success"',
+    areas: ['companies'],
+  },
+  'user-no-body': {
+    description: 'adding a user answers 200 with no body',
+    allowedBy: 'POST /companies/users: "Responses: 200, 400, 401, 409, 500" (no response body shown)',
+    areas: ['companies'],
+  },
+  'capability-unlisted': {
+    description: 'capability fields use values beyond the listed ones (CanReceiveElectronicInvoices, NotSendingElectronicInvoices)',
+    allowedBy: 'Company details response: "Full set of values of the capability fields: not shown beyond those listed."',
+    areas: ['companies', 'network'],
+  },
+  // network
+  'seller-lookup-token-only': {
+    description: 'the seller lookup takes a client or search token only (an APIkey alone is 401)',
+    allowedBy: 'Authentication 7: "Which scheme applies to ... seller lookup ...: not shown."',
+    areas: ['network', 'security'],
+  },
+  'setup-attachment-unchecked': {
+    description: 'network setup takes any AttachmentUri as given, without looking it up',
+    allowedBy: 'POST /network/setup: AttachmentUri is a string "Uploaded first with POST /documents"; its check: not shown',
+    areas: ['network'],
+  },
+  // outbound
+  'upload-urn-uuid': {
+    description: 'the upload Location is urn:uuid:<uuid>',
+    allowedBy: 'POST /documents: "a Location header that holds the document reference (a URN that ends in the document uuid)"',
+    areas: ['outbound', 'inbound', 'network', 'provider-a', 'flows'],
+  },
+  'send-location-invoices': {
+    description: 'the send Location is the link /invoices/outbound/<DocumentId>',
+    allowedBy: 'POST /documents/outbound: "a Location header: a link whose last path segment is the DocumentId"',
+    areas: ['outbound', 'inbound', 'provider-a', 'flows'],
+  },
+  'outbound-list-array': {
+    description: 'the outbound list answers a bare JSON array of OutboundDocument',
+    allowedBy: 'POST /documents/outbound/list: "the response schema ...: not shown."',
+    areas: ['outbound'],
+  },
+  'outbound-list-paged': {
+    description: 'the outbound list answers {items, totalCount, take, skip}',
+    allowedBy: 'POST /documents/outbound/list: "the response schema ...: not shown."',
+    areas: ['outbound'],
+    alone: 'outbound-list-array takes the list shape in the group',
+  },
+  'outbound-list-newest-first': {
+    description: 'the outbound list is ordered newest first',
+    allowedBy: 'POST /documents/outbound/list: "ordering and paging defaults: not shown."',
+    areas: ['outbound'],
+  },
+  'outbound-list-take-10': {
+    description: 'the outbound list gives 10 documents when Take is not sent',
+    allowedBy: 'POST /documents/outbound/list: "ordering and paging defaults: not shown."',
+    areas: ['outbound'],
+  },
+  'outbound-list-token-only': {
+    description: 'the outbound list takes a ClientToken only (an APIkey alone is 401)',
+    allowedBy: 'Authentication 7: "Which scheme applies to ... outbound list ...: not shown."',
+    areas: ['outbound', 'security'],
+  },
+  'outbound-download-token-only': {
+    description: 'the outbound download takes a ClientToken only (an APIkey alone is 401)',
+    allowedBy: 'Authentication 7: "Which scheme applies to ... outbound download: not shown."',
+    areas: ['outbound', 'security', 'flows'],
+  },
+  'file-info-list': {
+    description: 'IncludeFileInfo=true adds Files: [{Name, ContentType, Url}] at the top level',
+    allowedBy: 'OutboundDocument: "Structure of the file information returned when IncludeFileInfo is true: not shown."',
+    areas: ['outbound', 'flows'],
+  },
+  'outbound-malformed-id-404': {
+    description: 'an outbound DocumentId that is not a uuid answers 404 instead of 400',
+    allowedBy: 'Errors: "Status codes of the other endpoints beyond the success codes listed: not shown."',
+    areas: ['outbound', 'security'],
+  },
+  'error-status-code': {
+    description: 'ErrorInfo.Status of a failed conversion is the code "CONVERSION_FAILED"',
+    allowedBy: 'Errors: "Values of ErrorInfo.Status: not shown."',
+    areas: ['outbound', 'flows'],
+  },
+  'downloads-octet-stream': {
+    description: 'document downloads answer Content-Type application/octet-stream, whatever was uploaded',
+    allowedBy: 'Conventions: "document downloads (binary)"; GET /documents/{id}: "200 with the document as binary"',
+    areas: ['outbound', 'inbound', 'flows'],
+  },
+  // inbound
+  'inbound-newest-first': {
+    description: 'the incoming list is ordered newest first',
+    allowedBy: 'GET /documents/incoming: the order of Documents: not shown',
+    areas: ['inbound', 'flows'],
+  },
+  'inbound-sequenceno-inclusive': {
+    description: 'with sequenceNo, the incoming list starts at that SequenceNo (inclusive)',
+    allowedBy: 'GET /documents/incoming: "optional query sequenceNo"; whether the list starts at it or after it: not shown',
+    areas: ['inbound', 'flows'],
+  },
+  'inbound-type-required': {
+    description: 'the incoming list without the type query answers 400',
+    allowedBy: 'GET /documents/incoming: "Query type (the guide uses `invoice`); optional query sequenceNo" (only sequenceNo is called optional)',
+    areas: ['inbound', 'flows', 'security'],
+  },
+  'inbound-type-unknown-empty': {
+    description: 'an unknown type query gives an empty incoming list instead of 400',
+    allowedBy: 'GET /documents/incoming: "Query type (the guide uses `invoice`)"; its other values: not shown',
+    areas: ['inbound', 'security'],
+  },
+  'inbound-malformed-id-400': {
+    description: 'an inbound document id that is not a uuid answers 400 instead of 404',
+    allowedBy: 'Errors: "Status codes of the other endpoints beyond the success codes listed: not shown."',
+    areas: ['inbound', 'security'],
+  },
+  'inbound-urls-relative': {
+    description: 'InfoUrl, DownloadUrl and the info URLs are paths relative to the host',
+    allowedBy: 'IncomingDocuments: InfoUrl, DownloadUrl "(strings)"; absolute or relative: not shown',
+    areas: ['inbound', 'flows'],
+  },
+  'handled-unknown-ignored': {
+    description: 'POST /documents/handled ignores ids it does not know (or of another company) and answers 200',
+    allowedBy: 'POST /documents/handled: "200, no body"; unknown ids: not shown',
+    areas: ['inbound', 'security'],
+  },
+  // provider A
+  'providera-patch-all-required': {
+    description: 'PATCH of provider A needs every field of its body',
+    allowedBy: 'Provider A: "Which fields of the PATCH call are required: not shown."',
+    areas: ['provider-a', 'flows'],
+  },
+  'providera-not-swedish-403': {
+    description: 'provider A calls of a company outside Sweden answer 403 instead of 400',
+    allowedBy: 'Provider A: "Requirement: the company is registered in Sweden." (its status: not shown)',
+    areas: ['provider-a'],
+  },
+  'providera-unknown-nulls': {
+    description: 'the provider A record before registration has every field, null except status Unknown',
+    allowedBy: 'Provider A registration record: "All are strings" (fields of a record not initiated: not shown)',
+    areas: ['provider-a', 'flows'],
+  },
+  'providera-ssns-sorted': {
+    description: 'registeredSsns of the SSN lookup is sorted, not in the order sent',
+    allowedBy: 'Provider A lookup: "registeredSsns: [string], the subset that is registered" (order: not shown)',
+    areas: ['provider-a', 'flows'],
+  },
+};
+
+export const VARIANTS: Record<string, string> = {
+  ...BASE_VARIANTS,
+  ...Object.fromEntries(Object.entries(CONTRARIAN_VARIANTS).map(([name, variant]) => [name, variant.description])),
+};
+
+/**
+ * Names that stand for several variants. `contrarian` takes every contrarian variant that is not
+ * marked alone, and the older variants that make a choice the sandbox's default does not: PascalCase
+ * answers, extra fields, 200 for network setup, fewer statuses, gzip, relative Locations. Left out:
+ * camel and absolute-location (the defaults), offset-0000 (offset-colon takes the offset), slow (a
+ * speed, not a reading of the spec).
+ */
+export const VARIANT_GROUPS: Record<string, readonly string[]> = {
+  contrarian: [
+    'pascal', 'extra-fields', 'status-200', 'skip-statuses', 'gzip', 'relative-location',
+    ...Object.entries(CONTRARIAN_VARIANTS).filter(([, variant]) => variant.alone === undefined).map(([name]) => name),
+  ],
+};
+
+/** Variant names with every group name replaced by its members, without duplicates. */
+export function expandVariants(names: readonly string[]): string[] {
+  return [...new Set(names.flatMap((name) => VARIANT_GROUPS[name] ?? [name]))];
+}
+
 export function checkNames(kind: 'fault' | 'variant', names: readonly string[]): void {
-  const known = kind === 'fault' ? FAULTS : VARIANTS;
+  const known: Record<string, unknown> = kind === 'fault' ? FAULTS : { ...VARIANTS, ...VARIANT_GROUPS };
   for (const name of names) {
     if (!(name in known)) throw new Error(`unknown ${kind} "${name}" (known: ${Object.keys(known).join(', ')})`);
   }

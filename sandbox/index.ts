@@ -11,7 +11,7 @@ import { defaultConfig, loadConfigFile } from './config.ts';
 import type { AreaOptions, Auth, SandboxContext } from './context.ts';
 import { Engine } from './engine.ts';
 import { ApiError, sendError } from './errors.ts';
-import { checkNames } from './faults.ts';
+import { checkNames, expandVariants } from './faults.ts';
 import { answerUnsupportedMethods } from './methods.ts';
 import { Store } from './store.ts';
 import { tokensArea } from './areas/tokens.ts';
@@ -107,6 +107,8 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex): vo
 }
 
 const JSON_SYNTAX = /^application\/(?:[\w.+-]+\+)?json/i;
+/** The bodies-unlimited variant: no limit of the spec's, only one that keeps the process alive. */
+const UNLIMITED_BODY_BYTES = 64 * 1024 * 1024;
 
 function resolveCasing(options: SandboxOptions, variants: ReadonlySet<string>): Casing {
   if (options.casing !== undefined) return options.casing;
@@ -115,9 +117,9 @@ function resolveCasing(options: SandboxOptions, variants: ReadonlySet<string>): 
 
 async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyInstance; context: SandboxContext }> {
   const faults = new Set(options.faults ?? []);
-  const variants = new Set(options.variants ?? []);
   checkNames('fault', [...faults]);
-  checkNames('variant', [...variants]);
+  checkNames('variant', options.variants ?? []);
+  const variants: ReadonlySet<string> = new Set(expandVariants(options.variants ?? []));
   if (options.casing !== undefined && options.casing !== 'camel' && options.casing !== 'pascal') {
     throw new Error(`unknown casing "${String(options.casing)}" (known: camel, pascal)`);
   }
@@ -136,21 +138,33 @@ async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyIns
     // Logs go to stderr so that stdout carries only the CLI's ready line. Request logs carry no
     // headers; the redaction guards against a serializer that adds them.
     logger: options.logger ? { level: 'info', stream: process.stderr, redact: ['req.headers.apikey', 'req.headers.clienttoken'] } : false,
-    bodyLimit: BODY_LIMIT_BYTES,
+    bodyLimit: variants.has('bodies-unlimited') ? UNLIMITED_BODY_BYTES : BODY_LIMIT_BYTES,
     routerOptions: { caseSensitive: false, ignoreTrailingSlash: true, maxParamLength: 500 },
     clientErrorHandler: answerClientError,
   });
   app.decorateRequest('auth', null as unknown as Auth);
-  answerUnsupportedMethods(app, (request, reply) => sendError(request, reply, 404, 'routeNotFound', { method: request.method, url: request.url.split('?')[0] }));
+  // Code that sees only the request (body reading, error bodies) asks it for the variants.
+  app.decorateRequest('variants', { getter: () => variants });
+  answerUnsupportedMethods(
+    app,
+    (request, reply) => sendError(request, reply, 404, 'routeNotFound', { method: request.method, url: request.url.split('?')[0] }),
+    { wrongMethodIsNotFound: variants.has('method-404') },
+  );
   app.addHook('onRoute', (route) => {
-    if (route.bodyLimit === undefined && !LARGE_BODY_ROUTES.test(route.url ?? '')) route.bodyLimit = JSON_BODY_LIMIT_BYTES;
+    if (route.bodyLimit === undefined && !LARGE_BODY_ROUTES.test(route.url ?? '') && !variants.has('bodies-unlimited')) route.bodyLimit = JSON_BODY_LIMIT_BYTES;
   });
+  if (variants.has('extra-headers')) {
+    app.addHook('onSend', (request, reply, payload, done) => {
+      reply.header('x-request-id', String(request.id)).header('cache-control', 'no-store').header('x-api-version', '1');
+      done(null, payload);
+    });
+  }
   app.addHook('onClose', async () => engine.close());
 
   // An empty JSON body counts as no body (the register answer may be `{}`, clients send the same),
   // and a body that tries to set __proto__ is refused before it reaches normaliseKeys.
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser(JSON_SYNTAX, { parseAs: 'string' }, (_request, text, done) => {
+  const parseJson = (_request: unknown, text: string | Buffer, done: (error: Error | null, body?: unknown) => void) => {
     const source = text as string;
     if (source.trim() === '') return done(null, undefined);
     if (source.includes('"__proto__"')) return done(new ApiError(400, 'bodyMalformed', { detail: '__proto__ is not allowed' }), undefined);
@@ -161,7 +175,19 @@ async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyIns
       if (faults.has('malformed-json-500')) return done(error as Error, undefined);
       done(new ApiError(400, 'bodyMalformed', { detail: (error as Error).message }), undefined);
     }
-  });
+  };
+  app.addContentTypeParser(JSON_SYNTAX, { parseAs: 'string' }, parseJson);
+  if (variants.has('content-type-lenient')) {
+    // Any other media type (text/plain, none at all) is read as JSON; what does not parse is still 415.
+    app.addContentTypeParser('*', { parseAs: 'string' }, (request, text, done) => {
+      try {
+        JSON.parse(text as string);
+      } catch {
+        if ((text as string).trim() !== '') return done(new ApiError(415, 'unsupportedMediaType', { type: request.headers['content-type'] ?? '(none)' }), undefined);
+      }
+      parseJson(request, text, done);
+    });
+  }
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (faults.has('error-stack-trace') && error instanceof ApiError) {

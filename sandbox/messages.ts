@@ -48,6 +48,11 @@ const MESSAGES = {
     en: 'No company with ErpId "{erpId}" is registered for this API key.',
     sv: 'Inget företag med ErpId "{erpId}" är registrerat för den här API-nyckeln.',
   },
+  companyNotRegistered: {
+    en: 'The company with ErpId "{erpId}" has not completed its registration yet; try again once its status is Registered.',
+    sv: 'Företaget med ErpId "{erpId}" har inte slutfört sin registrering ännu; försök igen när dess status är Registered.',
+  },
+  foreignResource: { en: 'This {what} belongs to another company.', sv: 'Denna {what} tillhör ett annat företag.' },
   registrationIdUnknown: {
     en: 'RegistrationId "{registrationId}" does not match a company of this API key.',
     sv: 'RegistrationId "{registrationId}" matchar inget företag för den här API-nyckeln.',

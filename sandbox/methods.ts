@@ -32,7 +32,15 @@ function pathPattern(url: string): RegExp {
  * which carry the hot paths (token create, company status). Register before any route: it also sets
  * the not-found handler, `notFound`.
  */
-export function answerUnsupportedMethods(app: FastifyInstance, notFound: (request: FastifyRequest, reply: FastifyReply) => unknown): void {
+export function answerUnsupportedMethods(
+  app: FastifyInstance,
+  notFound: (request: FastifyRequest, reply: FastifyReply) => unknown,
+  options: { wrongMethodIsNotFound?: boolean } = {},
+): void {
+  // The method-404 variant: a wrong method is answered like an unknown path (the spec names no 405).
+  const methodNotAllowed = options.wrongMethodIsNotFound
+    ? (request: FastifyRequest, reply: FastifyReply) => notFound(request, reply)
+    : answerMethodNotAllowed;
   const known = new Map<string, KnownPath>();
   // Static paths that a parameter route would also match, by that route's url: the only case
   // where a routed request may still be a wrong method. Built once, on the first such request.
@@ -92,6 +100,6 @@ export function answerUnsupportedMethods(app: FastifyInstance, notFound: (reques
   });
 }
 
-function methodNotAllowed(request: FastifyRequest, reply: FastifyReply, path: string, allowed: string[]): FastifyReply {
+function answerMethodNotAllowed(request: FastifyRequest, reply: FastifyReply, path: string, allowed: string[]): FastifyReply {
   return sendError(request, reply.header('allow', allowed.join(', ')), 405, 'methodNotAllowed', { method: request.method, url: path, allowed: allowed.join(', ') });
 }

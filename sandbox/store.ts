@@ -61,7 +61,8 @@ export interface Company {
   ApiKey: string;
   ErpId: string;
   /** Registration status: Pending until the background step, then Registered; Deleted after a delete request ran. */
-  Status: 'Pending' | 'Registered' | 'Deleted';
+  /** Processing and an at-once Registered come from variants (registration-processing, registered-at-once). */
+  Status: 'Pending' | 'Processing' | 'Registered' | 'Deleted';
   Activated: boolean;
   SearchId?: string;
   Fields: CompanyFields;

@@ -1,6 +1,6 @@
 // Field rules for normalised (PascalCase) request bodies. Every failure is an ApiError with a 4xx
 // status, so bad input can never surface as a 5xx.
-import { normaliseKeys } from '../lib/casing.ts';
+import { canonicalFieldName, normaliseKeys, toCamel, toPascal } from '../lib/casing.ts';
 import { badRequest } from './errors.ts';
 import { BoundedMap } from './store.ts';
 
@@ -142,11 +142,27 @@ export function queryBoolean(query: unknown, name: string): boolean {
   throw badRequest('queryInvalid', { field: name, detail: 'expected true or false' });
 }
 
+/**
+ * The names-exact variant: a name the spec knows counts only in its PascalCase or camelCase
+ * spelling; any other casing ("ERPID") is kept as sent, so the field reads as absent.
+ */
+function normaliseExactKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(normaliseExactKeys);
+  if (!isPlainObject(value)) return value;
+  const result: Body = {};
+  for (const key of Object.keys(value)) {
+    const canonical = canonicalFieldName(key);
+    const name = canonical === undefined ? toPascal(key) : key === canonical || key === toCamel(canonical) ? canonical : key;
+    if (!(name in result)) result[name] = normaliseExactKeys(value[key]);
+  }
+  return result;
+}
+
 /** The request's JSON body with field names in the spec's spelling, whatever casing the client sent. */
-export function bodyOf(request: { body: unknown }): Body {
+export function bodyOf(request: { body: unknown; variants?: ReadonlySet<string> }): Body {
   let normalised: unknown;
   try {
-    normalised = normaliseKeys(request.body);
+    normalised = request.variants?.has('names-exact') ? normaliseExactKeys(request.body) : normaliseKeys(request.body);
   } catch (error) {
     // normaliseKeys recurses; a body nested thousands of levels deep overflows the stack.
     if (error instanceof RangeError) throw badRequest('bodyMalformed', { detail: 'nested too deeply' });

@@ -14,7 +14,16 @@ export interface Capabilities {
  * Capability values from the active processes. The spec lists only some values; the one value it
  * does not list, ReceivesElectronicInvoices, follows the pattern of ReceivesElectronicOrders.
  */
-export function capabilities(processes: readonly string[]): Capabilities {
+export function capabilities(processes: readonly string[], unlisted = false): Capabilities {
+  // The capability-unlisted variant: values beyond those the spec lists, which it allows to occur.
+  if (unlisted) {
+    return {
+      ReceiveElectronicInvoiceCapability: processes.includes('ReceiveInvoices') ? 'CanReceiveElectronicInvoices' : 'CannotReceiveElectronicInvoices',
+      SendsElectronicInvoiceCapability: processes.includes('SendInvoices') ? 'SendsElectronicInvoices' : 'NotSendingElectronicInvoices',
+      ReceiveElectronicOrderCapability: processes.includes('ReceiveOrders') ? 'ReceivesElectronicOrders' : 'ReceivesOrdersByEmail',
+      SendsElectronicOrderCapability: processes.includes('SendOrders') ? 'SendsElectronicOrders' : 'CannotSendElectronicOrders',
+    };
+  }
   return {
     ReceiveElectronicInvoiceCapability: processes.includes('ReceiveInvoices') ? 'ReceivesElectronicInvoices' : 'CannotReceiveElectronicInvoices',
     SendsElectronicInvoiceCapability: processes.includes('SendInvoices') ? 'SendsElectronicInvoices' : 'ErpSystemSupportsSendingElectronicInvoices',
@@ -79,11 +88,11 @@ export function companyStatusBody(company: Company) {
   };
 }
 
-export function companyDetailsBody(company: Company) {
+export function companyDetailsBody(company: Company, unlistedCapabilities = false) {
   return {
     CompanyId: company.CompanyId,
     ...companyAddress(company),
-    ...capabilities(company.Fields.Processes ?? []),
+    ...capabilities(company.Fields.Processes ?? [], unlistedCapabilities),
     HasInvoiceChecks: false,
     InvoiceChecks: { BuyerReferenceNo: false, BuyerReferenceName: false, BuyerOrderNo: false, BuyerName: false },
     PeppolParticipantIdentifiers: companyPeppolIdentifiers(company),
@@ -132,8 +141,8 @@ export function partyOfDirectory(party: DirectoryParty): PartyView {
   };
 }
 
-export function partyBody(party: PartyView, kind: PartyKind) {
-  const all = capabilities(party.Processes);
+export function partyBody(party: PartyView, kind: PartyKind, unlistedCapabilities = false) {
+  const all = capabilities(party.Processes, unlistedCapabilities);
   const added = kind === 'buyer'
     ? { ReceiveElectronicInvoiceCapability: all.ReceiveElectronicInvoiceCapability, SendsElectronicOrderCapability: all.SendsElectronicOrderCapability }
     : { SendsElectronicInvoiceCapability: all.SendsElectronicInvoiceCapability, ReceiveElectronicOrderCapability: all.ReceiveElectronicOrderCapability };

@@ -4,7 +4,7 @@
 import type { Command } from 'commander';
 import { DEFAULT_SANDBOX_HOST, DEFAULT_SANDBOX_PORT } from '../../lib/defaults.ts';
 import { DEFAULT_ASYNC_DELAY_MS, startSandbox, type SandboxOptions } from '../../sandbox/index.ts';
-import { FAULTS, VARIANTS } from '../../sandbox/faults.ts';
+import { FAULTS, VARIANT_GROUPS, VARIANTS } from '../../sandbox/faults.ts';
 
 interface SandboxFlags {
   port: string;
@@ -60,7 +60,7 @@ export function registerSandboxCommand(program: Command): void {
     .option('--async-delay <MS>', `delay of each background step in milliseconds [default: ${DEFAULT_ASYNC_DELAY_MS}]`)
     .option('--config <FILE>', 'JSON configuration (API keys, identifier types, deletesEnabled, storage cap ...; see sandbox/README.md)')
     .option('--fault <NAME...>', `switch on a deliberate deviation from the spec (${Object.keys(FAULTS).join(', ')})`)
-    .option('--variant <NAME...>', `switch on a legitimate difference (${Object.keys(VARIANTS).join(', ')})`)
+    .option('--variant <NAME...>', `switch on a legitimate difference, or a group of them (${[...Object.keys(VARIANT_GROUPS), ...Object.keys(VARIANTS)].join(', ')})`)
     .option('--log', 'log every request (APIkey and ClientToken headers redacted)')
     .action(async (flags: SandboxFlags) => {
       let options: SandboxOptions;

@@ -2,7 +2,7 @@
 // deletion.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { authenticateApiKey, authenticateClientToken, requireApiKey, requireClientToken, requireEither } from '../auth.ts';
-import { hasFault, sendBody, type AreaOptions, type SandboxContext } from '../context.ts';
+import { hasFault, hasVariant, sendBody, type AreaOptions, type SandboxContext } from '../context.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { normaliseOrgNo, PROCESSES, type Company, type CompanyFields } from '../store.ts';
 import { companyDetailsBody, companyStatusBody } from '../views.ts';
@@ -34,6 +34,21 @@ function deleteCredentials(context: SandboxContext) {
     }
     authenticateApiKey(context, request);
   };
+}
+
+/** The status a new registration starts in: Pending, or Processing / Registered with their variants. */
+function initialStatus(context: SandboxContext): Company['Status'] {
+  if (hasVariant(context, 'registered-at-once')) return 'Registered';
+  return hasVariant(context, 'registration-processing') ? 'Processing' : 'Pending';
+}
+
+/**
+ * Another company's record is answered as not found, like an id that does not exist; with the
+ * foreign-403 variant an id that does exist elsewhere is 403.
+ */
+export function foreignOrNotFound(context: SandboxContext, existsElsewhere: boolean, what: string): ApiError {
+  if (existsElsewhere && hasVariant(context, 'foreign-403')) return new ApiError(403, 'foreignResource', { what });
+  return notFound(what);
 }
 
 export const CULTURE_CODES = ['en-GB', 'da-DK', 'fi-FI', 'is-IS', 'nn-NO', 'sv-SE'];
@@ -79,11 +94,19 @@ export async function companiesArea(app: FastifyInstance, { context }: AreaOptio
     const apiKey = request.auth.apiKey as string;
     const existing = store.companyByErpId(apiKey, erpId);
     if (existing !== undefined) {
-      // An update keeps the company (same CompanyId) and its registration status.
+      // An update keeps the company (same CompanyId) and its registration status; with
+      // reregister-pending it runs a new registration in the background.
       existing.Fields = { ...fields, Processes: fields.Processes ?? existing.Fields.Processes };
+      if (hasVariant(context, 'reregister-pending') && existing.Status === 'Registered') {
+        existing.Status = initialStatus(context);
+        engine.registerCompany(existing);
+      }
     } else {
-      engine.registerCompany(store.createCompany(apiKey, erpId, fields));
+      const company = store.createCompany(apiKey, erpId, fields);
+      company.Status = initialStatus(context);
+      engine.registerCompany(company);
     }
+    if (hasVariant(context, 'register-no-body')) return reply.code(hasFault(context, 'register-200') ? 200 : 202).send();
     return sendBody(context, reply, hasFault(context, 'register-200') ? 200 : 202, {});
   });
 
@@ -110,7 +133,7 @@ export async function companiesArea(app: FastifyInstance, { context }: AreaOptio
     return reply.code(200).send();
   });
 
-  app.post('/companies/services', { preHandler: requireEither(context) }, async (request, reply) => {
+  app.post('/companies/services', { preHandler: hasVariant(context, 'services-apikey-only') ? requireApiKey(context) : requireEither(context) }, async (request, reply) => {
     const body = bodyOf(request);
     const erpId = requiredString(body, 'ErpId');
     const country = countryCode(body);
@@ -133,6 +156,7 @@ export async function companiesArea(app: FastifyInstance, { context }: AreaOptio
       if (searchId === undefined || searchId === '') throw badRequest('fieldRequired', { field: 'SearchId' });
     }
     engine.activateServices(company, searchId, processes);
+    if (hasVariant(context, 'register-no-body')) return reply.code(202).send();
     return sendBody(context, reply, 202, {});
   });
 
@@ -151,10 +175,10 @@ export async function companiesArea(app: FastifyInstance, { context }: AreaOptio
     // Another company's details are answered as not found, like an id that does not exist.
     if (request.params.CompanyId !== company.CompanyId) {
       const other = hasFault(context, 'details-other-company') ? store.companies.get(request.params.CompanyId) : undefined;
-      if (other === undefined) throw notFound(`company ${request.params.CompanyId}`);
+      if (other === undefined) throw foreignOrNotFound(context, store.companies.has(request.params.CompanyId), `company ${request.params.CompanyId}`);
       company = other;
     }
-    const body: Record<string, unknown> = companyDetailsBody(company);
+    const body: Record<string, unknown> = companyDetailsBody(company, hasVariant(context, 'capability-unlisted'));
     if (hasFault(context, 'details-invoicechecks-string')) body.HasInvoiceChecks = String(body.HasInvoiceChecks);
     if (hasFault(context, 'details-peppol-malformed')) body.PeppolParticipantIdentifiers = (body.PeppolParticipantIdentifiers as string[]).map((identifier) => identifier.replace('::', ':'));
     return sendBody(context, reply, 200, body);
@@ -180,6 +204,7 @@ export async function companiesArea(app: FastifyInstance, { context }: AreaOptio
     }
     const company = request.auth.company as Company;
     store.users.set(name.toLowerCase(), { UserName: name, Email: email, CultureCode: cultureCode, CompanyId: company.CompanyId });
+    if (hasVariant(context, 'user-no-body')) return reply.code(200).send();
     return sendBody(context, reply, 200, { UserName: name, Email: email, CultureCode: cultureCode });
   });
 
@@ -197,6 +222,7 @@ export async function companiesArea(app: FastifyInstance, { context }: AreaOptio
     const company = request.auth.company as Company;
     const exists = company.Identifiers.some((identifier) => identifier.Type === type && identifier.Value === value);
     if (!exists) company.Identifiers.push({ Type: type, Value: value });
+    if (hasVariant(context, 'identifier-200') && !hasFault(context, 'identifier-202')) return reply.code(200).send();
     return sendBody(context, reply, hasFault(context, 'identifier-202') ? 202 : exists ? 200 : 201, { Type: type, Value: value });
   });
 

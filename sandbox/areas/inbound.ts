@@ -2,7 +2,9 @@
 // rendered document and attachments, and marking documents as handled.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requireClientToken } from '../auth.ts';
-import { apiUrl, hasFault, sendBody, type AreaOptions, type SandboxContext } from '../context.ts';
+import { apiUrl, hasFault, hasVariant, sendBody, type AreaOptions, type SandboxContext } from '../context.ts';
+import { API_PREFIX } from '../../lib/defaults.ts';
+import { foreignOrNotFound } from './companies.ts';
 import { badRequest, notFound } from '../errors.ts';
 import type { Company, InboundDocument } from '../store.ts';
 import { sendFile } from './outbound.ts';
@@ -20,12 +22,21 @@ const INBOX_TYPES: Record<string, string[]> = {
 /** Documents per list answer; Total still counts them all. */
 const MAX_LISTED = 500;
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 function ownInbound(context: SandboxContext, request: FastifyRequest<{ Params: { id: string } }>): InboundDocument {
+  // inbound-malformed-id-400: an id that cannot be a document id is a bad request rather than not found.
+  if (hasVariant(context, 'inbound-malformed-id-400') && !UUID.test(request.params.id)) throw badRequest('fieldInvalid', { field: 'id', detail: 'expected a uuid' });
   const document = context.store.inbound.get(request.params.id.toLowerCase());
   const foreign = document !== undefined && document.CompanyId !== (request.auth.company as Company).CompanyId && !hasFault(context, 'inbound-read-any-company');
   // Another company's document is answered as not found, like an id that does not exist.
-  if (document === undefined || foreign) throw notFound(`document ${request.params.id}`);
+  if (document === undefined || foreign) throw foreignOrNotFound(context, foreign, `document ${request.params.id}`);
   return document;
+}
+
+/** A URL of the inbox: absolute, or a path with the inbound-urls-relative variant. */
+function inboxUrl(context: SandboxContext, request: FastifyRequest, path: string): string {
+  return hasVariant(context, 'inbound-urls-relative') ? `${API_PREFIX}${path}` : apiUrl(request, path);
 }
 
 function uploadOf(context: SandboxContext, id: string | undefined, what: string) {
@@ -40,7 +51,9 @@ export async function inboundArea(app: FastifyInstance, { context }: AreaOptions
 
   app.get('/documents/incoming', clientToken, async (request, reply) => {
     const typeValue = queryValue(request.query, 'type');
-    const types = typeValue === undefined || typeValue === '' ? [] : INBOX_TYPES[allowedValue(typeValue, Object.keys(INBOX_TYPES), 'type')];
+    if ((typeValue === undefined || typeValue === '') && hasVariant(context, 'inbound-type-required')) throw badRequest('queryInvalid', { field: 'type', detail: 'required, such as invoice' });
+    const unknownType = typeValue !== undefined && !(typeValue.toLowerCase() in INBOX_TYPES) && hasVariant(context, 'inbound-type-unknown-empty');
+    const types = typeValue === undefined || typeValue === '' || unknownType ? [] : INBOX_TYPES[allowedValue(typeValue, Object.keys(INBOX_TYPES), 'type')];
     const sequenceText = queryValue(request.query, 'sequenceNo');
     let after: number | undefined;
     if (sequenceText !== undefined) {
@@ -51,21 +64,25 @@ export async function inboundArea(app: FastifyInstance, { context }: AreaOptions
     const documents: Array<Record<string, unknown>> = [];
     let total = 0;
     const inbox = hasFault(context, 'inbound-list-all-companies') ? [...store.inbound.keys()] : company.Inbox;
-    for (const id of inbox) {
+    // Oldest first (SequenceNo order), or newest first with the inbound-newest-first variant.
+    const ordered = hasVariant(context, 'inbound-newest-first') ? [...inbox].reverse() : inbox;
+    // sequenceNo starts the list after it, or at it with the inbound-sequenceno-inclusive variant.
+    const first = after === undefined ? undefined : hasVariant(context, 'inbound-sequenceno-inclusive') ? after : after + 1;
+    for (const id of unknownType ? [] : ordered) {
       const document = store.inbound.get(id);
       if (document === undefined) continue;
       if (types.length > 0 && !types.includes(document.DocumentType)) continue;
       // With sequenceNo the caller tracks documents itself: the handled flag is ignored and only later documents are listed.
       const handled = document.Handled && !hasFault(context, 'handled-ignored');
-      if (after !== undefined ? document.SequenceNo <= after || (document.Handled && hasFault(context, 'sequenceno-ignored')) : handled) continue;
+      if (first !== undefined ? document.SequenceNo < first || (document.Handled && hasFault(context, 'sequenceno-ignored')) : handled) continue;
       total++;
       if (documents.length >= MAX_LISTED) continue;
       documents.push({
         Id: document.Id,
         DocumentType: document.DocumentType,
         DocumentFormat: document.DocumentFormat,
-        InfoUrl: apiUrl(request, `/documents/${document.Id}/info`),
-        DownloadUrl: apiUrl(request, `/documents/${document.Id}`),
+        InfoUrl: inboxUrl(context, request, `/documents/${document.Id}/info`),
+        DownloadUrl: inboxUrl(context, request, `/documents/${document.Id}`),
         SequenceNo: hasFault(context, 'inbound-sequenceno-string') ? String(document.SequenceNo) : document.SequenceNo,
         CompanyId: document.CompanyId,
       });
@@ -88,10 +105,10 @@ export async function inboundArea(app: FastifyInstance, { context }: AreaOptions
       Id: document.Id,
       DocumentType: document.DocumentType,
       DocumentFormat: document.DocumentFormat,
-      DocumentUrl: apiUrl(request, `/documents/${document.Id}`),
+      DocumentUrl: inboxUrl(context, request, `/documents/${document.Id}`),
       RenderedDocumentFormat: document.RenderedDocumentFormat ?? null,
-      RenderedDocumentUrl: document.RenderedUploadId === undefined ? null : apiUrl(request, `/documents/${document.Id}/rendered`),
-      Attachments: document.AttachmentUploadIds.map((_id, index) => apiUrl(request, `/documents/${document.Id}/attachments/${index}`)),
+      RenderedDocumentUrl: document.RenderedUploadId === undefined ? null : inboxUrl(context, request, `/documents/${document.Id}/rendered`),
+      Attachments: document.AttachmentUploadIds.map((_id, index) => inboxUrl(context, request, `/documents/${document.Id}/attachments/${index}`)),
     });
   });
 
@@ -112,11 +129,17 @@ export async function inboundArea(app: FastifyInstance, { context }: AreaOptions
     const ids = optionalStringArray(bodyOf(request), 'Documents', 'documents');
     if (ids === undefined) throw badRequest('fieldRequired', { field: 'documents' });
     const company = request.auth.company as Company;
-    const documents = ids.map((id) => {
+    const ignoreUnknown = hasVariant(context, 'handled-unknown-ignored');
+    const documents: InboundDocument[] = [];
+    for (const id of ids) {
       const document = store.inbound.get(id.toLowerCase());
-      if (document === undefined || document.CompanyId !== company.CompanyId) throw notFound(`document ${id}`);
-      return document;
-    });
+      // handled-unknown-ignored: an id the company does not own is skipped, never marked.
+      if (document === undefined || document.CompanyId !== company.CompanyId) {
+        if (ignoreUnknown) continue;
+        throw foreignOrNotFound(context, document !== undefined, `document ${id}`);
+      }
+      documents.push(document);
+    }
     for (const document of documents) document.Handled = true;
     return reply.code(200).send();
   });

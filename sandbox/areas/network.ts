@@ -103,7 +103,7 @@ function lookup(context: SandboxContext, kind: PartyKind) {
     return sendBody(context, reply, 200, {
       PotentialMatches: potentialMatches,
       ExactHit: hasFault(context, 'lookup-exacthit-string') ? String(potentialMatches === 1 && byIdentifier) : potentialMatches === 1 && byIdentifier,
-      Parties: found.map((party) => partyBody(party, kind)),
+      Parties: found.map((party) => partyBody(party, kind, hasVariant(context, 'capability-unlisted'))),
     });
   };
 }
@@ -115,7 +115,7 @@ export async function networkArea(app: FastifyInstance, { context }: AreaOptions
     preHandler: (request, reply, done) => (unauthenticated && request.headers.clienttoken === undefined ? done() : buyerAuth(request, reply, done)),
   }, lookup(context, 'buyer'));
   // The spec does not show the scheme of the seller lookup: a client or search token, or an APIkey.
-  app.post('/sellerparties/lookup', { preHandler: requireEither(context, true) }, lookup(context, 'seller'));
+  app.post('/sellerparties/lookup', { preHandler: hasVariant(context, 'seller-lookup-token-only') ? requireClientToken(context, true) : requireEither(context, true) }, lookup(context, 'seller'));
 
   app.post('/network/setup', { preHandler: requireClientToken(context) }, async (request, reply) => {
     // The request is the network setup request: without one there is nothing to set up.
@@ -131,7 +131,7 @@ export async function networkArea(app: FastifyInstance, { context }: AreaOptions
     else processList(body);
     const company = request.auth.company as Company;
     const attachment = optionalString(body, 'AttachmentUri');
-    if (attachment !== undefined && attachment !== '') uploadOfCompany(context, company, attachment, 'AttachmentUri');
+    if (attachment !== undefined && attachment !== '' && !hasVariant(context, 'setup-attachment-unchecked')) uploadOfCompany(context, company, attachment, 'AttachmentUri');
     const requestId = randomUUID();
     const requests = context.store.networkSetupRequests;
     requests.set(requestId, { CompanyId: company.CompanyId, CreatedAt: Date.now() });

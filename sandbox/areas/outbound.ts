@@ -3,7 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requireClientToken, requireEither } from '../auth.ts';
-import { apiUrl, formatTime, hasFault, locationOf, sendBody, type AreaOptions, type Auth, type SandboxContext } from '../context.ts';
+import { foreignOrNotFound } from './companies.ts';
+import { apiUrl, formatTime, hasFault, hasVariant, locationOf, sendBody, type AreaOptions, type Auth, type SandboxContext } from '../context.ts';
 import { ApiError, badRequest, localise, notFound } from '../errors.ts';
 import { normaliseOrgNo, type Company, type OutboundDocument, type Upload } from '../store.ts';
 import {
@@ -19,8 +20,9 @@ const RECIPIENT_FIELDS = ['GLN', 'OrgNo', 'VatNo', 'Name', 'RecipientNo', 'Count
 const DEFAULT_TAKE = 100;
 const MAX_TAKE = 1000;
 
-export function uploadReference(id: string): string {
-  return `urn:dxs:document:${id}`;
+/** The document reference of an upload: a URN ending in its uuid (urn:uuid:<uuid> with the upload-urn-uuid variant). */
+export function uploadReference(id: string, context?: SandboxContext): string {
+  return context !== undefined && hasVariant(context, 'upload-urn-uuid') ? `urn:uuid:${id}` : `urn:dxs:document:${id}`;
 }
 
 /** The upload that a reference names (a URN or URL ending in the uuid), if this company made it. */
@@ -43,8 +45,10 @@ export function visibleTo(context: SandboxContext, auth: Auth, companyId: string
   return context.store.companies.get(companyId)?.ApiKey === auth.apiKey;
 }
 
-function documentIdParam(value: string): string {
+function documentIdParam(context: SandboxContext, value: string): string {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) {
+    // outbound-malformed-id-404: an id that is not a uuid names no document.
+    if (hasVariant(context, 'outbound-malformed-id-404')) throw notFound(`document ${value}`);
     throw badRequest('fieldInvalid', { field: 'DocumentId', detail: 'expected a uuid' });
   }
   return value.toLowerCase();
@@ -132,20 +136,32 @@ function outboundBody(context: SandboxContext, request: FastifyRequest, document
     ErpDocumentId: hasFault(context, 'erp-document-id-dropped') ? null : document.ErpDocumentId ?? null,
     Error: document.Error === undefined
       ? null
-      : { Message: localise(request, document.Error.Key, document.Error.Params), MoreInfoUri: document.Error.MoreInfoUri, Status: document.Error.Status },
+      : {
+        Message: localise(request, document.Error.Key, document.Error.Params),
+        MoreInfoUri: document.Error.MoreInfoUri,
+        Status: hasVariant(context, 'error-status-code') ? 'CONVERSION_FAILED' : document.Error.Status,
+      },
   };
-  if (includeFileInfo && !hasFault(context, 'file-info-ignored')) body.FileInfo = fileInfo(context, request, document);
+  if (includeFileInfo && !hasFault(context, 'file-info-ignored')) {
+    const info = fileInfo(context, request, document);
+    // file-info-list: another structure for what the spec does not show.
+    if (hasVariant(context, 'file-info-list')) {
+      body.Files = info.Files.map((file) => ({ Name: file.Filename, ContentType: file.DocumentFormat, Url: file.DownloadUrl }));
+    } else {
+      body.FileInfo = info;
+    }
+  }
   return body;
 }
 
 /** The spec does not show the file information; the sandbox lists each stored file with its download URL. */
 function fileInfo(context: SandboxContext, request: FastifyRequest, document: OutboundDocument) {
-  const files: Array<Record<string, unknown>> = [];
+  const files: Array<{ Role: string; DocumentUri: string; DocumentFormat: string | null; Filename: string | null; Size: number | null; Available: boolean; DownloadUrl: string }> = [];
   const add = (role: string, uploadId: string, format: string | undefined, downloadId: string) => {
     const upload = context.store.uploads.get(uploadId);
     files.push({
       Role: role,
-      DocumentUri: uploadReference(uploadId),
+      DocumentUri: uploadReference(uploadId, context),
       DocumentFormat: format ?? upload?.ContentType ?? null,
       Filename: upload?.Filename ?? null,
       Size: upload?.Size ?? null,
@@ -165,7 +181,7 @@ export function sendFile(reply: FastifyReply, upload: Upload, headers: Record<st
   return reply
     .code(200)
     .headers({
-      'content-type': upload.ContentType,
+      'content-type': reply.request.variants?.has('downloads-octet-stream') ? 'application/octet-stream' : upload.ContentType,
       'content-disposition': `attachment; filename="${filename}"`,
       'x-filename': encodeURIComponent(upload.Filename),
       ...headers,
@@ -193,7 +209,7 @@ export async function outboundArea(app: FastifyInstance, { context }: AreaOption
     if (file === undefined) throw badRequest('uploadMissingFile');
     const upload = store.addUpload((request.auth.company as Company).CompanyId, file.filename, file.mimetype || 'application/octet-stream', file.bytes);
     if (hasFault(context, 'upload-location-missing')) return reply.code(202).send();
-    const location = hasFault(context, 'upload-location-url') ? apiUrl(request, `/documents/${upload.Id}`) : uploadReference(upload.Id);
+    const location = hasFault(context, 'upload-location-url') ? apiUrl(request, `/documents/${upload.Id}`) : uploadReference(upload.Id, context);
     return reply.code(hasFault(context, 'upload-200') ? 200 : 202).header('location', location).send();
   });
 
@@ -236,16 +252,16 @@ export async function outboundArea(app: FastifyInstance, { context }: AreaOption
     store.addOutbound(outbound);
     engine.sendDocument(outbound);
     if (hasFault(context, 'send-location-missing')) return reply.code(200).send();
-    return reply.code(hasFault(context, 'send-202') ? 202 : 200).header('location', locationOf(context, request, `/documents/outbound/${outbound.Id}`)).send();
+    return reply.code(hasFault(context, 'send-202') ? 202 : 200).header('location', locationOf(context, request, `/${hasVariant(context, 'send-location-invoices') ? 'invoices' : 'documents'}/outbound/${outbound.Id}`)).send();
   });
 
   const byId = async (request: FastifyRequest, reply: FastifyReply) => {
     const includeFileInfo = queryBoolean(request.query, 'IncludeFileInfo');
     const { DocumentId } = request.params as { DocumentId: string };
     if (hasFault(context, 'outbound-bad-uuid-500') && !UUID.test(DocumentId)) throw new Error(`cannot parse ${DocumentId} as a uuid`);
-    const document = store.outbound.get(documentIdParam(DocumentId));
+    const document = store.outbound.get(documentIdParam(context, DocumentId));
     const visible = (companyId: string) => hasFault(context, 'outbound-status-any-company') || visibleTo(context, request.auth, companyId);
-    if (document === undefined || !visible(document.CompanyId)) throw notFound(`document ${DocumentId}`);
+    if (document === undefined || !visible(document.CompanyId)) throw foreignOrNotFound(context, document !== undefined, `document ${DocumentId}`);
     return sendBody(context, reply, 200, outboundBody(context, request, document, includeFileInfo));
   };
   // GET /{documentType}/outbound/{id}: the spec names invoices and documents, and orders follow the pattern.
@@ -260,26 +276,34 @@ export async function outboundArea(app: FastifyInstance, { context }: AreaOption
     return sendBody(context, reply, 200, outboundBody(context, request, document, includeFileInfo));
   });
 
-  app.get<{ Params: { DocumentId: string } }>('/documents/outbound/download/:DocumentId', { preHandler: requireEither(context) }, async (request, reply) => {
-    const id = documentIdParam(request.params.DocumentId);
+  // The scheme of the download and the list is not shown: either, or a ClientToken alone with a variant.
+  const downloadAuth = hasVariant(context, 'outbound-download-token-only') ? requireClientToken(context) : requireEither(context);
+  const listAuth = hasVariant(context, 'outbound-list-token-only') ? requireClientToken(context) : requireEither(context);
+
+  app.get<{ Params: { DocumentId: string } }>('/documents/outbound/download/:DocumentId', { preHandler: downloadAuth }, async (request, reply) => {
+    const id = documentIdParam(context, request.params.DocumentId);
     const document = store.outbound.get(id);
     const upload = document !== undefined ? store.uploads.get(document.UploadId) : store.uploads.get(id);
     const owner = document?.CompanyId ?? upload?.CompanyId;
-    if (upload === undefined || owner === undefined || !(hasFault(context, 'outbound-download-any-company') || visibleTo(context, request.auth, owner))) throw notFound(`document ${request.params.DocumentId}`);
+    if (upload === undefined || owner === undefined || !(hasFault(context, 'outbound-download-any-company') || visibleTo(context, request.auth, owner))) {
+      throw foreignOrNotFound(context, owner !== undefined, `document ${request.params.DocumentId}`);
+    }
     return sendFile(reply, upload, { 'x-document-format': document?.DocumentFormat ?? upload.ContentType });
   });
 
-  app.post('/documents/outbound/list', { preHandler: requireEither(context) }, async (request, reply) => {
+  app.post('/documents/outbound/list', { preHandler: listAuth }, async (request, reply) => {
     const body = bodyOf(request);
-    const take = optionalInteger(body, 'Take', 0, MAX_TAKE) ?? DEFAULT_TAKE;
+    const take = optionalInteger(body, 'Take', 0, MAX_TAKE) ?? (hasVariant(context, 'outbound-list-take-10') ? 10 : DEFAULT_TAKE);
     const skip = optionalInteger(body, 'Skip', 0, Number.MAX_SAFE_INTEGER) ?? 0;
     const createdFrom = optionalDateTime(body, 'CreatedFrom')?.getTime();
     const createdTo = optionalDateTime(body, 'CreatedTo')?.getTime();
     const updatedAfter = optionalDateTime(body, 'UpdatedAfter')?.getTime();
     const selected: OutboundDocument[] = [];
     let total = 0;
-    // Oldest first (creation order), so that Skip pages stay stable while new documents arrive.
-    for (const document of store.outbound.values()) {
+    // Oldest first (creation order), so that Skip pages stay stable while new documents arrive;
+    // newest first with the outbound-list-newest-first variant.
+    const all = hasVariant(context, 'outbound-list-newest-first') ? [...store.outbound.values()].reverse() : store.outbound.values();
+    for (const document of all) {
       if (!visibleTo(context, request.auth, document.CompanyId) && !hasFault(context, 'outbound-list-all-companies')) continue;
       if (createdFrom !== undefined && document.CreatedAt < createdFrom) continue;
       if (createdTo !== undefined && document.CreatedAt > createdTo) continue;
@@ -287,6 +311,10 @@ export async function outboundArea(app: FastifyInstance, { context }: AreaOption
       if (total >= skip && selected.length < take) selected.push(document);
       total++;
     }
-    return sendBody(context, reply, 200, { Total: total, Documents: selected.map((document) => outboundBody(context, request, document, false)) });
+    const documents = selected.map((document) => outboundBody(context, request, document, false));
+    // The response schema is not shown: {Total, Documents}, a bare array, or a paged object.
+    if (hasVariant(context, 'outbound-list-array')) return sendBody(context, reply, 200, documents);
+    if (hasVariant(context, 'outbound-list-paged')) return sendBody(context, reply, 200, { Items: documents, TotalCount: total, Take: take, Skip: skip });
+    return sendBody(context, reply, 200, { Total: total, Documents: documents });
   });
 }

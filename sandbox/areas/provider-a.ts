@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { requireClientToken } from '../auth.ts';
-import { hasFault, locationOf, sendBody, type AreaOptions, type SandboxContext } from '../context.ts';
+import { hasFault, hasVariant, locationOf, sendBody, type AreaOptions, type SandboxContext } from '../context.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { normaliseOrgNo, type Company, type ProviderARecord } from '../store.ts';
 import { allowedValue, bodyOf, optionalString, requiredEmail, requiredString, optionalEmail, type Body } from '../validate.ts';
@@ -13,6 +13,7 @@ export const MAX_SSNS = 500_000;
 export const MAX_ICON_BYTES = 1024 * 1024;
 /** Icons kept per company; older ones are forgotten. */
 const MAX_ICONS = 5;
+const PATCH_FIELDS = ['DisplayName', 'OrgNo', 'ContactFirstName', 'ContactLastName', 'ContactPhone', 'ContactPersonEmail', 'GeneralEmail'];
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** Swedish organisation number: ten digits, optionally NNNNNN-NNNN, or twelve with the century prefix 16. */
@@ -23,7 +24,9 @@ const PHONE = /^\+?[0-9][0-9 ()-]{4,24}$/;
 
 function swedishCompany(context: SandboxContext, request: FastifyRequest): Company {
   const company = request.auth.company as Company;
-  if (company.Fields.CountryCode !== 'SE' && !hasFault(context, 'providera-not-swedish')) throw badRequest('providerANotSwedish');
+  if (company.Fields.CountryCode !== 'SE' && !hasFault(context, 'providera-not-swedish')) {
+    throw new ApiError(hasVariant(context, 'providera-not-swedish-403') ? 403 : 400, 'providerANotSwedish');
+  }
   return company;
 }
 
@@ -55,9 +58,16 @@ export function agreementStartText(date: Date): string {
   return date.toISOString().slice(0, 16).replace('T', ' ');
 }
 
-function recordBody(record: ProviderARecord | undefined) {
-  // Before registration only the status is known; the other fields are left out rather than sent empty.
-  if (record === undefined) return { Status: 'Unknown' };
+function recordBody(context: SandboxContext, record: ProviderARecord | undefined) {
+  // Before registration only the status is known; the other fields are left out rather than sent
+  // empty, or sent as null with the providera-unknown-nulls variant.
+  if (record === undefined) {
+    if (!hasVariant(context, 'providera-unknown-nulls')) return { Status: 'Unknown' };
+    return {
+      Status: 'Unknown', AgreementStatus: null, AgreementStart: null, DisplayName: null, ContactPersonEmail: null,
+      ContactFirstName: null, ContactLastName: null, GeneralEmail: null, ContactPhone: null,
+    };
+  }
   return {
     Status: record.Status,
     AgreementStatus: record.AgreementStatus,
@@ -164,7 +174,7 @@ export async function providerAArea(app: FastifyInstance, { context }: AreaOptio
 
   app.get(PATH, clientToken, async (request, reply) => {
     const company = swedishCompany(context, request);
-    const body: Record<string, unknown> = recordBody(company.ProviderA);
+    const body: Record<string, unknown> = recordBody(context, company.ProviderA);
     if (hasFault(context, 'providera-status-unlisted') && body.Status === 'Completed') body.Status = 'Active';
     if (hasFault(context, 'providera-agreementstart-iso') && company.ProviderA !== undefined) body.AgreementStart = company.ProviderA.AgreementStart.toISOString();
     return sendBody(context, reply, 200, body);
@@ -175,6 +185,7 @@ export async function providerAArea(app: FastifyInstance, { context }: AreaOptio
     const body = bodyOf(request);
     const record = company.ProviderA;
     if (record === undefined) throw badRequest('providerANotRegistered');
+    if (hasVariant(context, 'providera-patch-all-required')) for (const name of PATCH_FIELDS) requiredString(body, name);
     const orgNo = nonEmpty(body, 'OrgNo');
     const phone = nonEmpty(body, 'ContactPhone');
     const changes: Partial<ProviderARecord> = {
@@ -248,6 +259,7 @@ export async function providerAArea(app: FastifyInstance, { context }: AreaOptio
       seen.add(ssn);
       if (ssnRegistered(ssn, listedSsns)) registered.push(ssn);
     }
+    if (hasVariant(context, 'providera-ssns-sorted')) registered.sort();
     return sendBody(context, reply, 200, { RegisteredSsns: registered });
   });
 }

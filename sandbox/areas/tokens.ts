@@ -1,14 +1,14 @@
 // POST /clienttokens/create, /clienttokens/revoke, /clienttokens/createsearchtoken.
 import type { FastifyInstance } from 'fastify';
-import { authenticateApiKey, requireEither } from '../auth.ts';
-import { formatTime, hasFault, sendBody, type AreaOptions, type SandboxContext } from '../context.ts';
+import { authenticateApiKey, requireApiKey, requireEither } from '../auth.ts';
+import { formatTime, hasFault, hasVariant, sendBody, type AreaOptions, type SandboxContext } from '../context.ts';
 import { ApiError, badRequest } from '../errors.ts';
 import type { TokenRecord } from '../store.ts';
 import { bodyOf, optionalDateTime, optionalEmail, optionalObject, optionalString, optionalStringArray, requiredString } from '../validate.ts';
 
 function tokenBody(context: SandboxContext, token: TokenRecord) {
   if (hasFault(context, 'token-answer-without-token')) return { ValidTo: token.ValidTo === undefined ? null : formatTime(context, token.ValidTo) };
-  if (token.ValidTo === undefined) return { Token: token.Token, ValidTo: null };
+  if (token.ValidTo === undefined) return hasVariant(context, 'token-validto-omitted') ? { Token: token.Token } : { Token: token.Token, ValidTo: null };
   const validTo = hasFault(context, 'token-validto-malformed') ? new Date(token.ValidTo).toUTCString() : formatTime(context, token.ValidTo);
   return { Token: token.Token, ValidTo: validTo };
 }
@@ -38,22 +38,30 @@ export async function tokensArea(app: FastifyInstance, { context }: AreaOptions)
     }
     const apiKey = request.auth.apiKey as string;
     const company = store.companyByErpId(apiKey, erpId);
-    if (company === undefined) throw badRequest('companyNotFoundForErpId', { erpId });
+    if (company === undefined) throw new ApiError(hasVariant(context, 'token-unknown-erpid-404') ? 404 : 400, 'companyNotFoundForErpId', { erpId });
+    if (company.Status !== 'Registered' && hasVariant(context, 'token-after-registered')) throw badRequest('companyNotRegistered', { erpId });
     if (hasFault(context, 'token-create-500')) throw new ApiError(500, 'internalError');
     const token = store.tokens.create({ ApiKey: apiKey, Kind: 'client', CompanyId: company.CompanyId, ValidTo: validTo?.getTime(), UserRoles: userRoles });
     sendBody(context, reply, hasFault(context, 'token-create-201') ? 201 : 200, tokenBody(context, token));
   });
 
-  app.post('/clienttokens/revoke', { preHandler: requireEither(context, true) }, async (request, reply) => {
+  // Which scheme revoke and search-token creation take is not shown: either, or the APIkey alone with a variant.
+  const revokeAuth = hasVariant(context, 'revoke-apikey-only') ? requireApiKey(context) : requireEither(context, true);
+  const searchTokenAuth = hasVariant(context, 'search-token-apikey-only') ? requireApiKey(context) : requireEither(context, true);
+
+  app.post('/clienttokens/revoke', { preHandler: revokeAuth }, async (request, reply) => {
     const value = requiredString(bodyOf(request), 'ClientToken');
     const token = store.tokens.get(value);
     // Another integrator's token is treated as unknown, so its existence does not leak.
-    if (token === undefined || token.ApiKey !== request.auth.apiKey) throw new ApiError(404, 'notFound', { what: 'ClientToken' });
+    if (token === undefined || token.ApiKey !== request.auth.apiKey) {
+      if (hasVariant(context, 'revoke-unknown-200')) return reply.code(200).send();
+      throw new ApiError(404, 'notFound', { what: 'ClientToken' });
+    }
     store.tokens.revoke(value);
     return reply.code(200).send();
   });
 
-  app.post('/clienttokens/createsearchtoken', { preHandler: requireEither(context, true) }, async (request, reply) => {
+  app.post('/clienttokens/createsearchtoken', { preHandler: searchTokenAuth }, async (request, reply) => {
     const body = bodyOf(request);
     const searchId = requiredString(body, 'SearchId');
     const validTo = optionalDateTime(body, 'ValidTo');

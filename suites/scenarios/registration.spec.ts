@@ -68,11 +68,12 @@ test('registering again with the same ErpId updates the company instead of creat
   const renamed = { ...company.input, Name: `${company.input.Name} Ny` };
   const update = await api.post('/companies/register', { auth: 'apiKey', json: renamed });
   await expectCheck(update, [statusIs(202)], { requirement: 'CMP-REG-14' });
-  // The update, too, is done in the background: followed until the new Name shows (bounded).
+  // The update, too, is done in the background: followed until the new Name shows and the
+  // company is Registered again (an update may run a new registration first), bounded.
   let status: ApiResponse | undefined;
-  await pollUntil(target, 'the new Name in the company status', async () => {
+  await pollUntil(target, 'the new Name in the company status, Registered', async () => {
     status = await api.get('/companies/status', { auth: { clientToken: company.token } });
-    return status.data?.Details?.Name === renamed.Name ? true : undefined;
+    return status.data?.Details?.Name === renamed.Name && status.data?.Status === 'Registered' ? true : undefined;
   }).catch(() => undefined);
   // The token taken before the update still names the same company, now renamed.
   await expectCheck(
