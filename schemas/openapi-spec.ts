@@ -186,12 +186,13 @@ const BODY_NOTES: Json[] = [
   specNote('Capability values and company registration statuses are open; document statuses and the provider A values are the lists the spec gives.', 'capabilities', 'registrationStatus'),
 ];
 
-function applyRule(component: Json, rule: PropertyRule): void {
+function applyRule(component: Json, rule: PropertyRule, answer: boolean): void {
   let schema = component;
+  let parent: Record<string, Json> | undefined;
   for (const name of rule.path) {
-    const properties = schema.properties as Record<string, Json> | undefined;
-    if (properties?.[name] === undefined) throw new Error(`spec export: ${rule.component} has no property ${rule.path.join('.')}`);
-    schema = properties[name];
+    parent = schema.properties as Record<string, Json> | undefined;
+    if (parent?.[name] === undefined) throw new Error(`spec export: ${rule.component} has no property ${rule.path.join('.')}`);
+    schema = parent[name];
   }
   for (const [key, value] of Object.entries(rule.set)) {
     if (value === undefined) delete schema[key];
@@ -199,6 +200,8 @@ function applyRule(component: Json, rule: PropertyRule): void {
   }
   if (rule.path.length > 0 && '$ref' in schema && Object.keys(rule.set).some((key) => key !== '$ref')) delete schema.$ref;
   Object.assign(schema, specNote(rule.reason, ...rule.quotes));
+  // A field of an answer stays nullable, as every other.
+  if (answer && parent !== undefined) parent[rule.path[rule.path.length - 1]] = nullable(schema);
 }
 
 /**
@@ -221,7 +224,7 @@ export function specComponents(exact: Json): Json {
   for (const rule of PROPERTY_RULES) {
     const component = result[rule.component] as Json | undefined;
     if (component === undefined) throw new Error(`spec export: no component ${rule.component}`);
-    applyRule(component, rule);
+    applyRule(component, rule, !isRequestComponent(rule.component));
   }
   return result;
 }
@@ -270,7 +273,10 @@ const STATED_HEADERS: Record<string, { status: string; schema: Json; quote: Spec
 function specParameters(parameters: Json[]): Json[] {
   return parameters.map((parameter) => {
     if (parameter.name === 'type' && parameter.in === 'query') {
-      return { ...parameter, description: 'Document type; the guide uses invoice.', schema: { type: 'string' }, ...specNote('No list of types is given.', 'incomingType') };
+      return {
+        ...parameter, required: true, description: 'Document type; the guide uses invoice.', schema: { type: 'string' }, example: 'invoice',
+        ...specNote('No list of types is given; only sequenceNo is called optional, so a client sends type and an implementation may require it.', 'incomingType'),
+      };
     }
     if (parameter.name === 'sequenceNo' && parameter.in === 'query') {
       return { ...parameter, schema: { type: 'integer' }, ...specNote('An integer, as the SequenceNo of the listed documents; no bound is given.', 'incomingType', 'sequenceNo') };
@@ -304,8 +310,9 @@ export function specResponses(operation: Operation): Record<string, Json> {
   for (const [status, response] of Object.entries(responses)) {
     const media = (response.content as Record<string, { schema?: Json }> | undefined)?.['application/json'];
     if (media?.schema?.maxProperties === 0) {
-      // "{}" is what the spec shows; fields it does not name may occur in any answer, as everywhere else.
-      responses[status] = { ...response, content: { 'application/json': { schema: { type: 'object' } } }, ...specNote('An empty body or an object; fields the spec does not name may occur in any answer.', 'registerAnswer') };
+      // No body, or "{}" (with the fields the spec does not name that any answer may carry): no media type is stated for the empty one.
+      const { content: _content, ...rest } = response;
+      responses[status] = { ...rest, ...specNote('An empty body (with no media type) or {}; fields the spec does not name may occur in any answer.', 'registerAnswer') };
     }
   }
   const header = STATED_HEADERS[operation.operationId];

@@ -66,6 +66,11 @@ test('dxs fuzz --sandbox-exact: the sandbox passes its own export with the sandb
   assert.match(readFileSync(join(reportDir, 'index.html'), 'utf8'), /createClientToken: positive_data_acceptance also accepts 400, because the ErpId must be registered/);
 });
 
+test('dxs fuzz against the contrarian sandbox with the spec export: 0 failures (another defensible choice wherever the spec is silent)', { skip: skipWithoutPython, timeout: 300_000 }, async () => {
+  const { output } = await fuzzWithoutFailures('contrarian', ['--sandbox-variant', 'contrarian']);
+  assert.match(output, /\(spec export in PascalCase\)/);
+});
+
 test('--sandbox-exact with --base-url exits 2: another implementation is judged by the spec export', { timeout: 60_000 }, async () => {
   const { code, output } = await dxs(['fuzz', '--sandbox-exact', '--base-url', 'http://127.0.0.1:9/v1/api', '--report-dir', join(work, 'exact-remote')], 50_000);
   assert.equal(code, 2, output);

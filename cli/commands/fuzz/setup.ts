@@ -12,6 +12,7 @@ import { ApiClient } from '../../../suites/support/client.ts';
 import { SetupFailed, pollUntil, registerCompany } from '../../../suites/support/companies.ts';
 import { newLog } from '../../../suites/support/log.ts';
 import { uploadAndSend } from '../../../suites/support/outbound.ts';
+import { entriesOf, listIncoming } from '../../../suites/support/inbound.ts';
 import { runContext } from '../../../suites/support/run-context.ts';
 
 export interface FuzzData {
@@ -43,9 +44,9 @@ export async function prepareFuzzData(target: Target, asyncTimeoutSeconds: numbe
     const outbound = await uploadAndSend(api, fixtures, company.token, 'PDF', { sender: company });
     if (outbound.documentId === undefined || outbound.erpDocumentId === undefined) throw new SetupFailed(`cannot send a document from the fuzz company: answered ${outbound.response.status}`);
     const inboundDocumentId = await pollUntil(context, 'a document in the inbox of the fuzz company', async () => {
-      const inbox = await api.get('/documents/incoming', { auth: { clientToken: company.token } });
-      const id: unknown = inbox.status === 200 ? inbox.data?.Documents?.[0]?.Id : undefined;
-      return typeof id === 'string' ? id : undefined;
+      // With the type the guide uses: whether the type query may be left out is open (only sequenceNo is called optional).
+      const inbox = await listIncoming(api, company.token);
+      return inbox.status === 200 ? entriesOf(inbox)[0]?.Id : undefined;
     });
     const search = await api.post('/clienttokens/createsearchtoken', { auth: 'apiKey', json: { SearchId: fixtures.searchId() } });
     const revocableToken: unknown = search.data?.Token;
