@@ -1,6 +1,7 @@
 // dxs fuzz: a second opinion on the contract. Runs Schemathesis (installed by scripts/setup.sh into
-// .tools/venv) against a target, or the embedded sandbox when no URL is given, with the OpenAPI
-// export in the target's casing and dxs's own credentials: a company registered and a client
+// .tools/venv) against a target, or the embedded sandbox when no URL is given, with the spec export
+// of the OpenAPI document (what every implementation must do; --sandbox-exact takes the sandbox's
+// own, for its self-check) in the target's casing and dxs's own credentials: a company registered and a client
 // token created the way dxs test does. Writes Schemathesis' JUnit and a page of its failures into
 // the report directory. Exit codes as dxs test: 0 no failure, 1 a failure, 2 usage, configuration,
 // unreachable target, or Python/Schemathesis missing.

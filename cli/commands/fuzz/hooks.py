@@ -1,7 +1,7 @@
 # Schemathesis hooks of `dxs fuzz` (loaded through the generated schemathesis.toml).
 #
-# The service refuses a JSON body that tries to set __proto__ anywhere (the sandbox does, before
-# reading it: it would change an object's prototype in JavaScript). JSON Schema can state that only
+# A service may refuse a JSON body that tries to set __proto__ anywhere (the sandbox does, before
+# reading it: it would change an object's prototype in JavaScript), and the spec says nothing of it. JSON Schema can state that only
 # for the properties a schema names, and Schemathesis generates extra properties at any depth, so
 # generated bodies with such a key are dropped instead of being sent as "valid" or "invalid" data.
 import json
