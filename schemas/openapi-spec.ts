@@ -36,6 +36,7 @@ export const SPEC_QUOTES = {
   validEmail: 'required, valid e-mail address',
   feedbackEmail: 'When empty or missing, feedback goes to the e-mail address of the company registration.',
   uploadLimits: 'Upload size limits: not shown.',
+  rateLimits: 'Rate limits: not shown.',
   uploadLocation: 'Response 202 with no body and a Location header that holds the document reference (a URN that ends in the document uuid).',
   sendLocation: 'Response 200 with no body and a Location header: a link whose last path segment is the DocumentId (the id owned by the service).',
   searchId: 'SearchId (string): unique per installation/company, to be resent when the token expires',
@@ -250,6 +251,11 @@ const LISTED_ADDITIONS: Record<string, Record<string, Json>> = {
   },
 };
 for (const operationId of ['requestNetworkSetup', 'registerProviderA', 'lookupProviderASsns']) LISTED_ADDITIONS[operationId] = LISTED_ADDITIONS.addIdentifier;
+// A deployment may limit the rate of any call, those of the Errors table included.
+const RATE_LIMITED: Json = { description: 'Too many requests.', ...specNote('Rate limits are not shown, so a deployment may have them.', 'rateLimits') };
+for (const operationId of ['addUser', 'addIdentifier', 'deleteCompany', 'requestNetworkSetup', 'registerProviderA', 'lookupProviderASsns']) {
+  LISTED_ADDITIONS[operationId] = { ...LISTED_ADDITIONS[operationId], '429': RATE_LIMITED };
+}
 
 /** Operations whose scheme the spec does not name: credentials are optional in the spec export. */
 const OPTIONAL_CREDENTIALS: Record<string, Json> = {

@@ -12,6 +12,7 @@ import { SANDBOX_API_KEY } from '../../lib/defaults.ts';
 import { parseJunit, writeFuzzReport } from '../../cli/commands/fuzz/report.ts';
 import { describeRelaxations, disabledChecksOf, fuzzConfigToml, relaxationsOf } from '../../cli/commands/fuzz/config.ts';
 import { SPEC_QUOTES } from '../../schemas/openapi-spec.ts';
+import { CONTRARIAN_VARIANTS } from '../../sandbox/faults.ts';
 import { runDxs } from '../runner/helpers.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -69,6 +70,14 @@ test('dxs fuzz --sandbox-exact: the sandbox passes its own export with the sandb
 test('dxs fuzz against the contrarian sandbox with the spec export: 0 failures (another defensible choice wherever the spec is silent)', { skip: skipWithoutPython, timeout: 300_000 }, async () => {
   const { output } = await fuzzWithoutFailures('contrarian', ['--sandbox-variant', 'contrarian']);
   assert.match(output, /\(spec export in PascalCase\)/);
+});
+
+test('dxs fuzz with the contrarian variants left out of the group (one per point they take): 0 failures', { skip: skipWithoutPython, timeout: 300_000 }, async () => {
+  // The variants marked alone make another choice on a point a member of the group takes; one per point runs together.
+  const perPoint = new Map<string, string>();
+  for (const [name, variant] of Object.entries(CONTRARIAN_VARIANTS)) if (variant.alone !== undefined && !perPoint.has(variant.alone)) perPoint.set(variant.alone, name);
+  assert.ok(perPoint.size >= 3, [...perPoint.values()].join(', '));
+  await fuzzWithoutFailures('contrarian-alone', ['--sandbox-variant', ...perPoint.values()]);
 });
 
 test('--sandbox-exact with --base-url exits 2: another implementation is judged by the spec export', { timeout: 60_000 }, async () => {
