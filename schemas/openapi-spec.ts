@@ -177,6 +177,7 @@ const PROPERTY_RULES: PropertyRule[] = [
   { component: 'AddIdentifierRequest', path: [], set: { required: undefined }, reason: 'Type and Value are not marked required; the allowed types are agreed with the operator.', quotes: ['identifierTypes'] },
   { component: 'SendDocumentRequest', path: ['SendDocumentAs'], set: { required: undefined }, reason: 'SendDocumentAs.Type is not marked required.', quotes: ['sendType'] },
   { component: 'OutboundListRequest', path: ['UpdatedAfter'], set: { type: undefined, format: undefined, anyOf: undefined, description: 'Its type is not shown.' }, reason: 'UpdatedAfter is named without a type.', quotes: ['outboundListFields'] },
+  { component: 'OutboundListRequest', path: ['Take'], set: { type: 'integer', description: 'How many statuses to list; its bound and default are not shown.' }, reason: 'Take is an integer for paging, with no bound given.', quotes: ['outboundListFields', 'outboundList'] },
   { component: 'ProviderARegistrationRecord', path: ['AgreementStart'], set: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}$' }, reason: 'Written YYYY-MM-DD HH:mm.', quotes: ['agreementStart'] },
 ];
 

@@ -154,6 +154,9 @@ test('every x-dxs-spec note of the spec export quotes the spec verbatim, and the
   }
   for (const [name, quote] of Object.entries(SPEC_QUOTES)) assert.ok(spec.includes(normalised(quote)), `SPEC_QUOTES.${name} is not in the spec: ${quote}`);
   assert.equal(collect(exact, 'x-dxs-spec').length, 0);
+  // Nothing in it speaks of the sandbox's own choices (the info and the server's default URL name the two exports and the sandbox).
+  const { info: _info, servers: _servers, ...rest } = document;
+  assert.doesNotMatch(JSON.stringify(rest), /sandbox/i);
 });
 
 test('the spec export gives no enum, const or format the spec does not give', () => {

@@ -71,7 +71,7 @@ const SPEC_RELAXATIONS: readonly Relaxation[] = [
   refusable('setCompanyDetails', '4XX', 'the forms of company fields are not shown, the RegistrationId must be that of a company not yet activated, and the refusal status is open', 'companyFormats', 'detailsCredential', OPEN),
   refusable('activateServices', '4XX', 'the fields are validated against the preregistration, and the refusal status is open', 'services', OPEN),
   refusable('getCompanyDetails', '4XX', 'a generated CompanyId names no company, and the refusal status is open', OPEN),
-  refusable('addUser', '400', 'Email has no form in the spec, yet an invalid one is refused with 400', 'userInvalid'),
+  refusable('addUser', '400', 'the spec does not say what makes an Email valid, yet an invalid one is refused with 400', 'userInvalid'),
   refusable('addIdentifier', '400', 'the identifier types are agreed with the operator beforehand', 'identifierTypes', 'identifiersError'),
   refusable('lookupBuyers', '4XX', 'the forms of search criteria are not shown, and the refusal status is open', 'partyId', OPEN),
   refusable('lookupSellers', '4XX', 'the forms of search criteria are not shown, and the refusal status is open', 'partyId', OPEN),
