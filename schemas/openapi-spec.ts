@@ -289,7 +289,8 @@ function specParameters(parameters: Json[]): Json[] {
       return { ...parameter, schema: { type: 'integer' }, ...specNote('An integer, as the SequenceNo of the listed documents; no bound is given.', 'incomingType', 'sequenceNo') };
     }
     if (parameter.name === 'DocumentId' && (parameter.schema as Json | undefined)?.format === 'uuid') {
-      return { ...parameter, ...specNote('The id owned by the service is a uuid.', 'documentIdUuid', 'outboundIdUuid') };
+      // An example in the form the spec gives; dxs fuzz puts the id of its own sent document in its place.
+      return { ...parameter, example: '3f2b8c1e-5a7d-4e9f-8b6a-2c4d1e0f9a7b', ...specNote('The id owned by the service is a uuid.', 'documentIdUuid', 'outboundIdUuid') };
     }
     return parameter;
   });

@@ -170,6 +170,7 @@ test('the spec export gives no enum, const or format the spec does not give', ()
   assert.ok(Array.isArray(exact.paths['/documents/incoming'].get.parameters[0].schema.enum), 'the sandbox-exact export keeps its list of types');
   for (const path of ['/documents/outbound/{DocumentId}', '/invoices/outbound/{DocumentId}', '/documents/outbound/download/{DocumentId}']) {
     assert.equal(document.paths[path].get.parameters[0].schema.format, 'uuid', path);
+    assert.match(document.paths[path].get.parameters[0].example, /^[0-9a-f]{8}-([0-9a-f]{4}-){3}[0-9a-f]{12}$/, path);
   }
   assert.equal(document.components.schemas.OutboundDocument.properties.id.format, 'uuid');
 });
