@@ -131,18 +131,9 @@ export function renderJson(value: unknown, casing: Casing): string {
   return `${text}}`;
 }
 
-/** The omit-nulls variant: a field without a value is left out rather than written as null. */
-function withoutNulls(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(withoutNulls);
-  if (typeof value !== 'object' || value === null || !isPlainRecord(value)) return value;
-  const result: Record<string, unknown> = {};
-  for (const key of Object.keys(value)) if (value[key] !== null) result[key] = withoutNulls(value[key]);
-  return result;
-}
-
 /** Sends a body written with the spec's PascalCase names in the configured casing. */
 export function sendBody(context: SandboxContext, reply: FastifyReply, statusCode: number, body: unknown): FastifyReply {
-  let payload = hasVariant(context, 'omit-nulls') ? withoutNulls(body) : body;
+  let payload = body;
   if (hasVariant(context, 'extra-fields') && typeof body === 'object' && body !== null && !Array.isArray(body)) {
     payload = { ...body, SandboxExtension: { Note: 'fields the spec does not name, which clients must ignore' } };
   }

@@ -41,6 +41,8 @@ export interface EngineOptions {
   /** skip-statuses variant: Pending goes straight to Sent. */
   skipIntermediateStatuses: boolean;
   faults: ReadonlySet<string>;
+  /** inbound-id-is-document-id: an inbox entry keeps the DocumentId of the send that made it. */
+  inboundIdIsDocumentId?: boolean;
 }
 
 function routingKey(value: string): string {
@@ -170,7 +172,7 @@ export class Engine {
       RenderedUploadId: document.RenderedUploadId,
       AttachmentUploadIds: document.AttachmentUploadIds,
       SourceDocumentId: document.Id,
-    });
+    }, this.options.inboundIdIsDocumentId === true && !this.store.inbound.has(document.Id) ? document.Id : undefined);
   }
 
   findRecipient(keys: string[]): Company | undefined {

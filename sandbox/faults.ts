@@ -124,12 +124,12 @@ export const CONTRARIAN_VARIANTS: Record<string, ContrarianVariant> = {
   'offset-colon': {
     description: 'date-times written with a +00:00 offset instead of Z',
     allowedBy: 'Types: "date-time (ISO 8601)"; ISO 8601 writes the UTC offset as Z, +00:00 or +0000',
-    areas: EVERY_AREA,
+    areas: ['tokens', 'outbound', 'flows', 'conventions', 'observe'],
   },
   'time-seconds': {
     description: 'date-times without fractional seconds (2026-01-01T10:00:00Z)',
     allowedBy: 'Types: "date-time (ISO 8601)"; fractions of a second are optional in ISO 8601',
-    areas: EVERY_AREA,
+    areas: ['tokens', 'outbound', 'flows', 'conventions', 'observe'],
   },
   'error-object': {
     description: 'error bodies outside the Errors table are a JSON object {"message": ...}',
@@ -171,17 +171,17 @@ export const CONTRARIAN_VARIANTS: Record<string, ContrarianVariant> = {
   'extra-headers': {
     description: 'every answer carries headers the spec does not name (X-Request-Id, Cache-Control: no-store)',
     allowedBy: 'the spec names no response header beyond Location and the download headers, and forbids none',
-    areas: EVERY_AREA,
+    areas: ['conventions', 'security', 'observe', 'outbound', 'inbound', 'provider-a'],
   },
-  'omit-nulls': {
-    description: 'fields without a value are left out of answers instead of being null',
-    allowedBy: 'Resources: fields are typed string or object with no word on null; ErrorInfo.MoreInfoUri "Optional, may be null"',
-    areas: EVERY_AREA,
+  'moreinfouri-omitted': {
+    description: 'an ErrorInfo without a MoreInfoUri leaves the field out instead of writing null',
+    allowedBy: 'ErrorInfo: MoreInfoUri "Optional, may be null."',
+    areas: ['outbound', 'flows', 'conventions'],
   },
   'messages-english': {
     description: 'error messages are always English, whatever Accept-Language asks',
     allowedBy: 'ErrorInfo.Message: "May be localized"; Errors: "Message text may be localized"',
-    areas: EVERY_AREA,
+    areas: ['conventions', 'observe'],
   },
   // tokens
   'token-unknown-erpid-404': {
@@ -225,6 +225,11 @@ export const CONTRARIAN_VARIANTS: Record<string, ContrarianVariant> = {
     allowedBy: 'Company registration status: "Transitions and further values: not shown."',
     areas: EVERY_AREA,
     alone: 'registration-processing takes the status before Registered in the group',
+  },
+  'activated-when-registered': {
+    description: 'a company counts as activated once Registered: POST /companies/details then takes a client token, not the RegistrationId',
+    allowedBy: 'Company input: RegistrationId "Required when the company is not yet activated. Null when activated" (whether activated means Registered or services activated: not shown)',
+    areas: ['companies', 'flows', 'security'],
   },
   'register-no-body': {
     description: 'register and service activation answer 202 with no body instead of {}',
@@ -359,6 +364,11 @@ export const CONTRARIAN_VARIANTS: Record<string, ContrarianVariant> = {
     description: 'an inbound document id that is not a uuid answers 400 instead of 404',
     allowedBy: 'Errors: "Status codes of the other endpoints beyond the success codes listed: not shown."',
     areas: ['inbound', 'security'],
+  },
+  'inbound-id-is-document-id': {
+    description: 'an inbound document has the DocumentId its sender got from the send as its id',
+    allowedBy: 'GET /documents/{id}: "id is the document id" (whether the recipient sees the sender\'s DocumentId or an id of its own: not shown)',
+    areas: ['inbound', 'flows', 'security'],
   },
   'inbound-urls-relative': {
     description: 'InfoUrl, DownloadUrl and the info URLs are paths relative to the host',

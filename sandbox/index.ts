@@ -130,6 +130,7 @@ async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyIns
   const engine = new Engine(store, {
     stepDelayMs: variants.has('slow') ? Math.max(delay, SLOW_DELAY_MS) : delay,
     skipIntermediateStatuses: variants.has('skip-statuses'),
+    inboundIdIsDocumentId: variants.has('inbound-id-is-document-id'),
     faults,
   });
   const context: SandboxContext = { store, engine, casing: resolveCasing(options, variants), faults, variants };
@@ -179,6 +180,7 @@ async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyIns
   app.addContentTypeParser(JSON_SYNTAX, { parseAs: 'string' }, parseJson);
   if (variants.has('content-type-lenient')) {
     // Any other media type (text/plain, none at all) is read as JSON; what does not parse is still 415.
+    app.removeContentTypeParser('text/plain');
     app.addContentTypeParser('*', { parseAs: 'string' }, (request, text, done) => {
       try {
         JSON.parse(text as string);

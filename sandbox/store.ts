@@ -304,10 +304,11 @@ export class Store {
     return id === undefined ? undefined : this.outbound.get(id);
   }
 
-  addInbound(recipient: Company, document: Omit<InboundDocument, 'Id' | 'SequenceNo' | 'CompanyId' | 'Handled' | 'ReceivedAt'>): InboundDocument {
+  /** `id`: the inbound document's id, a new uuid unless given (the inbound-id-is-document-id variant). */
+  addInbound(recipient: Company, document: Omit<InboundDocument, 'Id' | 'SequenceNo' | 'CompanyId' | 'Handled' | 'ReceivedAt'>, id: string = randomUUID()): InboundDocument {
     const inbound: InboundDocument = {
       ...document,
-      Id: randomUUID(),
+      Id: id,
       CompanyId: recipient.CompanyId,
       SequenceNo: recipient.NextSequenceNo++,
       Handled: false,

@@ -121,7 +121,8 @@ export async function companiesArea(app: FastifyInstance, { context }: AreaOptio
       if (candidate === undefined || candidate.ApiKey !== request.auth.apiKey || candidate.Status === 'Deleted') {
         throw badRequest('registrationIdUnknown', { registrationId });
       }
-      if (candidate.Activated) throw badRequest('companyActivated');
+      // activated-when-registered: a completed registration counts as the activation.
+      if (candidate.Activated || (candidate.Status === 'Registered' && hasVariant(context, 'activated-when-registered'))) throw badRequest('companyActivated');
       company = candidate;
     }
     const fields = companyFields(body, false);

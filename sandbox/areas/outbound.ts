@@ -138,7 +138,8 @@ function outboundBody(context: SandboxContext, request: FastifyRequest, document
       ? null
       : {
         Message: localise(request, document.Error.Key, document.Error.Params),
-        MoreInfoUri: document.Error.MoreInfoUri,
+        // moreinfouri-omitted: the spec calls the field optional, so an absent one is left out.
+        MoreInfoUri: document.Error.MoreInfoUri === null && hasVariant(context, 'moreinfouri-omitted') ? undefined : document.Error.MoreInfoUri,
         Status: hasVariant(context, 'error-status-code') ? 'CONVERSION_FAILED' : document.Error.Status,
       },
   };
