@@ -58,7 +58,7 @@ Files: <a href="fuzz-junit.xml">fuzz-junit.xml</a>, <a href="fuzz-output.txt">fu
 ${warnings.length === 0 ? '' : `<h2>Warnings</h2><ul>${warnings.map((warning) => `<li>${escapeHtml(warning)}</li>`).join('')}</ul>`}
 <h2>Failures</h2>
 ${rows === '' ? '<p class="ok">None.</p>' : rows}
-<h2>Checks relaxed, and the rule of the spec that forces each</h2>
+<h2>Checks turned off or relaxed, and the spec sentence (or, for the sandbox-exact export, the sandbox rule) that forces each</h2>
 <ul>${input.relaxations.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>
 </body></html>
 `;
