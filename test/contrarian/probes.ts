@@ -33,7 +33,7 @@ export class Client {
       body = options.raw;
       if (options.contentType !== undefined) headers['content-type'] = options.contentType;
     }
-    const response = await fetch(`${this.sandbox.baseUrl}${path}`, { method, headers, body });
+    const response = await fetch(`${this.sandbox.baseUrl}${path}`, { method, headers, body, signal: AbortSignal.timeout(10_000) });
     const text = await response.text();
     let json: unknown;
     try {
