@@ -38,7 +38,10 @@ export async function tokensArea(app: FastifyInstance, { context }: AreaOptions)
     }
     const apiKey = request.auth.apiKey as string;
     const company = store.companyByErpId(apiKey, erpId);
-    if (company === undefined) throw new ApiError(hasVariant(context, 'token-unknown-erpid-404') ? 404 : 400, 'companyNotFoundForErpId', { erpId });
+    if (company === undefined) {
+      const status = hasVariant(context, 'token-unknown-erpid-404') ? 404 : hasVariant(context, 'token-unknown-erpid-401') ? 401 : 400;
+      throw new ApiError(status, 'companyNotFoundForErpId', { erpId });
+    }
     if (company.Status !== 'Registered' && hasVariant(context, 'token-after-registered')) throw badRequest('companyNotRegistered', { erpId });
     if (hasFault(context, 'token-create-500')) throw new ApiError(500, 'internalError');
     const token = store.tokens.create({ ApiKey: apiKey, Kind: 'client', CompanyId: company.CompanyId, ValidTo: validTo?.getTime(), UserRoles: userRoles });
