@@ -2,7 +2,7 @@
 // dxs report diff and the page of dxs report history. Self-contained like index.html (inline CSS
 // and SVG, no scripts, nothing fetched), so they work offline as CI artefacts.
 import type { BaselineSection, ComparedTest, ExpectedFailure, RequirementChange, RunDiff } from './baseline.ts';
-import { escapeHtml } from './html.ts';
+import { escapeHtml } from './escape-html.ts';
 import type { Results } from './results.ts';
 
 /** Table rules that keep long values (ids, failure lines) inside the page width. */

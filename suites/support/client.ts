@@ -12,10 +12,10 @@ import { secrets } from '../../lib/redact.ts';
 import { endpointOf } from '../../report/endpoints.ts';
 import { journalCall } from './journal.ts';
 import type { Exchange, ExchangeLog } from './log.ts';
-import type { RunContext } from './run-context.ts';
+import type { Auth, RunContext } from './run-context.ts';
 
-/** Which credential a call carries. Objects name a specific value (a wrong key, a revoked token). */
-export type Auth = 'apiKey' | 'apiKeyWithoutDelete' | 'none' | { apiKey: string } | { clientToken: string };
+// Its home is the run context (journal.ts, below the client, needs it too); the suites import it from here.
+export type { Auth };
 
 export interface MultipartFile {
   name: string;
