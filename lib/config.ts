@@ -149,6 +149,7 @@ export const TEST_OPTIONS: readonly OptionSpec[] = [
   { key: 'grep', kind: 'string', argument: 'PATTERN', description: 'run only tests whose title or tags match this regular expression (e.g. @TOK-01)' },
   { key: 'profile', kind: 'string', argument: 'NAME', default: 'full', description: 'which areas an integrator uses (see profiles below)' },
   { key: 'destructive', kind: 'boolean', default: false, description: 'also run destructive checks (company deletion)' },
+  { key: 'strict', kind: 'boolean', default: false, description: 'hardening checks (good practice the spec does not require: size limits, strict Content-Type, 405 rather than 404) fail the run instead of warning' },
   // No fixed default: the run is I/O-bound against a remote target (issue 14), CPU-bound against this machine.
   { key: 'workers', kind: 'integer', argument: 'N', check: positive, description: 'parallel Playwright workers (default: 2 against the embedded sandbox or this machine, 8 against a remote target)' },
   { key: 'maxFailures', kind: 'integer', argument: 'N', check: positive, description: 'stop the run after N failed tests (Playwright\'s --max-failures; blocked tests do not count, the rest are reported not run)' },

@@ -56,7 +56,7 @@ function renderMeta(results: Results): string {
     ['Date', escapeHtml(run.startedAt)],
     ['Duration', `${(run.durationMs / 1000).toFixed(1)} s`],
     ['dxs version', escapeHtml(run.version)],
-    ['Profile', `${escapeHtml(run.profile)}${run.destructive ? ' (with destructive checks)' : ''}`],
+    ['Profile', `${escapeHtml(run.profile)}${run.destructive ? ' (with destructive checks)' : ''}${run.strict ? ', strict: hardening checks fail' : ''}`],
     ['Areas', escapeHtml(run.areas.length > 0 ? run.areas.join(', ') : 'all')],
     ['Casing', escapeHtml(run.casing)],
     ['Tests', `${summary.total}: ${summary.passed} passed, ${summary.failed} failed, ${summary.warning} warning, ${summary.info} info, ${summary.skipped} skipped${summary.blocked ? `, ${summary.blocked} blocked` : ''}`],
@@ -113,15 +113,15 @@ function renderMatrix(results: Results, catalog: readonly Requirement[]): string
     if (entries.length === 0 && extra.length === 0) continue;
     const counts: Record<MatrixVerdict, number> = { passed: 0, failed: 0, warning: 0, info: 0, skipped: 0, blocked: 0, 'not exercised': 0 };
     const rows = [
-      ...entries.map((requirement) => ({ id: requirement.id, level: requirement.level, statement: requirement.statement })),
-      ...extra.map((id) => ({ id, level: '?', statement: '(not in the catalog)' })),
+      ...entries.map((requirement) => ({ id: requirement.id, level: requirement.basis === undefined ? requirement.level : `${requirement.level} · ${requirement.basis}`, statement: requirement.statement, quote: requirement.quote })),
+      ...extra.map((id) => ({ id, level: '?', statement: '(not in the catalog)', quote: undefined })),
     ].map((row) => {
       const entry = matrix.get(row.id);
       const verdict: MatrixVerdict = entry?.verdict ?? 'not exercised';
       counts[verdict]++;
       totals[verdict]++;
       const testsCell = entry === undefined ? '' : entry.tests.map((test) => escapeHtml(test.title)).join('<br>');
-      return `<tr><td>${escapeHtml(row.id)}</td><td>${escapeHtml(row.level)}</td><td>${badge(verdict)}</td><td>${escapeHtml(row.statement)}</td><td class="muted">${testsCell}</td></tr>`;
+      return `<tr><td>${escapeHtml(row.id)}</td><td>${escapeHtml(row.level)}</td><td>${badge(verdict)}</td><td>${escapeHtml(row.statement)}${row.quote === undefined ? '' : `<br><span class="muted">spec: “${escapeHtml(row.quote)}”</span>`}</td><td class="muted">${testsCell}</td></tr>`;
     });
     const countText = (Object.keys(counts) as MatrixVerdict[]).map((verdict) => `<span>${badge(verdict)} ${counts[verdict]}</span>`).join('');
     sections.push(

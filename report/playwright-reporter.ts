@@ -153,6 +153,7 @@ export default class DxsReporter implements Reporter {
         areas: context.areas,
         casing: context.casing,
         destructive: context.destructive,
+        strict: context.strict === true,
         version: context.version,
         startedAt: context.startedAt,
         finishedAt: new Date().toISOString(),

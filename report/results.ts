@@ -41,6 +41,8 @@ export interface RunInfo {
   areas: string[];
   casing: string;
   destructive: boolean;
+  /** Hardening checks failed the run instead of warning (--strict). */
+  strict?: boolean;
   version: string;
   startedAt: string;
   finishedAt: string;

@@ -24,6 +24,28 @@ export const AREA_PREFIXES: Record<RequirementArea, readonly string[]> = {
   flows: ['FLOW'],
 };
 
+/**
+ * What a requirement rests on, which decides how its failure counts (issue 21):
+ * - spec: a sentence of the spec, quoted verbatim in `quote`; a failure fails the run.
+ * - invariant: a rule no correct HTTP API breaks whatever the spec leaves open (INVARIANTS below),
+ *   named in `rationale`; a failure fails the run.
+ * - hardening: a good practice the spec does not ask for; a warning, a failure only with --strict.
+ * - observe: the spec says "not shown"; the target's answer is recorded as info.
+ */
+export const REQUIREMENT_BASES = ['spec', 'invariant', 'hardening', 'observe'] as const;
+export type RequirementBasis = (typeof REQUIREMENT_BASES)[number];
+
+/**
+ * The invariants a requirement may rest on without a sentence of the spec. The list is short on
+ * purpose: each must hold for every implementation, whatever it chose where the spec is silent.
+ */
+export const INVARIANTS: Record<string, string> = {
+  'no-server-error': 'No 5xx and no hang for client input: a 5xx says the server broke, and the client cannot fix what it sent.',
+  'no-secret-echoed': 'No secret (API key, client token) is echoed in an answer: whoever sees the answer, a log or a proxy, would hold the credential.',
+  'credentials-required': 'Where the spec names the scheme of a call, the call needs that credential: otherwise the scheme protects nothing.',
+  'company-isolation': "One company never reads or changes another company's documents, inbox or provider A record: the ClientToken identifies the company, so acting for another is acting without its credential.",
+};
+
 export const REQUIREMENT_ID_PATTERN = /^[A-Z]{2,4}(-[A-Z]{2,4})?-\d{2}$/;
 
 export interface Requirement {
@@ -35,12 +57,22 @@ export interface Requirement {
   statement: string;
   /** How a black-box test checks the statement. */
   test: string;
+  basis?: RequirementBasis;
+  /** With basis spec: a passage of the spec, verbatim (whitespace aside). */
+  quote?: string;
+  /** With basis invariant: which of INVARIANTS, and why it applies here, in one line. */
+  rationale?: string;
+  /** With basis invariant: the key of INVARIANTS it rests on. */
+  invariant?: string;
 }
 
 let cached: readonly Requirement[] | undefined;
 let byId: Map<string, Requirement> | undefined;
 
 export const REQUIREMENTS_PATH = new URL('./requirements.json', import.meta.url).pathname;
+
+/** The spec every `quote` is taken from: ../shared/spec beside the repository, or DXS_SPEC. */
+export const SPEC_PATH = process.env.DXS_SPEC ?? new URL('../../shared/spec/document-exchange-api.md', import.meta.url).pathname;
 
 export function loadRequirements(): readonly Requirement[] {
   cached ??= JSON.parse(readFileSync(REQUIREMENTS_PATH, 'utf8')) as Requirement[];
@@ -90,6 +122,7 @@ export function catalogProblems(requirements: readonly unknown[]): string[] {
       const value = requirement[field];
       if (typeof value !== 'string' || value.trim() === '') problems.push(`${label}: empty ${field}`);
     }
+    problems.push(...basisProblems(label, requirement));
     const endpoints = requirement.endpoints;
     if (!Array.isArray(endpoints) || endpoints.length === 0) problems.push(`${label}: no endpoints`);
     else for (const endpoint of endpoints) {
@@ -97,4 +130,55 @@ export function catalogProblems(requirements: readonly unknown[]): string[] {
     }
   });
   return problems;
+}
+
+function basisProblems(label: string, requirement: Partial<Record<keyof Requirement, unknown>>): string[] {
+  const { basis, quote, rationale, invariant } = requirement;
+  if (basis === undefined) return [];
+  if (!REQUIREMENT_BASES.includes(basis as RequirementBasis)) return [`${label}: unknown basis ${JSON.stringify(basis)}`];
+  const problems: string[] = [];
+  if (basis === 'spec' && (typeof quote !== 'string' || quote.trim() === '')) problems.push(`${label}: basis spec without a quote`);
+  if (basis === 'invariant') {
+    if (typeof invariant !== 'string' || !(invariant in INVARIANTS)) problems.push(`${label}: basis invariant names no known invariant (${Object.keys(INVARIANTS).join(', ')})`);
+    if (typeof rationale !== 'string' || rationale.trim() === '') problems.push(`${label}: basis invariant without a rationale`);
+  }
+  if (requirement.level === 'OBSERVE' && basis !== 'observe') problems.push(`${label}: an OBSERVE requirement rests on basis observe`);
+  return problems;
+}
+
+/** Whitespace-normalised form, so a quote matches across the spec's line breaks and table padding. */
+export function normaliseSpecText(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** The requirements whose spec quote does not occur in the spec text. */
+export function quotesNotInSpec(requirements: readonly Requirement[], specText: string): Requirement[] {
+  const spec = normaliseSpecText(specText);
+  return requirements.filter((requirement) => requirement.basis === 'spec' && !spec.includes(normaliseSpecText(requirement.quote ?? '')));
+}
+
+/**
+ * How a failed check of this requirement counts: observe -> info, hardening and GUIDE -> warning
+ * (a failure with strict), spec and invariant -> failure. A requirement not yet graded counts by its level.
+ */
+export function failureSeverity(requirement: Pick<Requirement, 'level' | 'basis'> | undefined, strict: boolean): 'failure' | 'warning' | 'info' {
+  if (requirement === undefined) return 'failure';
+  if (requirement.basis === 'observe' || requirement.level === 'OBSERVE') return 'info';
+  if (requirement.basis === 'hardening') return strict ? 'failure' : 'warning';
+  if (requirement.level === 'GUIDE') return 'warning';
+  return 'failure';
+}
+
+/** The line a failure message gives its ground with, so a reader can judge it against the spec at a glance. */
+export function describeBasis(requirement: Requirement | undefined): string | undefined {
+  switch (requirement?.basis) {
+    case 'spec':
+      return `Basis: the spec says "${requirement.quote}"`;
+    case 'invariant':
+      return `Basis: invariant ${requirement.invariant} (${INVARIANTS[requirement.invariant ?? ''] ?? '?'}): ${requirement.rationale}`;
+    case 'hardening':
+      return 'Basis: hardening, a good practice the spec does not require (fails only with --strict)';
+    default:
+      return undefined;
+  }
 }

@@ -35,6 +35,8 @@ interface Profile {
   description: string;
   areas: string[];
   destructive: boolean;
+  /** Hardening checks fail instead of warning: a profile for the service's own CI. */
+  strict?: boolean;
 }
 
 export function loadProfiles(): Record<string, Profile> {
@@ -72,6 +74,7 @@ interface Selection {
   profile: string;
   areas: string[];
   destructive: boolean;
+  strict: boolean;
 }
 
 function select(options: ResolvedOptions): Selection {
@@ -90,7 +93,7 @@ function select(options: ResolvedOptions): Selection {
       throw new ConfigError(`--grep ${JSON.stringify(options.grep)} is not a regular expression: ${(error as Error).message}`);
     }
   }
-  return { profile: name, areas, destructive: (options.destructive as boolean) || profile.destructive };
+  return { profile: name, areas, destructive: (options.destructive as boolean) || profile.destructive, strict: (options.strict as boolean) || profile.strict === true };
 }
 
 /** The report of a run that never reached Playwright, or that Playwright could not finish. */
@@ -228,6 +231,7 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
     areas: selection.areas,
     grep: options.grep as string | undefined,
     destructive: selection.destructive,
+    strict: selection.strict,
     profile: selection.profile,
     reportDir,
     runPrefix,
@@ -240,7 +244,7 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
     shard: options.shard as string | undefined,
   };
   const workers = (options.workers as number | undefined) ?? defaultWorkers(target);
-  console.error(`dxs test: ${target.embedded ? 'embedded sandbox at ' : ''}${target.baseUrl}, profile ${selection.profile} (${selection.areas.join(', ')}), ${workers} workers`);
+  console.error(`dxs test: ${target.embedded ? 'embedded sandbox at ' : ''}${target.baseUrl}, profile ${selection.profile} (${selection.areas.join(', ')})${selection.strict ? ', strict' : ''}, ${workers} workers`);
 
   const args = ['test', '-c', PLAYWRIGHT_CONFIG, '--workers', String(workers)];
   const maxFailures = options.failFast === true ? 1 : (options.maxFailures as number | undefined);

@@ -39,6 +39,8 @@ export interface Exchange {
 export interface CheckRecord {
   requirement: string;
   level: string;
+  /** The catalog basis of the requirement (spec, invariant, hardening, observe), when graded. */
+  basis?: string;
   verdict: Exclude<Verdict, 'skipped' | 'blocked'>;
   check: string;
   expected: string;

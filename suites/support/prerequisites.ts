@@ -9,7 +9,7 @@ import { dirname } from 'node:path';
 import { test } from '@playwright/test';
 import { secrets } from '../../lib/redact.ts';
 import { BLOCKED_ANNOTATION, brokenPrerequisitesFile, describeCause, formatCause, parseCause, PREREQUISITES, type PrerequisiteName, type RootCause } from '../../report/root-causes.ts';
-import { requirementById } from '../../schemas/requirements.ts';
+import { describeBasis, requirementById } from '../../schemas/requirements.ts';
 import { currentLog } from './log.ts';
 import { runContext } from './run-context.ts';
 
@@ -78,8 +78,9 @@ export function broken(cause: RootCause): never {
   if (info.tags.includes(`@${cause.requirement}`)) {
     const requirement = requirementById(cause.requirement);
     const level = requirement?.level ?? 'MUST';
-    currentLog()?.checks.push({ requirement: cause.requirement, level, verdict: 'failed', check: PREREQUISITES[cause.prerequisite], expected: 'reached within the async timeout', actual: cause.message });
-    throw new Error(`${cause.requirement} (${level}) ${requirement?.statement ?? ''}\n  ✗ ${describeCause(cause)}`);
+    currentLog()?.checks.push({ requirement: cause.requirement, level, basis: requirement?.basis, verdict: 'failed', check: PREREQUISITES[cause.prerequisite], expected: 'reached within the async timeout', actual: cause.message });
+    const basis = describeBasis(requirement);
+    throw new Error(`${cause.requirement} (${level}) ${requirement?.statement ?? ''}${basis === undefined ? '' : `\n${basis}`}\n  ✗ ${describeCause(cause)}`);
   }
   info.annotations.push({ type: BLOCKED_ANNOTATION, description: formatCause(cause) });
   info.skip(true, `blocked: ${describeCause(cause)}`);

@@ -21,6 +21,8 @@ export interface RunContext {
   areas: string[];
   grep?: string;
   destructive: boolean;
+  /** Hardening requirements fail the run instead of warning (--strict, or a profile that says so). */
+  strict?: boolean;
   profile: string;
   reportDir: string;
   /** Prefix of every id this run invents, so parallel runs never collide. */
@@ -56,6 +58,7 @@ export function runContext(env: Record<string, string | undefined> = process.env
           areas: (env.DXS_AREA ?? '').split(',').map((area) => area.trim()).filter(Boolean),
           grep: env.DXS_GREP,
           destructive: /^(1|true)$/i.test(env.DXS_DESTRUCTIVE ?? ''),
+          strict: /^(1|true)$/i.test(env.DXS_STRICT ?? ''),
           profile: env.DXS_PROFILE ?? 'full',
           reportDir: env.DXS_REPORT_DIR ?? 'reports/playwright-direct',
           runPrefix: `dxs-${Date.now().toString(36)}-pw00`,

@@ -1,12 +1,13 @@
-// Verdicts. A check that fails counts by the level of the requirement it serves:
-//   MUST, SECURITY -> the test fails (request, response, expected and actual in the message);
-//   GUIDE          -> a warning annotation, the test goes on;
-//   OBSERVE        -> an info annotation: the spec is silent, we only record what the target did.
+// Verdicts. A check that fails counts by the basis of the requirement it serves (issue 21):
+//   spec, invariant -> the test fails (basis and quote, request, response, expected and actual in the message);
+//   hardening       -> a warning annotation, the test goes on (a failure with --strict);
+//   observe         -> an info annotation: the spec is silent, we only record what the target did.
+// A GUIDE requirement warns, whatever its basis: the guide is not the reference.
 // Every outcome is also written to the exchange log, so the report can fill the matrix per ID.
 import { expect, test } from '@playwright/test';
 import { asWarning, casingIs, runChecks, type Check, type CheckOutcome } from '../../lib/checks.ts';
 import { secrets } from '../../lib/redact.ts';
-import { requirementById } from '../../schemas/requirements.ts';
+import { describeBasis, failureSeverity, requirementById, type Requirement } from '../../schemas/requirements.ts';
 import type { ApiResponse } from './client.ts';
 import { currentLog, type CheckRecord } from './log.ts';
 import { runContext } from './run-context.ts';
@@ -26,14 +27,16 @@ function levelOf(options: CheckOptions): Level {
   return options.level ?? (requirementById(options.requirement)?.level as Level | undefined) ?? 'MUST';
 }
 
-function verdictOf(outcome: CheckOutcome, level: Level): CheckRecord['verdict'] {
+function verdictOf(outcome: CheckOutcome, level: Level, requirement: Requirement | undefined): CheckRecord['verdict'] {
+  const severity = failureSeverity({ level, basis: requirement?.basis }, runContext().strict === true);
   // Where the spec is silent, whatever the target did is an observation, never a pass or a failure.
-  if (level === 'OBSERVE') return 'info';
+  if (severity === 'info') return 'info';
   if (outcome.ok) return 'passed';
   if (outcome.severity === 'info') return 'info';
-  if (outcome.severity === 'warning' || level === 'GUIDE') return 'warning';
+  if (outcome.severity === 'warning' || severity === 'warning') return 'warning';
   return 'failed';
 }
+
 
 function describeExchange(response: ApiResponse): string {
   const { request, response: answer } = response.recorded;
@@ -58,6 +61,7 @@ function strictCasing(): 'pascal' | 'camel' | undefined {
  */
 export async function expectCheck(response: ApiResponse, checks: Check[], options: CheckOptions): Promise<void> {
   const level = levelOf(options);
+  const requirement = requirementById(options.requirement);
   const casing = strictCasing();
   const all = casing !== undefined && response.json !== undefined && typeof response.json === 'object' ? [...checks, casingIs(casing)] : checks;
   await test.step(
@@ -69,7 +73,8 @@ export async function expectCheck(response: ApiResponse, checks: Check[], option
         (outcome): CheckRecord => ({
           requirement: options.requirement,
           level,
-          verdict: verdictOf(outcome, level),
+          verdict: verdictOf(outcome, level, requirement),
+          basis: requirement?.basis,
           check: outcome.check,
           expected: secrets.redactText(outcome.expected),
           actual: secrets.redactText(outcome.actual),
@@ -77,7 +82,8 @@ export async function expectCheck(response: ApiResponse, checks: Check[], option
         }),
       );
       log?.checks.push(...records);
-      const statement = requirementById(options.requirement)?.statement ?? '';
+      const statement = requirement?.statement ?? '';
+      const basis = describeBasis(requirement);
       for (const record of records) {
         if (record.verdict === 'warning' || record.verdict === 'info') {
           test.info().annotations.push({ type: record.verdict, description: `${options.requirement}: expected ${record.expected}; the target answered ${record.actual}` });
@@ -88,6 +94,7 @@ export async function expectCheck(response: ApiResponse, checks: Check[], option
       const message = secrets.redactText(
         [
           `${options.requirement} (${level}) ${statement}`,
+          ...(basis === undefined ? [] : [basis]),
           ...records.map((record) => `  ${record.verdict === 'failed' ? '✗' : '✓'} ${record.check}: expected ${record.expected}; actual ${record.actual}`),
           describeExchange(response),
         ].join('\n'),

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadRequirements, requirementById, catalogProblems, filterRequirements, REQUIREMENT_AREAS, type Requirement } from '../../schemas/requirements.ts';
+import { existsSync, readFileSync } from 'node:fs';
+import { loadRequirements, requirementById, catalogProblems, failureSeverity, filterRequirements, quotesNotInSpec, REQUIREMENT_AREAS, SPEC_PATH, type Requirement } from '../../schemas/requirements.ts';
 
 const sample: Requirement = { id: 'TOK-01', level: 'MUST', area: 'tokens', endpoints: ['POST /clienttokens/create'], statement: 's', test: 't' };
 
@@ -49,4 +50,30 @@ test('every row of the Errors table has an entry naming its status', () => {
     const found = loadRequirements().some((requirement) => requirement.endpoints.includes(endpoint) && `${requirement.statement} ${requirement.test}`.includes(status));
     assert.ok(found, `${endpoint} ${status}`);
   }
+});
+
+test('every spec quote of the catalog occurs in the spec, whitespace aside', () => {
+  assert.ok(existsSync(SPEC_PATH), `the spec is at ${SPEC_PATH} (../shared/spec beside the repository, or DXS_SPEC)`);
+  const missing = quotesNotInSpec(loadRequirements(), readFileSync(SPEC_PATH, 'utf8'));
+  assert.deepEqual(missing.map((requirement) => `${requirement.id}: "${requirement.quote}"`), []);
+});
+
+test('the checker catches a basis without its ground, and a quote the spec does not hold', () => {
+  assert.match(catalogProblems([{ ...sample, basis: 'spec' }]).join(), /without a quote/);
+  assert.match(catalogProblems([{ ...sample, basis: 'invariant', rationale: 'r' }]).join(), /no known invariant/);
+  assert.match(catalogProblems([{ ...sample, basis: 'invariant', invariant: 'no-server-error' }]).join(), /without a rationale/);
+  assert.match(catalogProblems([{ ...sample, basis: 'law' as never }]).join(), /unknown basis/);
+  assert.match(catalogProblems([{ ...sample, level: 'OBSERVE', basis: 'hardening' }]).join(), /rests on basis observe/);
+  const spec = 'Response 202 with an empty body\n  or `{}`.';
+  assert.deepEqual(quotesNotInSpec([{ ...sample, basis: 'spec', quote: 'with an empty body or `{}`' }], spec), []);
+  assert.equal(quotesNotInSpec([{ ...sample, basis: 'spec', quote: 'with an empty body and `{}`' }], spec).length, 1);
+});
+
+test('a failure counts by basis: hardening warns unless strict, observe informs', () => {
+  assert.equal(failureSeverity({ level: 'MUST', basis: 'spec' }, false), 'failure');
+  assert.equal(failureSeverity({ level: 'SECURITY', basis: 'invariant' }, false), 'failure');
+  assert.equal(failureSeverity({ level: 'MUST', basis: 'hardening' }, false), 'warning');
+  assert.equal(failureSeverity({ level: 'MUST', basis: 'hardening' }, true), 'failure');
+  assert.equal(failureSeverity({ level: 'OBSERVE', basis: 'observe' }, true), 'info');
+  assert.equal(failureSeverity({ level: 'GUIDE', basis: 'spec' }, false), 'warning');
 });
