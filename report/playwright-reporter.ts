@@ -161,6 +161,8 @@ export default class DxsReporter implements Reporter {
         status,
         message: messages.length > 0 ? messages.join('; ') : undefined,
         shards: context.shard !== undefined ? [context.shard] : [],
+        runPrefix: context.runPrefix,
+        seed: context.seed,
       },
       summary,
       tests,

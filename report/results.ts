@@ -51,6 +51,9 @@ export interface RunInfo {
   /** What went wrong with the run itself (unreachable target, interruption). */
   message?: string;
   shards: string[];
+  /** Prefix of every id the run invented, and the seed of its generated data (from the prefix); absent before issue 22. */
+  runPrefix?: string;
+  seed?: number;
 }
 
 export interface Summary {

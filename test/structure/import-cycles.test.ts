@@ -31,6 +31,24 @@ test('no import cycle anywhere in the tree', async () => {
   assert.deepEqual(cycles.map((cycle) => cycle.join(' -> ')), []);
 });
 
+test('the record of a run imports no renderer, directly or through another file', async () => {
+  const MODEL = ['report/results.ts', 'report/baseline.ts', 'report/root-causes.ts', 'report/cleanup.ts', 'report/certificate-facts.ts', 'report/manifest.ts'];
+  const RENDERERS = ['report/html.ts', 'report/compare-html.ts', 'report/cleanup-html.ts', 'report/escape-html.ts', 'report/junit.ts', 'report/certificate.ts'];
+  const tree = await parseDependencyTree(MODEL, { context: root, cwd: root, transform: false, skipDynamicImports: false });
+  for (const file of MODEL) {
+    const reached = new Set<string>();
+    const visit = (from: string): void => {
+      for (const dependency of tree[from] ?? []) {
+        if (dependency.id === null || reached.has(dependency.id)) continue;
+        reached.add(dependency.id);
+        visit(dependency.id);
+      }
+    };
+    visit(file);
+    assert.deepEqual(RENDERERS.filter((renderer) => reached.has(renderer)), [], `${file} reaches a renderer`);
+  }
+});
+
 test('the checker sees a cycle of type-only imports', async () => {
   const directory = mkdtempSync(join(tmpdir(), 'dxs-cycles-'));
   try {
