@@ -12,7 +12,7 @@ import { Command, Option } from 'commander';
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, join, relative, resolve, sep } from 'node:path';
-import { ConfigError, TEST_OPTIONS, resolveCommandOptions, type OptionSource, type OptionSpec } from '../../lib/config.ts';
+import { ConfigError, envName, flagName, TEST_OPTIONS, resolveCommandOptions, type OptionSource, type OptionSpec } from '../../lib/config.ts';
 import { REDACTED, secrets } from '../../lib/redact.ts';
 import { isLoopback } from '../../lib/target.ts';
 import { loadRequirements, REQUIREMENTS_PATH, SPEC_PATH } from '../../schemas/requirements.ts';
@@ -75,8 +75,8 @@ export function redactedCommand(argv: readonly string[]): string {
 }
 
 function sourceName(key: string, source: OptionSource | undefined): string {
-  if (source === 'flag') return `--${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
-  if (source === 'env') return `DXS_${key.replace(/[A-Z]/g, (letter) => `_${letter}`).toUpperCase()}`;
+  if (source === 'flag') return flagName(key);
+  if (source === 'env') return envName(key);
   if (source === 'config') return 'the config file';
   return 'default';
 }
