@@ -143,7 +143,7 @@ export function certificateFacts(input: CertificateInput): CertificateFacts {
     if (verdict === 'failed' || verdict === 'blocked') failing.push(entry);
     else if (verdict === 'warning') warnings.push(entry);
     else if (verdict === 'skipped') notCovered.push(entry);
-    else if (verdict === 'not exercised') notCovered.push({ ...entry, notes: ["no test of the profile's areas checks it"] });
+    else if (verdict === 'not exercised') notCovered.push({ ...entry, notes: [results.tests.length === 0 ? 'not reached: the run could not complete' : "no test of the profile's areas checks it"] });
   }
   const exitCode = exitCodeOf(results);
   const run = results.run;

@@ -7,6 +7,7 @@ import { escapeHtml } from './escape-html.ts';
 
 const STYLE = `
 @page{size:A4;margin:12mm}
+@media screen{body{padding:16px 0}}
 *{box-sizing:border-box}
 body{font:10.5px/1.35 "DejaVu Sans",system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1d232a;margin:0;background:#fff}
 main{max-width:186mm;margin:0 auto;padding:0}

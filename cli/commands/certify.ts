@@ -86,7 +86,7 @@ function keyRoles(options: Record<string, unknown>, sources: Record<string, Opti
   const embedded = options.baseUrl === undefined || options.baseUrl === '';
   const defaultSource = embedded ? "the embedded sandbox's own" : isLoopback(String(options.baseUrl)) ? "the sandbox's documented default" : 'none';
   const given = (key: string): string => (options[key] !== undefined && options[key] !== '' ? sourceName(key, sources[key]) : defaultSource);
-  const roles: KeyRole[] = [{ role: 'API key with the DeleteRegistration role (APIkey header)', source: given('apiKey') }];
+  const roles: KeyRole[] = [{ role: 'API key (APIkey header)', source: given('apiKey') }];
   const withoutDelete = given('apiKeyWithoutDelete');
   roles.push(withoutDelete === 'none' ? { role: 'API key without DeleteRegistration', source: 'not given: the checks that need it were skipped' } : { role: 'API key without DeleteRegistration', source: withoutDelete });
   roles.push({ role: 'client tokens and search tokens (ClientToken header)', source: 'created by the run for its own companies' });
