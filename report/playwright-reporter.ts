@@ -138,7 +138,7 @@ export default class DxsReporter implements Reporter {
       // The first few causes in the console's last line; every one is in the report beside its test.
       const shown = this.noResponses.slice(0, 3).join('; ');
       const more = this.noResponses.length > 3 ? `; and ${this.noResponses.length - 3} more` : '';
-      messages.push(`${this.noResponses.length} call(s) got no response from the target (${shown}${more})`);
+      messages.push(`${this.noResponses.length} call(s) got no response from the target (it may have stopped answering mid-run): ${shown}${more}`);
     }
     if (this.errors.length > 0) {
       messages.push(...this.errors);
