@@ -170,10 +170,10 @@ export function cleanupLine(report: CleanupReport): string {
 }
 
 /**
- * The hook of dxs test, after Playwright and before the embedded sandbox stops: a signal during
+ * The hook of dxs test (after Playwright) and dxs load (after k6), before the embedded sandbox stops: a signal during
  * the cleanup ends it early (what is left is reported), a second one is left to its default.
  */
-export async function cleanUpAfterRun(context: RunContext, keepData: boolean): Promise<CleanupReport> {
+export async function cleanUpAfterRun(context: Pick<RunContext, 'reportDir' | 'baseUrl' | 'apiKey' | 'apiKeyWithoutDelete' | 'embedded'>, keepData: boolean): Promise<CleanupReport> {
   const controller = new AbortController();
   const interrupt = (): void => controller.abort();
   process.once('SIGINT', interrupt);

@@ -20,6 +20,10 @@ import { mergeRunners } from './load/merge.ts';
 import { writeK8sBundle } from './load/k8s.ts';
 import { writeFixturePack } from '../../fixtures/pack.ts';
 import { newRunPrefix } from '../../fixtures/run-prefix.ts';
+import { appendCreated, markJournaled, startLoadJournal } from './load/journal.ts';
+import { cleanUpAfterRun, cleanupLine } from './cleanup.ts';
+import type { CleanupReport } from '../../report/cleanup.ts';
+import type { CreatedPoint } from './load/results.ts';
 
 const duration = (value: unknown): string | undefined => {
   try {
@@ -51,6 +55,7 @@ const LOAD_OPTIONS: readonly OptionSpec[] = [
   { key: 'reportDir', kind: 'string', argument: 'DIR', description: 'where to write the report (default: reports/load-<timestamp>/)' },
   ...RUN_OPTIONS,
   { key: 'segment', kind: 'string', argument: 'I/N', description: 'run the I-th of N execution segments (one runner of a distributed run; merge with dxs load merge)' },
+  { key: 'keepData', kind: 'boolean', default: false, description: 'keep what the run created at the target (by default its companies are deleted when k6 ends, with --api-key, which needs the DeleteRegistration role; see created.jsonl)' },
 ];
 
 function addOptions(command: Command, specs: readonly OptionSpec[]): Command {
@@ -213,7 +218,9 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
   for (const warning of target.warnings) console.error(`dxs load: ${warning}`);
   const runPrefix = `${newRunPrefix(startedAt.getTime())}${segment === undefined ? '' : `-s${segment.index}of${segment.count}`}`;
   const settings = scriptSettings(options, target, runPrefix, join(reportDir, 'fixtures.json'));
+  startLoadJournal(reportDir, runPrefix, target.baseUrl, target.embedded);
   const results: RunResult[] = [];
+  let cleanup: CleanupReport | undefined;
   const artifacts: ScriptArtifacts[] = [];
   let exitCode: 0 | 1 | 2 = 0;
   // Ctrl-C reaches k6 too (same process group): k6 stops the test and writes its outputs, and
@@ -233,7 +240,10 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
       artifacts.push(run);
       const code = exitCodeOf(run.exitCode);
       if (run.rawFiles.length > 0) {
-        const result = await analyse(script, run.rawFiles, thresholdsFromSummaries(run.summaryExports));
+        const created: CreatedPoint[] = [];
+        const result = await analyse(script, run.rawFiles, thresholdsFromSummaries(run.summaryExports), { created });
+        appendCreated(reportDir, runPrefix, created);
+        markJournaled(join(reportDir, script));
         results.push(result);
         console.log(summaryLine(result, join(reportDir, 'index.html')));
       }
@@ -242,6 +252,9 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
     }
   } finally {
     process.off('SIGINT', onInterrupt);
+    // Once k6 has ended (also after Ctrl-C or failed thresholds), before the embedded sandbox stops.
+    cleanup = await cleanUpAfterRun({ reportDir, baseUrl: target.baseUrl, apiKey: target.apiKey, embedded: target.embedded }, options.keepData === true);
+    console.error(`dxs load: ${cleanupLine(cleanup)}`);
     await target.close();
   }
   if (interrupted) exitCode = 2;
@@ -253,6 +266,7 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
     results,
     artifacts,
     notes,
+    cleanup,
   });
   console.log(`dxs load: report ${join(reportDir, 'index.html')}`);
   return exitCode;

@@ -7,6 +7,7 @@ import { writeFileSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { secrets } from '../../../lib/redact.ts';
 import type { RunResult } from './results.ts';
+import { renderCleanup, type CleanupReport } from '../../../report/cleanup.ts';
 
 export interface ScriptArtifacts {
   script: string;
@@ -26,6 +27,21 @@ export interface LoadReportInput {
   results: RunResult[];
   artifacts: ScriptArtifacts[];
   notes: string[];
+  /** What the run created at the target and what its cleanup deleted or left (as dxs test reports it). */
+  cleanup?: CleanupReport;
+}
+
+/** The cleanup section, with what a staging owner asks first: created, and left with the reason. */
+function cleanupSection(cleanup: CleanupReport | undefined): string {
+  if (cleanup === undefined) return '';
+  const created = (kind: string): number => cleanup.created[kind] ?? 0;
+  const leftCompanies = cleanup.left.length;
+  const reasons = [...new Set(cleanup.left.map((company) => company.reason ?? 'unknown'))].join('; ');
+  const headline = `The run created ${created('companies')} companies, ${created('uploads')} uploads and ${created('documents')} documents. ` +
+    (leftCompanies === 0
+      ? 'None is left at the target: the uploads and documents went with their companies.'
+      : `Left at the target: ${leftCompanies} companies (${reasons}), with their uploads and documents.`);
+  return `<p class="${leftCompanies === 0 ? 'pass' : 'fail'}" id="data-left">${escapeHtml(headline)}</p>\n${renderCleanup(cleanup)}`;
 }
 
 function escapeHtml(text: string): string {
@@ -98,6 +114,7 @@ export function summaryHtml(input: LoadReportInput): string {
 ${input.notes.map((note) => `<p class="muted">${escapeHtml(note)}</p>`).join('\n')}
 <p class="muted">Latencies are k6's http_req_duration; "failed" counts responses k6 flags in http_req_failed (status outside 200-399 or no response); thresholds are judged on all the points of the run.</p>
 ${input.results.map(scriptSection).join('\n')}
+${cleanupSection(input.cleanup)}
 </body></html>
 `;
 }
@@ -130,13 +147,14 @@ export function indexHtml(directory: string, input: LoadReportInput): string {
 ${input.notes.filter((note) => note.startsWith('Not run') || note.startsWith('Interrupted')).map((note) => `<p class="fail">${escapeHtml(note)}</p>`).join('\n')}
 <p><a href="summary.html">Summary of every script</a> (per endpoint: throughput, latency percentiles, errors, checks, thresholds) · <a href="summary.json">summary.json</a></p>
 <table><thead><tr><th class="name">script</th><th>verdict</th><th>requests</th><th>req/s</th><th>checks passed</th><th class="name">files</th></tr></thead><tbody>${rows || '<tr><td class="name" colspan="6">no script ran</td></tr>'}</tbody></table>
+${cleanupSection(input.cleanup)}
 </body></html>
 `;
 }
 
 /** Writes summary.html, summary.json and index.html into the report directory. */
 export function writeLoadReport(directory: string, input: LoadReportInput): void {
-  const json = { title: input.title, target: input.target, profile: input.profile, startedAt: input.startedAt.toISOString(), notes: input.notes, results: input.results };
+  const json = { title: input.title, target: input.target, profile: input.profile, startedAt: input.startedAt.toISOString(), notes: input.notes, results: input.results, cleanup: input.cleanup };
   writeFileSync(join(directory, 'summary.json'), secrets.redactText(JSON.stringify(json, null, 2)));
   writeFileSync(join(directory, 'summary.html'), secrets.redactText(summaryHtml(input)));
   writeFileSync(join(directory, 'index.html'), secrets.redactText(indexHtml(directory, input)));
