@@ -10,6 +10,7 @@ import {
   appendJournal, JOURNAL_LINES_FILE, readJournal, writeJournal, type Journal, type JournalCompany, type KeyLabel,
 } from '../../suites/support/journal.ts';
 import type { RunContext } from '../../suites/support/run-context.ts';
+import { isSharedErpId } from '../../suites/support/shared-company.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -67,7 +68,9 @@ export async function deleteCompanies(companies: readonly JournalCompany[], opti
       const entry = shown(company);
       const apiKey = options.keys[company.key];
       const stop = stopped.get(company.key);
-      if (apiKey === undefined) {
+      if (company.key === 'apiKeyWithoutDelete' && isSharedErpId(company.ErpId)) {
+        left.push({ ...entry, reason: 'the one company every run registers again under the key without DeleteRegistration (its ErpId derives from the key\'s fingerprint): kept on purpose, it does not add up' });
+      } else if (apiKey === undefined) {
         left.push({ ...entry, reason: company.key === 'other' ? 'registered under an API key dxs was not given' : `no ${company.key === 'apiKey' ? '--api-key' : '--api-key-without-delete'} configured to delete it with` });
       } else if (stop !== undefined) {
         left.push({ ...entry, reason: stop });
