@@ -162,7 +162,7 @@ export async function cleanUp(input: CleanupInput): Promise<CleanupReport> {
   const message = status === 'nothing'
     ? 'the run registered no company'
     : left.length === 0
-      ? `every company the run registered is deleted (${deleted.length} now, ${base.alreadyDeleted} by the tests)`
+      ? `every company the run registered is deleted (${deleted.length} now, ${base.alreadyDeleted} by the run itself)`
       : `${left.length} of the ${journal.companies.length} companies the run registered ${left.length === 1 ? 'is' : 'are'} left at the target: ${[...new Set(left.map((company) => company.reason))].join('; ')}`;
   return { ...base, status, message, deleted, left, durationMs: Date.now() - started };
 }

@@ -92,7 +92,7 @@ test('send-and-poll journals its uploads and documents; --keep-data keeps the co
   assert.equal(journal.documents.length, 4);
   const cleanup = cleanupOf(reportDir);
   assert.equal(cleanup.status, 'kept');
-  assert.match(readFileSync(join(reportDir, 'index.html'), 'utf8'), /The run created 1 companies, 4 uploads and 4 documents\. Left at the target: 1 companies \(--keep-data\)/);
+  assert.match(readFileSync(join(reportDir, 'index.html'), 'utf8'), /The run created 1 company, 4 uploads and 4 documents\. Left at the target: 1 company \(--keep-data\)/);
   assert.deepEqual(await liveOf(running, journal.runPrefix), [`${journal.runPrefix}-sender`]);
 
   // A merge of the run (as a distributed run's collector makes it) carries the journal too; the target is not in it.

@@ -40,10 +40,11 @@ function cleanupSection(cleanup: CleanupReport | undefined): string {
   const created = (kind: string): number => cleanup.created[kind] ?? 0;
   const leftCompanies = cleanup.left.length;
   const reasons = [...new Set(cleanup.left.map((company) => company.reason ?? 'unknown'))].join('; ');
-  const headline = `The run created ${created('companies')} companies, ${created('uploads')} uploads and ${created('documents')} documents. ` +
+  const count = (number: number, one: string, many: string): string => `${number} ${number === 1 ? one : many}`;
+  const headline = `The run created ${count(created('companies'), 'company', 'companies')}, ${count(created('uploads'), 'upload', 'uploads')} and ${count(created('documents'), 'document', 'documents')}. ` +
     (leftCompanies === 0
       ? 'None is left at the target: the uploads and documents went with their companies.'
-      : `Left at the target: ${leftCompanies} companies (${reasons}), with their uploads and documents.`);
+      : `Left at the target: ${count(leftCompanies, 'company', 'companies')} (${reasons}), with their uploads and documents.`);
   return `<p class="${leftCompanies === 0 ? 'pass' : 'fail'}" id="data-left">${escapeHtml(headline)}</p>\n${renderCleanup(cleanup)}`;
 }
 
