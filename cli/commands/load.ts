@@ -233,13 +233,15 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
   let cleanup: CleanupReport | undefined;
   const artifacts: ScriptArtifacts[] = [];
   let exitCode: 0 | 1 | 2 = 0;
-  // Ctrl-C reaches k6 too (same process group): k6 stops the test and writes its outputs, and
-  // this process stays to write the report instead of dying first.
+  // Ctrl-C reaches k6 too (same process group), SIGTERM is passed on to it (run.ts): k6 stops the
+  // test and writes its outputs, and this process stays to clean up and write the report instead
+  // of dying first.
   let interrupted = false;
   const onInterrupt = (): void => {
     interrupted = true;
   };
   process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onInterrupt);
   try {
     for (const script of scripts) {
       if (interrupted) {
@@ -264,6 +266,7 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
     }
   } finally {
     process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onInterrupt);
     // Once k6 has ended (also after Ctrl-C or failed thresholds), before the embedded sandbox stops.
     cleanup = await cleanUpAfterRun({ reportDir, baseUrl: target.baseUrl, apiKey: target.apiKey, embedded: target.embedded }, options.keepData === true);
     console.error(`dxs load: ${cleanupLine(cleanup)}`);

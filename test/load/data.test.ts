@@ -109,27 +109,32 @@ test('send-and-poll journals its uploads and documents; --keep-data keeps the co
   assert.equal(again.code, 0, again.stdout + again.stderr);
 });
 
-test('Ctrl-C during a run: k6 stops, and dxs load still deletes what it registered', { skip, timeout: 300_000 }, async () => {
+/** A run of register-and-poll stopped a few seconds in by `signal`: to the process group (Ctrl-C) or to dxs alone (a CI job cancelled). */
+async function stoppedRun(signal: 'SIGINT' | 'SIGTERM', group: boolean): Promise<void> {
   const running = target();
-  const reportDir = tempDirectory('interrupted');
+  const reportDir = tempDirectory(`stopped-${signal}`);
   // Its own process group, as a terminal makes it: Ctrl-C reaches dxs and k6 together.
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'dxs.js'), 'load', '--script', 'register-and-poll', '--profile', 'smoke', '--duration', '60s', ...targetArguments(running), '--report-dir', reportDir], { cwd: ROOT, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const output = { stdout: '', stderr: '' };
   child.stdout.on('data', (chunk: Buffer) => (output.stdout += chunk.toString()));
   child.stderr.on('data', (chunk: Buffer) => (output.stderr += chunk.toString()));
-  const linesFile = join(reportDir, 'register-and-poll', 'raw.json.gz');
+  const rawFile = join(reportDir, 'register-and-poll', 'raw.json.gz');
   // Once k6 is writing points, a few seconds in (bounded).
-  for (let waited = 0; waited < 60_000 && !existsSync(linesFile); waited += 200) await new Promise((resolve) => setTimeout(resolve, 200));
+  for (let waited = 0; waited < 60_000 && !existsSync(rawFile); waited += 200) await new Promise((resolve) => setTimeout(resolve, 200));
   await new Promise((resolve) => setTimeout(resolve, 3000));
-  process.kill(-child.pid!, 'SIGINT');
+  process.kill(group ? -child.pid! : child.pid!, signal);
   const killer = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 120_000);
   const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
   clearTimeout(killer);
   const run: DxsResult = { code: code ?? -1, ...output };
   assert.equal(run.code, 2, run.stdout + run.stderr);
   const journal = journalOf(reportDir);
-  assert.ok(journal.companies.length > 0, 'the interrupted run journaled its companies');
+  assert.ok(journal.companies.length > 0, 'the stopped run journaled its companies');
   const cleanup = cleanupOf(reportDir);
   assert.equal(cleanup.status, 'done', cleanup.message);
   assert.deepEqual(await liveOf(running, journal.runPrefix), []);
-});
+}
+
+test('Ctrl-C during a run: k6 stops, and dxs load still deletes what it registered', { skip, timeout: 300_000 }, () => stoppedRun('SIGINT', true));
+
+test('SIGTERM to dxs load alone: it stops k6, and still deletes what the run registered', { skip, timeout: 300_000 }, () => stoppedRun('SIGTERM', false));
