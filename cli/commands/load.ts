@@ -372,6 +372,12 @@ ${PROFILE_NAMES.map((name) => `  ${name.padEnd(11)} ${PROFILES[name].description
 
 Scripts: ${scriptNames().join(', ')}
 
+Examples:
+  $ dxs load --script register-and-poll --base-url https://staging.example/v1/api --api-key "$KEY"
+                 (the run's companies are deleted when k6 ends; --keep-data keeps them for dxs clean --from)
+  $ dxs load --profile average --baseline reports/load-last-release
+  $ dxs load report history reports/load-*
+
 Exit codes: 0 thresholds passed (and, with --baseline, no endpoint slower), 1 thresholds failed or an
 endpoint slower than the baseline, 2 configuration error (unknown script or profile,
 k6 missing, target unreachable; the report still says why nothing ran). Options may also come from
