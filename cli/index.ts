@@ -37,6 +37,8 @@ Examples:
   $ dxs test                                   run every default suite against the embedded sandbox
   $ dxs test --base-url https://staging.example/v1/api --api-key $KEY
   $ dxs load --script client-tokens --profile smoke
+  $ dxs load --profile average --baseline reports/load-last-release
+                                               per endpoint: slower, same or faster than the baseline
   $ dxs sandbox --port 4010                    serve the reference API by hand
   $ dxs fuzz --base-url https://staging.example/v1/api --api-key $KEY
                                                Schemathesis against the OpenAPI export, with dxs's data

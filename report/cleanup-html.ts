@@ -23,7 +23,7 @@ export function renderCleanup(cleanup: CleanupReport | undefined): string {
     : `<details><summary>Deleted (${cleanup.deleted.length})</summary><table><tr><th>ErpId</th><th>OrgNo</th><th>Key</th><th>Status</th></tr>${companyRows(cleanup.deleted, false)}</table></details>`;
   return `<h2 id="cleanup">Data created and cleanup</h2>
 <p>${escapeHtml(cleanup.message)}</p>
-<p class="muted">Run prefix <code>${escapeHtml(cleanup.runPrefix)}</code> (every ErpId of the run starts with it). Created: ${created === '' ? 'nothing' : created}. Deleted ${cleanup.deleted.length}, already deleted by the tests ${cleanup.alreadyDeleted}, left ${cleanup.left.length}. Users, identifiers, documents and provider A registrations go with their company (POST /companies/delete requests deletion of the company's data; the API has no delete of their own). The journal, with every id, is created.json.</p>
+<p class="muted">Run prefix <code>${escapeHtml(cleanup.runPrefix)}</code> (every ErpId of the run starts with it). Created: ${created === '' ? 'nothing' : created}. Deleted ${cleanup.deleted.length}, already deleted by the run itself ${cleanup.alreadyDeleted}, left ${cleanup.left.length}. Users, identifiers, documents and provider A registrations go with their company (POST /companies/delete requests deletion of the company's data; the API has no delete of their own). The journal, with every id, is created.json.</p>
 ${left}
 ${deleted}`;
 }

@@ -82,6 +82,9 @@ export async function companiesArea(app: FastifyInstance, { context }: AreaOptio
       // An update keeps the company (same CompanyId) and its registration status.
       existing.Fields = { ...fields, Processes: fields.Processes ?? existing.Fields.Processes };
     } else {
+      // A registration made after its Id's delete request is a new registration: a delete request
+      // for it is a new request (202), not a duplicate of the one that ended the earlier registration.
+      store.deleteRequests.delete(`${apiKey}\n${erpId}`);
       engine.registerCompany(store.createCompany(apiKey, erpId, fields));
     }
     return sendBody(context, reply, hasFault(context, 'register-200') ? 200 : 202, {});

@@ -1,7 +1,7 @@
 // POST /clienttokens/create, /clienttokens/revoke, /clienttokens/createsearchtoken.
 import type { FastifyInstance } from 'fastify';
 import { authenticateApiKey, requireEither } from '../auth.ts';
-import { formatTime, hasFault, sendBody, type AreaOptions, type SandboxContext } from '../context.ts';
+import { formatTime, hasFault, hasVariant, sendBody, type AreaOptions, type SandboxContext } from '../context.ts';
 import { ApiError, badRequest } from '../errors.ts';
 import type { TokenRecord } from '../store.ts';
 import { bodyOf, optionalDateTime, optionalEmail, optionalObject, optionalString, optionalStringArray, requiredString } from '../validate.ts';
@@ -13,8 +13,12 @@ function tokenBody(context: SandboxContext, token: TokenRecord) {
   return { Token: token.Token, ValidTo: validTo };
 }
 
+/** The delay-token-create-50ms variant: a slower build, for the load comparison to find. */
+const TOKEN_CREATE_DELAY_MS = 50;
+
 export async function tokensArea(app: FastifyInstance, { context }: AreaOptions): Promise<void> {
   const { store } = context;
+  const delayed = hasVariant(context, 'delay-token-create-50ms');
 
   // Synchronous and authenticating in the handler, as GET /companies/status does: the two calls
   // a load run makes most skip the preHandler hook runner, the promise and the extra tick of an
@@ -41,7 +45,9 @@ export async function tokensArea(app: FastifyInstance, { context }: AreaOptions)
     if (company === undefined) throw badRequest('companyNotFoundForErpId', { erpId });
     if (hasFault(context, 'token-create-500')) throw new ApiError(500, 'internalError');
     const token = store.tokens.create({ ApiKey: apiKey, Kind: 'client', CompanyId: company.CompanyId, ValidTo: validTo?.getTime(), UserRoles: userRoles });
-    sendBody(context, reply, hasFault(context, 'token-create-201') ? 201 : 200, tokenBody(context, token));
+    const answer = (): unknown => sendBody(context, reply, hasFault(context, 'token-create-201') ? 201 : 200, tokenBody(context, token));
+    if (delayed) setTimeout(answer, TOKEN_CREATE_DELAY_MS);
+    else answer();
   });
 
   app.post('/clienttokens/revoke', { preHandler: requireEither(context, true) }, async (request, reply) => {

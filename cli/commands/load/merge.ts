@@ -7,6 +7,8 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { ConfigError } from '../../../lib/config.ts';
 import { analyse, thresholdsFromSummaries, type RunResult } from './results.ts';
 import { summaryLine, writeLoadReport } from './report.ts';
+import { appendCreated, startLoadJournal } from './journal.ts';
+import type { CreatedPoint } from './results.ts';
 
 export interface MergeGroup {
   script: string;
@@ -97,14 +99,19 @@ export async function mergeRunners(inputs: string[], options: MergeOptions, log:
     : `Found the raw points of ${found} runners, expected ${options.runners}: ${found < options.runners ? 'the whole run is not all there' : 'another run\'s runners are among them'}, so no verdict on the whole run (exit 2).`;
   mkdirSync(out, { recursive: true });
   const results: RunResult[] = [];
+  // The journal of every runner, so that dxs clean --from <out> deletes what the whole run created.
+  const created: CreatedPoint[] = [];
   for (const group of groups) {
     group.summaryExports.forEach(checkSummaryExport);
     const thresholds = thresholdsFromSummaries(group.summaryExports);
-    const result = await analyse(group.script, group.rawFiles, thresholds);
+    const result = await analyse(group.script, group.rawFiles, thresholds, { created });
     results.push(result);
     log.log(summaryLine(result, join(out, 'index.html')));
     if (group.summaryExports.length === 0) log.error(`dxs load merge: no summary export for ${group.script}, so no thresholds to judge`);
   }
+  // The runners do not record the target: dxs clean asks for --base-url.
+  startLoadJournal(out, created.find((entity) => entity.fields.runPrefix !== undefined)?.fields.runPrefix ?? '', undefined, false);
+  appendCreated(out, '', created);
   writeLoadReport(out, {
     title: `dxs load merge - ${groups.map((group) => group.script).join(', ')}`,
     target: '(merged runners)',
