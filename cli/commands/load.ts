@@ -26,7 +26,7 @@ import type { CleanupReport } from '../../report/cleanup.ts';
 import type { CreatedPoint } from './load/results.ts';
 import { DEFAULT_COMPARE_SETTINGS, type CompareSettings } from './load/statistics.ts';
 import { compareRuns, comparisonLines, loadBaseline, type LoadComparison, type ScriptSamples } from './load/compare.ts';
-import { collectMergeInputs } from './load/merge.ts';
+import { collectMergeInputs } from './load/merge-inputs.ts';
 import { writeLoadHistory } from './load/history.ts';
 
 const duration = (value: unknown): string | undefined => {

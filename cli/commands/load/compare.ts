@@ -5,7 +5,7 @@
 // SVG) and the JSON for summary.json.
 import { existsSync, statSync } from 'node:fs';
 import { ConfigError } from '../../../lib/config.ts';
-import { collectMergeInputs } from './merge.ts';
+import { collectMergeInputs } from './merge-inputs.ts';
 import { analyse, percentile, type EndpointResult, type RunResult } from './results.ts';
 import { compareDistributions, formatP, type CompareSettings, type DistributionComparison, type PercentileChange, type Verdict } from './statistics.ts';
 
