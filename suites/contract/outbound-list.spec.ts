@@ -87,9 +87,10 @@ test.describe('outbound list refusals', () => {
     await expectCheck(response, [isRejected], { requirement: 'OUT-LIST-06' });
   });
 
-  test('malformed JSON on the list is rejected', { tag: tags('outbound', 'OUT-LIST-09') }, async ({ api, registeredCompany }) => {
+  test('malformed JSON on the list gives no server error, and is rejected', { tag: tags('outbound', 'OUT-LIST-05', 'OUT-LIST-09') }, async ({ api, registeredCompany }) => {
     const auth: Auth = { clientToken: registeredCompany.token };
     const response = await api.post(LIST_PATH, { auth, rawBody: '{"Take": 10, "Skip":', contentType: 'application/json' });
+    await expectCheck(response, [notServerError], { requirement: 'OUT-LIST-05' });
     await expectCheck(response, [isRejected], { requirement: 'OUT-LIST-09' });
   });
 });
