@@ -1,5 +1,6 @@
 // Helpers of the network suites: buyer and seller lookup, network setup, and what the suites
 // read out of a lookup answer (the parties, their capability values, whether a company is among them).
+import { randomUUID } from 'node:crypto';
 import type { Check } from '../../lib/checks.ts';
 import { fieldSatisfies, statusIs } from '../../lib/checks.ts';
 import type { ApiClient, ApiResponse, Auth } from './client.ts';
@@ -32,14 +33,21 @@ export const CAPABILITY_VALUES: Record<LookupKind, Record<string, readonly strin
 /** A network setup succeeded: 202 by the reference, 200 in the guide example (NET-SET-02 records which). */
 export const setupAccepted: Check = statusIs(202, 200);
 
+const refused = (response: ApiResponse): boolean => response.status === 401 || response.status === 403;
+
 /**
  * Seller lookup with a credential that the target takes. Which scheme applies is not shown
- * (NET-LKP-16), so a refused client token is retried once with the APIkey.
+ * (NET-LKP-16), so a refused client token is retried with the APIkey, and then with a search token
+ * in the ClientToken header: the spec's tokens "that identify ... a temporary search".
  */
 export async function sellerLookup(api: ApiClient, token: string, body: unknown): Promise<ApiResponse> {
   const withToken = await api.post(LOOKUP_PATH.seller, { auth: { clientToken: token }, json: body });
-  if (withToken.status !== 401 && withToken.status !== 403) return withToken;
-  return api.post(LOOKUP_PATH.seller, { auth: 'apiKey', json: body });
+  if (!refused(withToken)) return withToken;
+  const withApiKey = await api.post(LOOKUP_PATH.seller, { auth: 'apiKey', json: body });
+  if (!refused(withApiKey)) return withApiKey;
+  const created = await api.post('/clienttokens/createsearchtoken', { auth: 'apiKey', json: { SearchId: `dxs-seller-lookup-${randomUUID()}` } });
+  const searchToken = created.data?.Token;
+  return typeof searchToken === 'string' ? api.post(LOOKUP_PATH.seller, { auth: { clientToken: searchToken }, json: body }) : withApiKey;
 }
 
 /** Buyer lookup is called with a ClientToken (authentication rule 4); seller lookup as above. */
