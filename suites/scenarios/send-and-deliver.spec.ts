@@ -7,7 +7,7 @@
 import type { SendDocumentAsType } from '../../fixtures/bodies.ts';
 import type { Fixtures } from '../../fixtures/index.ts';
 import { checks, expectCheck, observe, schema, tags, type ApiClient, type RegisteredCompany, type RunContext } from '../support/index.ts';
-import { currentStatusOf, DOCUMENT_STATUSES, downloadOutbound, fact, isBinaryDocument, historyOf, pollStatus, sentDocument, shapeOf, statusPath, test } from '../support/outbound.ts';
+import { currentStatusOf, DOCUMENT_STATUSES, downloadOutbound, fact, sendableSsn, isBinaryDocument, historyOf, pollStatus, sentDocument, shapeOf, statusPath, test } from '../support/outbound.ts';
 
 const { statusIs, fieldSatisfies } = checks;
 
@@ -54,7 +54,7 @@ async function sendAndFollow({ type, requirement, deliveredIs }: Case, { api, fi
   const sent = await sentDocument(api, fixtures, company.token, type, {
     sender: company,
     recipient,
-    ssn: type === 'BusinessToConsumer' ? fixtures.ssns(1)[0] : undefined,
+    ssn: type === 'BusinessToConsumer' ? await sendableSsn(api, fixtures, company.token) : undefined,
   });
   await expectCheck(sent.response, [statusIs(200)], { requirement: 'OUT-SEND-06' });
 

@@ -177,6 +177,18 @@ export async function downloadOutbound(api: ApiClient, token: string, path: stri
 }
 
 /**
+ * An SSN to send a business-to-consumer invoice to: one provider A reports as registered, when the
+ * lookup finds one. Whether a send to an unregistered person is refused is not shown; the lookup
+ * is there to tell, so a target may refuse it.
+ */
+export async function sendableSsn(api: ApiClient, fixtures: Fixtures, token: string): Promise<string> {
+  const candidates = fixtures.ssns(10);
+  const lookup = await api.post(`${PROVIDER_A_PATH}/lookup`, { auth: { clientToken: token }, json: { Ssns: candidates } });
+  const registered = lookup.data?.RegisteredSsns;
+  return Array.isArray(registered) && typeof registered[0] === 'string' ? registered[0] : candidates[0];
+}
+
+/**
  * A URL the target handed out (absolute, or a path on its host), as a path under the base URL
  * for the client; undefined when it points elsewhere.
  */
