@@ -34,8 +34,9 @@ test.describe('incoming list', () => {
     await expectCheck(response, [schema('incoming-documents.response')], { requirement: 'INB-30' });
   });
 
-  test('the list answer for type=order is recorded', { tag: tags('inbound', 'INB-26') }, async ({ api, recipientCompany }) => {
+  test('the list answer for type=order is recorded', { tag: tags('inbound', 'INB-26', 'INB-27') }, async ({ api, recipientCompany }) => {
     const response = await listIncoming(api, recipientCompany.token, { type: 'order' });
+    await expectCheck(response, [notServerError], { requirement: 'INB-27' });
     await observe('INB-26', `type=order answered ${response.status}${response.status === 200 ? ` with Total ${JSON.stringify(response.data?.Total)}` : ''}`, response);
   });
 
@@ -96,8 +97,9 @@ test.describe('a delivered invoice', () => {
     await expectCheck(response, [statusIs(200), bodyIsEmpty], { requirement: 'INB-14' });
   });
 
-  test('marking an unknown document id handled is recorded', { tag: tags('inbound', 'INB-25') }, async ({ api, recipientCompany }) => {
+  test('marking an unknown document id handled is recorded', { tag: tags('inbound', 'INB-24', 'INB-25') }, async ({ api, recipientCompany }) => {
     const response = await markHandled(api, recipientCompany.token, [randomUUID()]);
+    await expectCheck(response, [notServerError], { requirement: 'INB-24' });
     await observe('INB-25', `marking a random uuid handled answered ${response.status}`, response);
   });
 });

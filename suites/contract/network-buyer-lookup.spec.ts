@@ -45,9 +45,10 @@ test.describe('buyer lookup', () => {
     await expectCheck(postalCode, [statusIs(200)], { requirement: 'NET-LKP-14' });
   });
 
-  test('what buyer lookup does with PaymentMeans is recorded', { tag: tags('network', 'NET-LKP-21') }, async ({ api, registeredCompany, fixtures }) => {
+  test('what buyer lookup does with PaymentMeans is recorded', { tag: tags('network', 'NET-LKP-18', 'NET-LKP-21') }, async ({ api, registeredCompany, fixtures }) => {
     const body = fixtures.sellerLookup(registeredCompany.input, true);
     const response = await api.post(PATH, { auth: { clientToken: registeredCompany.token }, json: body });
+    await expectCheck(response, [notServerError], { requirement: 'NET-LKP-18' });
     await observe('NET-LKP-21', `buyer lookup with PaymentMeans answered ${response.status}`, response);
   });
 

@@ -138,10 +138,10 @@ test.describe('send refusals', () => {
 });
 
 test.describe('send observations', () => {
-  test('the answer to a DocumentUri that was never uploaded is recorded', { tag: tags('outbound', 'OUT-SEND-20') }, async ({ api, fixtures, registeredCompany, target }) => {
+  test('the answer to a DocumentUri that was never uploaded is recorded', { tag: tags('outbound', 'OUT-SEND-20', 'OUT-SEND-24') }, async ({ api, fixtures, registeredCompany, target }) => {
     const body = fixtures.sendDocument('PDF', { documentUri: `urn:dxs:document:${UNKNOWN_DOCUMENT_ID}` });
     const { response, documentId } = await sendDocument(api, registeredCompany.token, body);
-    await expectCheck(response, [notServerError], { requirement: 'OUT-SEND-20', level: 'GUIDE' });
+    await expectCheck(response, [notServerError], { requirement: 'OUT-SEND-24' });
     if (documentId === undefined) {
       await observe('OUT-SEND-20', `send with a DocumentUri that was never uploaded answered ${response.status}`, response);
       return;

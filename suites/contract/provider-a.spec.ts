@@ -166,8 +166,9 @@ test.describe('record and patch', () => {
     await expectCheck(record, [statusIs(200), fieldSatisfies('DisplayName', `is the patched ${JSON.stringify(update.DisplayName)}`, is(update.DisplayName))], { requirement: 'PRA-25' });
   });
 
-  test('which fields PATCH requires is recorded (a body with only ContactPhone)', { tag: tags('provider-a', 'PRA-26') }, async ({ api, providerACompany }) => {
+  test('which fields PATCH requires is recorded (a body with only ContactPhone)', { tag: tags('provider-a', 'PRA-26', 'PRA-46') }, async ({ api, providerACompany }) => {
     const response = await api.patch(PROVIDER_A_PATH, { auth: { clientToken: providerACompany.token }, json: { ContactPhone: providerACompany.registration.ContactPhone } });
+    await expectCheck(response, [notServerError], { requirement: 'PRA-46' });
     await observe('PRA-26', `PATCH with only ContactPhone answered ${response.status}${response.status >= 400 ? ` ${JSON.stringify(response.json ?? response.text)}` : ''}`, response);
   });
 });
