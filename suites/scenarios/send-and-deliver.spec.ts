@@ -23,7 +23,7 @@ const CASES: Case[] = [
   { type: 'Electronic', requirement: 'FLOW-03', deliveredIs: 'MUST' },
   { type: 'PDF', requirement: 'FLOW-12', deliveredIs: 'GUIDE' },
   { type: 'Paper', requirement: 'FLOW-13', deliveredIs: 'GUIDE' },
-  { type: 'BusinessToConsumer', requirement: 'OUT-SEND-12', deliveredIs: 'GUIDE' },
+  { type: 'BusinessToConsumer', requirement: 'FLOW-06', deliveredIs: 'GUIDE' },
 ];
 
 /** Whether each history holds every status of the one before: the history only grows (in whatever order it is written). */
