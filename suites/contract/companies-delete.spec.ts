@@ -6,7 +6,7 @@ import { checks, createClientToken, expectCheck, observe, registerCompany, tags,
 import { TRUNCATED_JSON } from '../support/companies-more.ts';
 import { describeAfterDeletion, holdDeleteServerErrors, untilDeletionSeen } from '../support/companies-delete.ts';
 
-const { statusIs, isRejected, notServerError, fieldSatisfies } = checks;
+const { statusIs, isClientError, isRejected, notServerError, fieldSatisfies } = checks;
 const WRONG_API_KEY = 'dxs-wrong-api-key-delete-0000000000';
 
 test.describe('delete: credentials', () => {
@@ -31,7 +31,8 @@ test.describe('delete: credentials', () => {
 test.describe('delete: bodies', () => {
   test('a delete request without Id is rejected', { tag: tags('companies', 'CMP-DEL-07') }, async ({ api }) => {
     const disabled: number[] = [];
-    for (const body of [{}, { Id: null }, { Id: '' }]) {
+    // Absent and null only: whether an empty string counts as an Id is not said.
+    for (const body of [{}, { Id: null }]) {
       const response = await api.post('/companies/delete', { auth: 'apiKey', json: body });
       if (await holdDeleteServerErrors(response)) {
         disabled.push(response.status);
@@ -39,12 +40,13 @@ test.describe('delete: bodies', () => {
       }
       await expectCheck(response, [isRejected], { requirement: 'CMP-DEL-07' });
     }
-    test.skip(disabled.length === 3, `every delete request without Id was answered ${disabled.join(', ')} (deletes disabled or not persisted), so the Id rule could not be seen`);
+    test.skip(disabled.length === 2, `every delete request without Id was answered ${disabled.join(', ')} (deletes disabled or not persisted), so the Id rule could not be seen`);
   });
 
-  test('malformed JSON and wrong types on delete give no server error', { tag: tags('companies', 'CMP-DEL-12') }, async ({ api }) => {
+  test('malformed JSON and wrong types on delete give no server error', { tag: tags('companies', 'CMP-DEL-12', 'SEC-21') }, async ({ api }) => {
     const malformed = await api.post('/companies/delete', { auth: 'apiKey', rawBody: TRUNCATED_JSON, contentType: 'application/json' });
-    await expectCheck(malformed, [isRejected, notServerError], { requirement: 'CMP-DEL-12' });
+    await expectCheck(malformed, [notServerError], { requirement: 'CMP-DEL-12' });
+    if (!(malformed.status === 501 && (await holdDeleteServerErrors(malformed)))) await expectCheck(malformed, [isClientError], { requirement: 'SEC-21' });
     // Values no registration can carry as its Id, so nothing is deleted if one slips through.
     for (const json of [{ Id: { ErpId: 'dxs-not-a-string' } }, { Id: ['dxs-not-a-string'] }, ['dxs-not-an-object']]) {
       const response = await api.post('/companies/delete', { auth: 'apiKey', json });
@@ -66,6 +68,9 @@ test.describe('delete: what it deletes', () => {
     // second registration is not refused as the same company registered twice.
     const ours = await registerCompany(api, target, fixtures.company('SE'));
     const theirs = await registerCompany(api, target, { ...fixtures.company('SE'), ErpId: ours.erpId }, 'apiKeyWithoutDelete');
+    // Whether the two keys stand for two integrators is not shown: a target that makes both
+    // registrations one company treats them as one integrator's, and then one delete removes it.
+    test.skip(theirs.companyId === ours.companyId, 'the target made the two keys\' registrations of one ErpId one company (one integrator), so no second registration exists to keep');
     const response = await api.post('/companies/delete', { auth: 'apiKey', json: { Id: ours.erpId } });
     test.skip(await holdDeleteServerErrors(response), `the target answered the delete request ${response.status}, so nothing was deleted to compare with`);
     await expectCheck(response, [statusIs(202)], { requirement: 'CMP-DEL-01' });

@@ -77,6 +77,24 @@ export function echoesNone(values: readonly string[], describe: string): Check {
   };
 }
 
+/**
+ * Refused with a 4xx, or an answer that does not carry the value (another company's id): a target
+ * may answer a call of company A with A's own data whatever the path names, which reveals nothing.
+ */
+export function refusedOrNotRevealing(value: string, describe: string): Check {
+  return (response) => {
+    const refused = response.status >= 400 && response.status < 500;
+    const reveals = (response.text ?? '').includes(value);
+    return {
+      check: 'refusedOrNotRevealing',
+      ok: refused || (response.status < 500 && !reveals),
+      expected: `a 4xx, or an answer that does not carry ${describe}`,
+      actual: `status ${response.status}${reveals ? `, the answer carries ${describe} (${value})` : ''}`,
+      severity: 'failure',
+    };
+  };
+}
+
 /** A registration body with every optional field of the Company input set (CMP-REG-09). */
 export function withEveryOptionalField(input: CompanyInput): CompanyInput {
   return {
@@ -141,6 +159,11 @@ export interface TargetSettings {
   lockedOutUserName?: string;
   notApprovedUserName?: string;
   erpIdWithoutIdentifiers?: string;
+  /**
+   * Whether the run knows the target's agreed identifier types ("agreed beforehand with the
+   * operator"): the embedded sandbox's, or DXS_IDENTIFIER_TYPES (comma-separated, used by the fixtures).
+   */
+  identifierTypesKnown: boolean;
 }
 
 export function targetSettings(target: RunContext, env: Record<string, string | undefined> = process.env): TargetSettings {
@@ -148,6 +171,7 @@ export function targetSettings(target: RunContext, env: Record<string, string | 
     lockedOutUserName: env.DXS_LOCKED_OUT_USER_NAME || undefined,
     notApprovedUserName: env.DXS_NOT_APPROVED_USER_NAME || undefined,
     erpIdWithoutIdentifiers: env.DXS_ERP_ID_WITHOUT_IDENTIFIERS || undefined,
+    identifierTypesKnown: configuredIdentifierTypes(env) !== undefined,
   };
   if (!target.embedded) return fromEnv;
   // The embedded sandbox runs with its default configuration, which seeds such users.
@@ -156,5 +180,12 @@ export function targetSettings(target: RunContext, env: Record<string, string | 
     lockedOutUserName: fromEnv.lockedOutUserName ?? sandbox.lockedOutUserNames[0],
     notApprovedUserName: fromEnv.notApprovedUserName ?? sandbox.notApprovedUserNames[0],
     erpIdWithoutIdentifiers: fromEnv.erpIdWithoutIdentifiers,
+    identifierTypesKnown: true,
   };
+}
+
+/** The target's agreed identifier types from DXS_IDENTIFIER_TYPES, when given. */
+export function configuredIdentifierTypes(env: Record<string, string | undefined> = process.env): string[] | undefined {
+  const types = (env.DXS_IDENTIFIER_TYPES ?? '').split(',').map((type) => type.trim()).filter(Boolean);
+  return types.length > 0 ? types : undefined;
 }
