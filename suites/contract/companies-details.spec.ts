@@ -3,7 +3,7 @@
 // and what the spec leaves open (an ErpId in the body, capability values beyond the listed ones).
 import type { CompanyInput } from '../../fixtures/bodies.ts';
 import { checks, createClientToken, expectCheck, observe, registerCompany, tags, test } from '../support/index.ts';
-import { TRUNCATED_JSON } from '../support/companies-more.ts';
+import { activatedCompany, TRUNCATED_JSON } from '../support/companies-more.ts';
 
 const { statusIs, isRejected, notServerError, fieldSatisfies } = checks;
 
@@ -18,8 +18,8 @@ const LISTED_CAPABILITIES: Record<string, readonly string[]> = {
 test('setting details without a required field is rejected; without OrgNo, or with wrong types, there is no server error', {
   tag: tags('companies', 'CMP-DET-02', 'CMP-DET-03', 'CMP-DET-04', 'CMP-DET-05', 'CMP-DET-06', 'CMP-DET-22'),
 }, async ({ api, target, fixtures }) => {
-  // A company of its own: an accepted body changes the company.
-  const company = await registerCompany(api, target, fixtures.company('SE'));
+  // A company of its own (an accepted body changes it), activated under either reading of "activated".
+  const company = await activatedCompany(api, target, fixtures.company('SE'), fixtures.searchId());
   const auth = { clientToken: company.token };
   const valid = fixtures.companyDetails(company.input);
   const required: Array<[keyof typeof valid, string]> = [

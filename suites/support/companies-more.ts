@@ -6,7 +6,7 @@ import type { Check } from '../../lib/checks.ts';
 import { expectCheck } from './verdict.ts';
 import { defaultConfig } from '../../sandbox/config.ts';
 import type { ApiClient, ApiResponse, Auth } from './client.ts';
-import { createClientToken, pollUntil, registrationCause, SetupFailed, type RegisteredCompany } from './companies.ts';
+import { createClientToken, pollUntil, registerCompany, registrationCause, SetupFailed, type RegisteredCompany } from './companies.ts';
 import { broken, recordBroken, requirePrerequisites } from './prerequisites.ts';
 import type { RunContext } from './run-context.ts';
 
@@ -142,6 +142,20 @@ export async function activateServices(api: ApiClient, company: RegisteredCompan
   if (withToken.status !== 401 && withToken.status !== 403) return { response: withToken, auth: { clientToken: company.token }, tried: [withToken] };
   const withKey = await api.post('/companies/services', { auth: 'apiKey', json: body });
   return { response: withKey, auth: 'apiKey', tried: [withToken, withKey] };
+}
+
+/**
+ * A company of the test's own, registered and with its services activated. "Activated" may mean
+ * Registered or activated through POST /companies/services (the readings in schemas/README.md):
+ * after both, the client token is the credential rule 5 names for setting details under either.
+ * The activation itself is judged in companies-services.spec.ts, not here.
+ */
+export async function activatedCompany(api: ApiClient, target: RunContext, input: CompanyInput, searchId: string): Promise<RegisteredCompany> {
+  const company = await registerCompany(api, target, input);
+  await activateServices(api, company, firstActivation(company, searchId));
+  const auth = { clientToken: company.token };
+  await pollUntil(target, 'the company readable after its activation', async () => ((await api.get('/companies/status', { auth })).status === 200 ? true : undefined)).catch(() => undefined);
+  return company;
 }
 
 /** The body of a first activation of the company: RegistrationId is the CompanyId (see the suite). */
