@@ -11,6 +11,7 @@ test.describe('register', () => {
     const response = await api.post('/companies/register', { auth: 'apiKey', json: fixtures.company('NO') });
     await expectCheck(response, [statusIs(202)], { requirement: 'CMP-REG-01' });
     await expectCheck(response, [bodyIsEmpty], { requirement: 'CMP-REG-02' });
+    await expectCheck(response, [statusIs(202)], { requirement: 'CMP-REG-23' });
   });
 
   const required: Array<[keyof CompanyInput, string]> = [
@@ -97,6 +98,7 @@ test.describe('details', () => {
     const details = { ...fixtures.companyDetails(company.input), City: 'Dxsstad' };
     const set = await api.post('/companies/details', { auth, json: details });
     await expectCheck(set, [statusIs(200)], { requirement: 'CMP-DET-01' });
+    await expectCheck(set, [statusIs(200)], { requirement: 'CMP-DET-08' });
     // The details may reach the read side a moment later: followed until the City shows (bounded).
     let get: ApiResponse | undefined;
     await pollUntil(target, 'the City just set in the company details', async () => {
