@@ -63,7 +63,10 @@ test("a client token of one company does not change another company's details", 
   // The intruder is a company of its own: the call may well change the intruder's own details.
   const intruder = await registerCompany(api, target, fixtures.company('SE'));
   const intrusion: CompanyInput = { ...otherCompany.input, Name: `Dxs Intruder ${intruder.erpId}` };
-  const attempt = await api.post('/companies/details', { auth: { clientToken: intruder.token }, json: { ...fixtures.companyDetails(intrusion), RegistrationId: otherCompany.companyId } });
+  // The other company's data with the intruder's token, but no RegistrationId: where "activated"
+  // means services activated, the other company is not, and its RegistrationId would be the very
+  // credential rule 5 names for it (schemas/README.md, readings).
+  const attempt = await api.post('/companies/details', { auth: { clientToken: intruder.token }, json: fixtures.companyDetails(intrusion) });
   await expectCheck(attempt, [notServerError], { requirement: 'CMP-DET-24' });
   const after = await api.get(`/companies/details/${encodeURIComponent(otherCompany.companyId)}`, { auth: { clientToken: otherCompany.token } });
   await expectCheck(after, [statusIs(200), fieldSatisfies('Name', `is not the intruder's ${intrusion.Name}`, (value) => value !== intrusion.Name)], { requirement: 'CMP-DET-24' });
