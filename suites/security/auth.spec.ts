@@ -1,7 +1,7 @@
 // Authentication and isolation. Where the spec does not say which status a refusal carries, the
 // checks assert that the call was rejected (a 4xx), not which code came back; 401 or 403 is SEC-25
 // (hardening).
-import { checks, createClientToken, expectCheck, observe, pollUntil, revokeClientToken, tags, test, type ApiClient, type ApiResponse, type RunContext } from '../support/index.ts';
+import { checks, createClientToken, expectCheck, observe, revokeClientToken, tags, test, untilTokenRefused, type ApiResponse } from '../support/index.ts';
 import { refusedOrNotRevealing } from '../support/companies-more.ts';
 
 const { isRejected, statusIs } = checks;
@@ -61,17 +61,6 @@ function answeredValidTo(response: ApiResponse): number | undefined {
   return Number.isNaN(time) ? undefined : time;
 }
 
-/** Company status with the token, repeated (bounded by the async timeout) until it is refused; the last answer. */
-async function untilRefused(api: ApiClient, target: RunContext, token: string): Promise<ApiResponse> {
-  let last = await api.get('/companies/status', { auth: { clientToken: token } });
-  await pollUntil(target, 'the token being refused', async () => {
-    if (last.status >= 400 && last.status < 500) return true;
-    last = await api.get('/companies/status', { auth: { clientToken: token } });
-    return last.status >= 400 && last.status < 500 ? true : undefined;
-  }).catch(() => undefined);
-  return last;
-}
-
 test.describe('revoked and expired tokens', () => {
   test('a revoked client token is rejected', { tag: tags('security', 'TOK-11', 'SEC-05') }, async ({ api, registeredCompany, target }) => {
     const { token } = await createClientToken(api, registeredCompany.erpId);
@@ -81,7 +70,7 @@ test.describe('revoked and expired tokens', () => {
     const revoke = await revokeClientToken(api, token as string);
     await expectCheck(revoke, [statusIs(200)], { requirement: 'TOK-09' });
     // A revocation may take a moment to reach every node: the token has the async timeout to stop working.
-    const after = await untilRefused(api, target, token as string);
+    const after = await untilTokenRefused(api, target, token as string);
     await expectCheck(after, [isRejected], { requirement: 'TOK-11' });
     await expectCheck(after, [isRejected], { requirement: 'SEC-05' });
   });
@@ -98,7 +87,7 @@ test.describe('revoked and expired tokens', () => {
     test.skip(expiry - Date.now() > target.asyncTimeoutSeconds * 1000, `the target answered a ValidTo of ${new Date(expiry).toISOString()}, beyond the async timeout of ${target.asyncTimeoutSeconds} s`);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiry - Date.now()) + 500));
     // Clocks differ between hosts; the token has the async timeout to stop working.
-    const last = await untilRefused(api, target, token as string);
+    const last = await untilTokenRefused(api, target, token as string);
     await expectCheck(last, [isRejected], { requirement: 'TOK-21' });
     await expectCheck(last, [isRejected], { requirement: 'SEC-06' });
   });

@@ -60,6 +60,21 @@ export async function createClientToken(api: ApiClient, erpId: string, extra: Re
 }
 
 /**
+ * Company status with the token, repeated until it is refused (bounded by the async timeout): a
+ * revocation or an expiry may take a moment to reach every node. The last answer.
+ */
+export async function untilTokenRefused(api: ApiClient, context: RunContext, token: string): Promise<ApiResponse> {
+  const refused = (response: ApiResponse): boolean => response.status >= 400 && response.status < 500;
+  let last = await api.get('/companies/status', { auth: { clientToken: token } });
+  if (refused(last)) return last;
+  await pollUntil(context, 'the token being refused', async () => {
+    last = await api.get('/companies/status', { auth: { clientToken: token } });
+    return refused(last) ? true : undefined;
+  }).catch(() => undefined);
+  return last;
+}
+
+/**
  * Revokes a client token. Which scheme revoke takes is not shown (TOK-27): the call carries the
  * APIkey header and the token itself in the ClientToken header, so it is authenticated under
  * either reading.
