@@ -11,22 +11,22 @@ import type { ApiClient } from '../support/client.ts';
 import type { RunContext } from '../support/run-context.ts';
 import type { CompanyInput } from '../../fixtures/bodies.ts';
 
-const { statusIs, isRejected, notServerError, fieldSatisfies } = checks;
+const { statusIs, isClientError, isRejected, notServerError, fieldSatisfies } = checks;
 const WRONG_API_KEY = 'dxs-wrong-api-key-delete-0000000000';
 
 /**
- * This run's registration with the shared Id, until it reads Registered: true, or why not.
+ * This run's registration with the shared Id, until it reads Registered: its CompanyId, or why not.
  * Not registerCompany: a run with the same key may delete this registration at any moment, which
  * must not be recorded as a broken registration for the rest of the run.
  */
-async function registerOurs(api: ApiClient, target: RunContext, input: CompanyInput): Promise<true | string> {
+async function registerOurs(api: ApiClient, target: RunContext, input: CompanyInput): Promise<{ companyId: unknown } | string> {
   const register = await api.post('/companies/register', { auth: 'apiKey', json: input });
   if (register.status !== 202 && register.status !== 200) return `register answered ${register.status}`;
   return pollUntil(target, `company ${input.ErpId} reaching Status Registered`, async () => {
     const { token } = await createClientToken(api, input.ErpId);
     if (token === undefined) return undefined;
     const status = await api.get('/companies/status', { auth: { clientToken: token } });
-    return status.status === 200 && status.data?.Status === 'Registered' ? (true as const) : undefined;
+    return status.status === 200 && status.data?.Status === 'Registered' ? { companyId: status.data?.CompanyId } : undefined;
   }).catch((error: Error) => error.message);
 }
 
@@ -52,7 +52,8 @@ test.describe('delete: credentials', () => {
 test.describe('delete: bodies', () => {
   test('a delete request without Id is rejected', { tag: tags('companies', 'CMP-DEL-07') }, async ({ api }) => {
     const disabled: number[] = [];
-    for (const body of [{}, { Id: null }, { Id: '' }]) {
+    // Absent and null only: whether an empty string counts as an Id is not said.
+    for (const body of [{}, { Id: null }]) {
       const response = await api.post('/companies/delete', { auth: 'apiKey', json: body });
       if (await holdDeleteServerErrors(response)) {
         disabled.push(response.status);
@@ -60,12 +61,13 @@ test.describe('delete: bodies', () => {
       }
       await expectCheck(response, [isRejected], { requirement: 'CMP-DEL-07' });
     }
-    test.skip(disabled.length === 3, `every delete request without Id was answered ${disabled.join(', ')} (deletes disabled or not persisted), so the Id rule could not be seen`);
+    test.skip(disabled.length === 2, `every delete request without Id was answered ${disabled.join(', ')} (deletes disabled or not persisted), so the Id rule could not be seen`);
   });
 
-  test('malformed JSON and wrong types on delete give no server error', { tag: tags('companies', 'CMP-DEL-12') }, async ({ api }) => {
+  test('malformed JSON and wrong types on delete give no server error', { tag: tags('companies', 'CMP-DEL-12', 'SEC-21') }, async ({ api }) => {
     const malformed = await api.post('/companies/delete', { auth: 'apiKey', rawBody: TRUNCATED_JSON, contentType: 'application/json' });
-    await expectCheck(malformed, [isRejected, notServerError], { requirement: 'CMP-DEL-12' });
+    await expectCheck(malformed, [notServerError], { requirement: 'CMP-DEL-12' });
+    if (!(malformed.status === 501 && (await holdDeleteServerErrors(malformed)))) await expectCheck(malformed, [isClientError], { requirement: 'SEC-21' });
     // Values no registration can carry as its Id, so nothing is deleted if one slips through.
     for (const json of [{ Id: { ErpId: 'dxs-not-a-string' } }, { Id: ['dxs-not-a-string'] }, ['dxs-not-an-object']]) {
       const response = await api.post('/companies/delete', { auth: 'apiKey', json });
@@ -88,7 +90,10 @@ test.describe('delete: what it deletes', () => {
     // Two different companies, so that ours is not refused as the same company registered twice.
     const theirs = await registerCompany(api, target, sharedCompany(target.apiKeyWithoutDelete!), 'apiKeyWithoutDelete');
     const ours = await registerOurs(api, target, { ...fixtures.company('SE'), ErpId: theirs.erpId });
-    test.skip(ours !== true, `this run's registration with the shared Id did not reach Registered: ${ours === true ? '' : ours}`);
+    test.skip(typeof ours === 'string', `this run's registration with the shared Id did not reach Registered: ${typeof ours === 'string' ? ours : ''}`);
+    // Whether the two keys stand for two integrators is not shown: a target that makes both
+    // registrations one company treats them as one integrator's, and then one delete removes it.
+    test.skip(typeof ours !== 'string' && ours.companyId === theirs.companyId, 'the target made the two keys\' registrations of one ErpId one company (one integrator), so no second registration exists to keep');
     const response = await api.post('/companies/delete', { auth: 'apiKey', json: { Id: theirs.erpId } });
     test.skip(await holdDeleteServerErrors(response), `the target answered the delete request ${response.status}, so nothing was deleted to compare with`);
     if (response.status === 200) {
