@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Everything a fresh machine needs: npm packages, k6 and actionlint (built from the Go module
 # proxy), Schemathesis, Debian's Chromium, rsync and shellcheck for the project's own tests, and
-# the generated artefacts (validators for k6, fixture files). Each step is idempotent, so running it twice costs little.
-# `--only node` is what a CI job running `dxs test` needs and nothing more.
+# the generated artefacts (validators for k6, fixture files). Each step is idempotent, so running
+# it twice costs little. `--only node` is what a CI job running `dxs test` needs and nothing more.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 

@@ -6,7 +6,8 @@
 // cache, simulated, brings node_modules back to the next run) and keeps the cache and artifacts
 // between the runs. --force-shell-executor runs the job without its image. Every run is narrowed
 // to four token tests through DXS_AREA and DXS_GREP, variables the recipe hands to dxs untouched,
-// as it would any DXS_* variable of a project.
+// as it would any DXS_* variable of a project. Which jobs a push, a schedule, a release tag and
+// DXS_LOAD=true start is read from --list-json (which also validates the file against GitLab's schema).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -28,7 +29,9 @@ const rsyncMissing = spawnSync('rsync', ['--version']).status === 0 ? undefined 
 
 interface JobRun {
   code: number | null;
+  /** stdout and stderr as they came. */
   output: string;
+  stdout: string;
 }
 
 let project = '';
@@ -40,7 +43,7 @@ function git(args: string[]): void {
 }
 
 /** A git repository holding this checkout's files (uncommitted ones too), as a GitLab runner's clone would. */
-function makeProject(): string {
+function makeProject(): void {
   const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, encoding: 'utf8' });
   assert.equal(listed.status, 0, listed.stderr);
   for (const file of listed.stdout.split('\0').filter(Boolean)) {
@@ -54,7 +57,34 @@ function makeProject(): string {
   git(['commit', '-q', '-m', 'snapshot']);
   git(['remote', 'add', 'origin', 'https://gitlab.example.com/acme/dxs.git']);
   git(['symbolic-ref', 'refs/remotes/origin/HEAD', 'refs/remotes/origin/main']);
-  return project;
+}
+
+/** Runs gitlab-ci-local on the recipe in the project with these CI/CD variables. */
+function gitlabCiLocal(variables: Record<string, string>, args: string[]): Promise<JobRun> {
+  const all = [
+    '--file', RECIPE, '--home', join(project, '.gitlab-ci-local-home'), '--no-color',
+    ...Object.entries(variables).flatMap(([name, value]) => ['--variable', `${name}=${value}`]),
+    ...args,
+  ];
+  // The job sees only what a runner would give it: none of this process's DXS_* or npm settings.
+  const env: Record<string, string | undefined> = { ...process.env };
+  for (const name of Object.keys(env)) if (name.startsWith('DXS_') || name.toLowerCase().startsWith('npm_')) delete env[name];
+  return new Promise((resolve, reject) => {
+    const child = spawn(GITLAB_CI_LOCAL, all, { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    let stdout = '';
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      stdout += chunk;
+    });
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output, stdout });
+    });
+  });
 }
 
 /** Runs the conformance job once; its CI/CD variables point dxs at `sandbox` (or at nothing). */
@@ -63,27 +93,15 @@ function runJob(sandbox: RunningSandbox | undefined): Promise<JobRun> {
   if (sandbox !== undefined) {
     Object.assign(variables, { DXS_BASE_URL: sandbox.baseUrl, DXS_API_KEY: sandbox.apiKey, DXS_API_KEY_WITHOUT_DELETE: sandbox.apiKeyWithoutDelete });
   }
-  const args = [
-    '--file', RECIPE, '--home', join(project, '.gitlab-ci-local-home'),
-    '--force-shell-executor', '--shell-isolation', '--no-artifacts-to-source', '--no-color', '--max-job-name-padding', '0',
-    ...Object.entries(variables).flatMap(([name, value]) => ['--variable', `${name}=${value}`]),
-    JOB,
-  ];
-  // The job sees only what a runner would give it: none of this process's DXS_* or npm settings.
-  const env: Record<string, string | undefined> = { ...process.env };
-  for (const name of Object.keys(env)) if (name.startsWith('DXS_') || name.toLowerCase().startsWith('npm_')) delete env[name];
-  return new Promise((resolve, reject) => {
-    const child = spawn(GITLAB_CI_LOCAL, args, { cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk) => (output += chunk));
-    child.stderr.on('data', (chunk) => (output += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 300_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, output });
-    });
-  });
+  return gitlabCiLocal(variables, ['--force-shell-executor', '--shell-isolation', '--no-artifacts-to-source', '--max-job-name-padding', '0', JOB]);
+}
+
+/** The jobs a pipeline with these variables would run (GitLab's schema is checked on the way). */
+async function jobsOf(variables: Record<string, string>): Promise<string[]> {
+  const run = await gitlabCiLocal(variables, ['--list-json']);
+  assert.equal(run.code, 0, tail(run));
+  // The listing follows any warning (one says that CI_PIPELINE_SOURCE is a predefined variable).
+  return (JSON.parse(run.stdout.slice(run.stdout.search(/^\[/m))) as Array<{ name: string; when: string }>).filter((job) => job.when !== 'never').map((job) => job.name).sort();
 }
 
 const state = (...path: string[]): string => join(project, '.gitlab-ci-local', ...path);
@@ -102,6 +120,13 @@ before(async () => {
 after(async () => {
   await clean?.close();
   if (project !== '') rmSync(project, { recursive: true, force: true });
+});
+
+test('each job runs when the recipe says: conformance on a push, load with DXS_LOAD, fuzz on a schedule, certify on a tag', { skip: rsyncMissing }, async () => {
+  assert.deepEqual(await jobsOf({}), [JOB]);
+  assert.deepEqual(await jobsOf({ DXS_LOAD: 'true' }), [JOB, 'dxs-k6', 'dxs-load-smoke']);
+  assert.deepEqual(await jobsOf({ CI_PIPELINE_SOURCE: 'schedule' }), ['dxs-fuzz']);
+  assert.deepEqual(await jobsOf({ CI_COMMIT_TAG: 'v1.0.0' }), ['dxs-certify']);
 });
 
 test('the conformance job passes against a conforming target, publishes junit.xml and keeps the run as the last green one', { skip: rsyncMissing }, async () => {
