@@ -101,6 +101,7 @@ export const BASE_VARIANTS: Record<string, string> = {
   gzip: 'responses gzip-compressed when the client accepts it',
   'absolute-location': 'Location headers as absolute URLs (the default)',
   'relative-location': 'Location headers as paths relative to the host',
+  'delay-token-create-50ms': 'POST /clienttokens/create answers 50 ms later (a slower build, for dxs load --baseline to find)',
 };
 
 /**
