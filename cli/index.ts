@@ -7,6 +7,8 @@ import { registerSchemasCommand } from './commands/schemas.ts';
 import { registerReportCommand } from './commands/report.ts';
 import { registerFuzzCommand } from './commands/fuzz.ts';
 import { registerCleanCommand } from './commands/clean.ts';
+import { registerCertifyCommand } from './commands/certify.ts';
+import { registerKeysCommand } from './commands/keys.ts';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -25,6 +27,8 @@ registerSchemasCommand(program);
 registerReportCommand(program);
 registerFuzzCommand(program);
 registerCleanCommand(program);
+registerCertifyCommand(program);
+registerKeysCommand(program);
 
 program.addHelpText(
   'after',
@@ -33,11 +37,17 @@ Examples:
   $ dxs test                                   run every default suite against the embedded sandbox
   $ dxs test --base-url https://staging.example/v1/api --api-key $KEY
   $ dxs load --script client-tokens --profile smoke
+  $ dxs load --profile average --baseline reports/load-last-release
+                                               per endpoint: slower, same or faster than the baseline
   $ dxs sandbox --port 4010                    serve the reference API by hand
   $ dxs fuzz --base-url https://staging.example/v1/api --api-key $KEY
                                                Schemathesis against the OpenAPI export, with dxs's data
   $ dxs clean --from reports/latest            delete what a killed run left, from its journal
   $ dxs report diff reports/a reports/b --out reports/diff
+  $ dxs certify --profile invoice-sender --deployment "acme-dx 2.4.1" --sign-key keys/dxs-signing-key.pem
+                                               a certification package: certificate (HTML, PDF), report, manifest, zip
+  $ dxs certify verify reports/certify-<timestamp>.zip --public-key keys/dxs-signing-key.pub.pem
+  $ dxs keys generate --out keys/              an Ed25519 key pair to sign packages with
 
 Exit codes: 0 passed, 1 a test or threshold failed, 2 usage, configuration or unreachable target.`,
 );

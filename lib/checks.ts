@@ -63,13 +63,6 @@ export const isClientError: Check = (response) =>
 export const isRejected: Check = (response) =>
   outcome('isRejected', response.status >= 400 && response.status < 500, 'the call rejected with a 4xx', `status ${response.status}`);
 
-/**
- * An oversized body. The spec sets no size limit ("Upload size limits: not shown"; "Length limits
- * and formats of company fields: not shown"), so a correct server may accept it: only a 5xx, or no
- * answer, is a defect. Refusing it with a 4xx such as 413 is good practice, a warning otherwise.
- */
-export const oversizedBodyChecks: readonly Check[] = [notServerError, asWarning(isRejected)];
-
 export const isSuccess: Check = (response) =>
   outcome('isSuccess', response.status >= 200 && response.status < 300, 'a 2xx status', `status ${response.status}`);
 

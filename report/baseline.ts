@@ -14,37 +14,10 @@
 // A test matched by none is new (or removed). The requirement IDs are the ones the tags name, not
 // the ones checks served on the way: those vary with how far a test got.
 import { ConfigError } from '../lib/config.ts';
-import { exitCodeOf, requirementsOf, type Results, type TestRecord } from './results.ts';
+import { exitCodeOf, requirementsOf, type BaselineSection, type ComparedTest, type ExpectedFailure, type Results, type TestRecord } from './results.ts';
 
-/** A test as the comparison reports it. */
-export interface ComparedTest {
-  /** Playwright's test id in the run it comes from. */
-  id: string;
-  /** The file and the title path: the id an expected-failures file names a test by. */
-  stableId: string;
-  title: string;
-  file: string;
-  requirements: string[];
-  verdict: string;
-  /** The verdict of the matched test in the earlier run, if there was one. */
-  before?: string;
-  /** The stable id of the matched test when it differs (a renamed or moved test). */
-  matchedAs?: string;
-  /** The first line of the failure message. */
-  failure?: string;
-  /** Why a failure counts as known, or what made it new. */
-  reason?: string;
-}
-
-export interface ExpectedFailure {
-  /** A catalog ID: a failure of this requirement is accepted, in any test. */
-  requirement?: string;
-  /** A stable id (file › title path) or a Playwright test id: this test's failure is accepted. */
-  test?: string;
-  reason: string;
-  /** YYYY-MM-DD (or an ISO date-time): from the day after, the entry no longer accepts anything. */
-  expires?: string;
-}
+// Their home is the record of a run (results.ts); importers of the comparison find them here too.
+export type { BaselineSection, ComparedTest, ExpectedFailure };
 
 export interface RequirementChange {
   id: string;
@@ -59,22 +32,6 @@ export interface RunDiff {
   newTests: ComparedTest[];
   removedTests: ComparedTest[];
   requirementChanges: RequirementChange[];
-}
-
-/** The `baseline` section of results.json: how the run's failures compare to what was known. */
-export interface BaselineSection {
-  baseline?: { source: string; target: string; startedAt: string; failed: number; total: number };
-  expectedFailures?: { source: string; entries: number };
-  /** Failures that make the run fail (exit 1). */
-  newFailures: ComparedTest[];
-  /** Failures that were in the baseline or are accepted by an entry that has not expired. */
-  known: ComparedTest[];
-  /** Tests that failed in the baseline and ran without failing now. */
-  fixed: ComparedTest[];
-  /** Entries past their expiry date that matched a failure of this run (which is therefore new). */
-  expired: ExpectedFailure[];
-  /** Entries that matched no failure of this run: fixed, or not run; candidates for removal. */
-  unused: ExpectedFailure[];
 }
 
 /** A verdict that counts as a failure. 'blocked' (a test whose prerequisite failed) is one for display and comparison. */

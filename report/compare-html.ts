@@ -2,7 +2,8 @@
 // dxs report diff and the page of dxs report history. Self-contained like index.html (inline CSS
 // and SVG, no scripts, nothing fetched), so they work offline as CI artefacts.
 import type { BaselineSection, ComparedTest, ExpectedFailure, RequirementChange, RunDiff } from './baseline.ts';
-import { escapeHtml } from './html.ts';
+import { escapeHtml } from './escape-html.ts';
+import { lineChart } from './line-chart.ts';
 import type { Results } from './results.ts';
 
 /** Table rules that keep long values (ids, failure lines) inside the page width. */
@@ -144,38 +145,15 @@ const SERIES: Array<{ key: 'passed' | 'failed' | 'warning' | 'blocked'; colour: 
 const countOf = (results: Results, key: string): number => (results.summary as unknown as Record<string, number | undefined>)[key] ?? 0;
 
 function historyChart(points: readonly HistoryPoint[]): string {
-  const width = 1100;
-  const height = 300;
-  const left = 48;
-  const right = 70;
-  const top = 28;
-  const bottom = 40;
-  const most = Math.max(1, ...points.flatMap((point) => SERIES.map((series) => countOf(point.run.results, series.key))));
-  const x = (index: number): number => (points.length === 1 ? left + (width - left - right) / 2 : left + (index * (width - left - right)) / (points.length - 1));
-  const y = (value: number): number => top + (height - top - bottom) * (1 - value / most);
-  const grid = [0, 0.25, 0.5, 0.75, 1]
-    .map((fraction) => Math.round(most * fraction))
-    .filter((value, index, all) => all.indexOf(value) === index)
-    .map((value) => `<line x1="${left}" x2="${width - right}" y1="${y(value)}" y2="${y(value)}" stroke="#e1e4e8"/><text x="${left - 6}" y="${y(value) + 4}" text-anchor="end">${value}</text>`)
-    .join('');
-  const regressions = points
-    .map((point, index) => (point.newFailures.length === 0 ? '' : `<g class="regression"><line x1="${x(index)}" x2="${x(index)}" y1="${top}" y2="${height - bottom}" stroke="#cf222e" stroke-dasharray="4 3"/><text x="${x(index)}" y="${top - 8}" text-anchor="middle" fill="#cf222e">▲ ${point.newFailures.length} new</text><title>regression: ${escapeHtml(point.newFailures.map((entry) => entry.stableId).join('\n'))}</title></g>`))
-    .join('');
-  const lines = SERIES.map((series) => {
-    const coordinates = points.map((point, index) => `${x(index).toFixed(1)},${y(countOf(point.run.results, series.key)).toFixed(1)}`);
-    const dots = points
-      .map((point, index) => `<circle cx="${x(index).toFixed(1)}" cy="${y(countOf(point.run.results, series.key)).toFixed(1)}" r="3.5" fill="${series.colour}"><title>${escapeHtml(point.run.results.run.startedAt)}: ${countOf(point.run.results, series.key)} ${series.key}</title></circle>`)
-      .join('');
-    return `<g class="series ${series.key}"><polyline fill="none" stroke="${series.colour}" stroke-width="2" points="${coordinates.join(' ')}"/>${dots}</g>`;
-  }).join('');
-  const labels = points
-    .map((point, index) => {
-      const label = `<text x="${x(index)}" y="${height - bottom + 16}" text-anchor="middle">${index + 1}</text>`;
-      return point.run.href !== undefined ? `<a href="${escapeHtml(point.run.href)}">${label}</a>` : label;
-    })
-    .join('');
-  const legend = SERIES.map((series, index) => `<rect x="${left + index * 100}" y="${height - 14}" width="10" height="10" fill="${series.colour}"/><text x="${left + index * 100 + 14}" y="${height - 5}">${series.key}</text>`).join('');
-  return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="100%" role="img" aria-label="passed, failed, warning and blocked tests per run">${grid}${regressions}${lines}${labels}${legend}</svg>`;
+  return lineChart({
+    series: SERIES.map((series) => ({ ...series, values: points.map((point) => countOf(point.run.results, series.key)) })),
+    labels: points.map((point, index) => ({ text: String(index + 1), href: point.run.href })),
+    markers: points
+      .map((point, index) => ({ index, label: `▲ ${point.newFailures.length} new`, title: `regression: ${point.newFailures.map((entry) => entry.stableId).join('\n')}`, count: point.newFailures.length }))
+      .filter((marker) => marker.count > 0),
+    ariaLabel: 'passed, failed, warning and blocked tests per run',
+    pointTitle: (series, index, value) => `${points[index].run.results.run.startedAt}: ${value} ${series.key}`,
+  });
 }
 
 /** The page of dxs report history: the counts of every run over time, each run linked, regressions marked. */

@@ -4,8 +4,12 @@ import type { Requirement } from '../schemas/requirements.ts';
 import type { CheckRecord, Exchange } from '../suites/support/log.ts';
 import { baselineNote, renderBaselineSection } from './compare-html.ts';
 import { worst, type Results, type TestRecord, type Verdict } from './results.ts';
-import { renderCleanup } from './cleanup.ts';
+import { renderCleanup } from './cleanup-html.ts';
+import { escapeHtml } from './escape-html.ts';
 import { describeCause, rootCauseHeadline, rootCausesOf } from './root-causes.ts';
+
+// Renderers elsewhere (dxs fuzz's page, the tests) import it from here.
+export { escapeHtml };
 
 type MatrixVerdict = Verdict | 'not exercised';
 
@@ -18,15 +22,6 @@ const LABEL: Record<string, string> = {
   blocked: 'blocked',
   'not exercised': 'not exercised',
 };
-
-export function escapeHtml(value: unknown): string {
-  return String(value ?? '')
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
 
 const badge = (verdict: string): string => `<span class="badge ${verdict.replace(/\s/g, '-')}">${escapeHtml(LABEL[verdict] ?? verdict)}</span>`;
 

@@ -5,8 +5,9 @@
 import { rmSync } from 'node:fs';
 import { relative } from 'node:path';
 import type { FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
+import { describeUnanswered } from '../lib/no-response.ts';
 import { secrets } from '../lib/redact.ts';
-import { LOG_ATTACHMENT, type ExchangeLog } from '../suites/support/log.ts';
+import { LOG_ATTACHMENT, type Exchange, type ExchangeLog } from '../suites/support/log.ts';
 import { runContext } from '../suites/support/run-context.ts';
 import {
   addCoverage, areaOf, requirementsOf, requirementVerdicts, runStatus, summarise, testVerdict,
@@ -27,11 +28,35 @@ function readLog(result: TestResult): ExchangeLog {
   }
 }
 
-function failureMessage(result: TestResult): string | undefined {
+/**
+ * A call still waiting when its test ended carries no cause of its own (the client never saw its
+ * end): it gets one here, from when it was sent and when the test ended.
+ */
+export function explainUnanswered(exchanges: Exchange[], result: Pick<TestResult, 'startTime' | 'duration'>): void {
+  const ended = result.startTime.getTime() + result.duration;
+  for (const exchange of exchanges) {
+    if (exchange.response !== undefined || exchange.error !== undefined || exchange.sentAt === undefined) continue;
+    const waited = Math.max(0, ended - Date.parse(exchange.sentAt));
+    const unanswered = describeUnanswered(waited);
+    exchange.error = unanswered.text;
+    exchange.cause = unanswered.cause;
+    exchange.durationMs = waited;
+  }
+}
+
+/** "POST /companies/register: connection reset by the target (ECONNRESET) after 0.4 s", one a call that got no response. */
+export function noResponseLines(exchanges: readonly Exchange[]): string[] {
+  return exchanges.filter((exchange) => exchange.response === undefined && exchange.error !== undefined).map((exchange) => `${exchange.title}: no response from the target: ${exchange.error}`);
+}
+
+function failureMessage(result: TestResult, exchanges: readonly Exchange[]): string | undefined {
   if (result.errors.length === 0) return undefined;
   // Playwright colours its messages for terminals; a report wants plain text.
   const strip = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, '');
-  return result.errors.map((error) => strip(error.message ?? error.value ?? 'error')).join('\n\n');
+  const message = result.errors.map((error) => strip(error.message ?? error.value ?? 'error')).join('\n\n');
+  // A test timeout's message says nothing of the call it was waiting for: name it and why.
+  const unexplained = noResponseLines(exchanges).filter((line) => !message.includes(line));
+  return unexplained.length === 0 ? message : `${message}\n\n${unexplained.join('\n')}`;
 }
 
 export default class DxsReporter implements Reporter {
@@ -39,8 +64,8 @@ export default class DxsReporter implements Reporter {
   private readonly records = new Map<string, TestRecord>();
   private readonly coverage: Results['coverage'] = {};
   private readonly started = Date.now();
-  /** Calls that got no response at all: a target that went away mid-run shows here. */
-  private transportFailures = 0;
+  /** Calls that got no response at all, each with its cause: a target that went away mid-run shows here. */
+  private readonly noResponses: string[] = [];
   private readonly errors: string[] = [];
 
   printsToStdio(): boolean {
@@ -55,6 +80,7 @@ export default class DxsReporter implements Reporter {
   private record(test: TestCase, result: TestResult | undefined, statusOverride?: TestStatus): TestRecord {
     const tags = test.tags;
     const log = result === undefined ? { exchanges: [], checks: [] } : readLog(result);
+    if (result !== undefined) explainUnanswered(log.exchanges, result);
     // The IDs of the tags, and any other ID a check served on the way.
     const requirements = [...new Set([...requirementsOf(tags), ...log.checks.map((check) => check.requirement)])];
     const annotations = (result?.annotations ?? test.annotations).map(({ type, description }) => ({ type, description }));
@@ -74,7 +100,7 @@ export default class DxsReporter implements Reporter {
       status,
       verdict,
       durationMs: result?.duration ?? 0,
-      failure: verdict === 'failed' && result !== undefined ? failureMessage(result) : cause !== undefined ? `blocked: ${describeCause(cause)}` : undefined,
+      failure: verdict === 'failed' && result !== undefined ? failureMessage(result, log.exchanges) : cause !== undefined ? `blocked: ${describeCause(cause)}` : undefined,
       skipReason: verdict === 'skipped' ? (skip?.description ?? (status === 'interrupted' || status === 'not run' ? 'the run was interrupted before this test ran' : 'skipped without a reason')) : undefined,
       annotations,
       checks: log.checks,
@@ -87,8 +113,9 @@ export default class DxsReporter implements Reporter {
     // With retries the last result counts; coverage counts every call that was made.
     this.records.set(test.id, this.record(test, result));
     const exchanges = readLog(result).exchanges;
+    explainUnanswered(exchanges, result);
     addCoverage(this.coverage, exchanges);
-    this.transportFailures += exchanges.filter((exchange) => exchange.response === undefined).length;
+    this.noResponses.push(...noResponseLines(exchanges));
   }
 
   /** Errors outside any test: a suite that does not load, a broken worker fixture, no test found. */
@@ -107,7 +134,12 @@ export default class DxsReporter implements Reporter {
     let status = runStatus(summary, interrupted);
     const messages: string[] = [];
     if (interrupted) messages.push(result.status === 'timedout' ? 'the global time limit was reached' : 'the run was interrupted');
-    if (this.transportFailures > 0) messages.push(`${this.transportFailures} call(s) got no response from the target (it may have stopped answering mid-run)`);
+    if (this.noResponses.length > 0) {
+      // The first few causes in the console's last line; every one is in the report beside its test.
+      const shown = this.noResponses.slice(0, 3).join('; ');
+      const more = this.noResponses.length > 3 ? `; and ${this.noResponses.length - 3} more` : '';
+      messages.push(`${this.noResponses.length} call(s) got no response from the target (it may have stopped answering mid-run): ${shown}${more}`);
+    }
     if (this.errors.length > 0) {
       messages.push(...this.errors);
       if (status === 'passed') status = 'error';
@@ -129,6 +161,8 @@ export default class DxsReporter implements Reporter {
         status,
         message: messages.length > 0 ? messages.join('; ') : undefined,
         shards: context.shard !== undefined ? [context.shard] : [],
+        runPrefix: context.runPrefix,
+        seed: context.seed,
       },
       summary,
       tests,

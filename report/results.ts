@@ -2,7 +2,6 @@
 // junit.xml), and that `dxs report merge` combines across shards. Verdicts are computed here.
 import type { CheckRecord, Exchange, Verdict } from '../suites/support/log.ts';
 import type { CleanupReport } from './cleanup.ts';
-import type { BaselineSection } from './baseline.ts';
 import { BLOCKED_ANNOTATION, type RootCauseGroup } from './root-causes.ts';
 
 export type { Verdict };
@@ -52,6 +51,9 @@ export interface RunInfo {
   /** What went wrong with the run itself (unreachable target, interruption). */
   message?: string;
   shards: string[];
+  /** Prefix of every id the run invented, and the seed of its generated data (from the prefix); absent before issue 22. */
+  runPrefix?: string;
+  seed?: number;
 }
 
 export interface Summary {
@@ -78,6 +80,54 @@ export interface Results {
   baseline?: BaselineSection;
   /** The broken prerequisites and the tests each blocked, largest first (absent when none). */
   rootCauses?: RootCauseGroup[];
+}
+
+// The baseline section's entries: how the run's failures compare to what was known (computed by report/baseline.ts).
+
+/** A test as the comparison reports it. */
+export interface ComparedTest {
+  /** Playwright's test id in the run it comes from. */
+  id: string;
+  /** The file and the title path: the id an expected-failures file names a test by. */
+  stableId: string;
+  title: string;
+  file: string;
+  requirements: string[];
+  verdict: string;
+  /** The verdict of the matched test in the earlier run, if there was one. */
+  before?: string;
+  /** The stable id of the matched test when it differs (a renamed or moved test). */
+  matchedAs?: string;
+  /** The first line of the failure message. */
+  failure?: string;
+  /** Why a failure counts as known, or what made it new. */
+  reason?: string;
+}
+
+export interface ExpectedFailure {
+  /** A catalog ID: a failure of this requirement is accepted, in any test. */
+  requirement?: string;
+  /** A stable id (file › title path) or a Playwright test id: this test's failure is accepted. */
+  test?: string;
+  reason: string;
+  /** YYYY-MM-DD (or an ISO date-time): from the day after, the entry no longer accepts anything. */
+  expires?: string;
+}
+
+/** The `baseline` section of results.json: how the run's failures compare to what was known. */
+export interface BaselineSection {
+  baseline?: { source: string; target: string; startedAt: string; failed: number; total: number };
+  expectedFailures?: { source: string; entries: number };
+  /** Failures that make the run fail (exit 1). */
+  newFailures: ComparedTest[];
+  /** Failures that were in the baseline or are accepted by an entry that has not expired. */
+  known: ComparedTest[];
+  /** Tests that failed in the baseline and ran without failing now. */
+  fixed: ComparedTest[];
+  /** Entries past their expiry date that matched a failure of this run (which is therefore new). */
+  expired: ExpectedFailure[];
+  /** Entries that matched no failure of this run: fixed, or not run; candidates for removal. */
+  unused: ExpectedFailure[];
 }
 
 /** Severity order for combining verdicts: the worst wins. */

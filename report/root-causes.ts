@@ -5,7 +5,18 @@
 // groups blocked tests by root cause and shows the causes first, since one cause fixed unblocks them all.
 // Pure: the workers (suites/support/prerequisites.ts), the reporter and the renderers share it.
 import { join } from 'node:path';
-import type { TestRecord } from './results.ts';
+
+/**
+ * What grouping needs of a test record (report/results.ts's TestRecord has these fields); stated
+ * here so that root causes sit below the record of a run instead of importing it.
+ */
+export interface BlockableTest {
+  file: string;
+  title: string;
+  verdict: string;
+  skipReason?: string;
+  annotations: Array<{ type: string; description?: string }>;
+}
 
 export type PrerequisiteName = 'client-token' | 'registration' | 'outbound-final' | 'provider-a' | 'inbox-delivery';
 
@@ -53,12 +64,12 @@ export function parseCause(text: string | undefined): RootCause | undefined {
   return { prerequisite: match[1] as PrerequisiteName, requirement: match[2], message: match[3] };
 }
 
-export function blockedBy(test: Pick<TestRecord, 'annotations'>): RootCause | undefined {
+export function blockedBy(test: Pick<BlockableTest, 'annotations'>): RootCause | undefined {
   return parseCause(test.annotations.find((annotation) => annotation.type === BLOCKED_ANNOTATION)?.description);
 }
 
 /** The blocked tests grouped by root cause (prerequisite and requirement), the largest group first. */
-export function rootCausesOf(tests: readonly TestRecord[]): RootCauseGroup[] {
+export function rootCausesOf(tests: readonly BlockableTest[]): RootCauseGroup[] {
   const groups = new Map<string, RootCauseGroup>();
   for (const test of tests) {
     if (test.verdict !== 'blocked') continue;
@@ -87,7 +98,7 @@ export function describeGroup(group: RootCauseGroup): string {
 }
 
 /** The console's last lines of a run with blocked tests: the causes first, each on its own line. */
-export function rootCauseLines(tests: readonly TestRecord[]): string[] {
+export function rootCauseLines(tests: readonly BlockableTest[]): string[] {
   const groups = rootCausesOf(tests);
   const headline = rootCauseHeadline(groups);
   if (headline === undefined) return [];

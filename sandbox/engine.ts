@@ -40,6 +40,8 @@ export interface EngineOptions {
   stepDelayMs: number;
   /** skip-statuses variant: Pending goes straight to Sent. */
   skipIntermediateStatuses: boolean;
+  /** statuses-no-conversion variant: Pending, PendingInPlatform, Sent, Delivered. */
+  skipConversionStatuses?: boolean;
   faults: ReadonlySet<string>;
   /** inbound-id-is-document-id: an inbox entry keeps the DocumentId of the send that made it. */
   inboundIdIsDocumentId?: boolean;
@@ -134,12 +136,16 @@ export class Engine {
         setStatus('PendingInPlatform');
         return true;
       });
-      steps.push(() => (setStatus('Converting'), true));
-      steps.push(() => {
-        if ('Error' in classification) return fail();
-        setStatus('ConversionComplete');
-        return true;
-      });
+      if (this.options.skipConversionStatuses === true) {
+        steps.push(() => ('Error' in classification ? fail() : true));
+      } else {
+        steps.push(() => (setStatus('Converting'), true));
+        steps.push(() => {
+          if ('Error' in classification) return fail();
+          setStatus('ConversionComplete');
+          return true;
+        });
+      }
       steps.push(() => {
         this.route(document);
         setStatus('Sent');

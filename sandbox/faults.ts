@@ -101,6 +101,7 @@ export const BASE_VARIANTS: Record<string, string> = {
   gzip: 'responses gzip-compressed when the client accepts it',
   'absolute-location': 'Location headers as absolute URLs (the default)',
   'relative-location': 'Location headers as paths relative to the host',
+  'delay-token-create-50ms': 'POST /clienttokens/create answers 50 ms later (a slower build, for dxs load --baseline to find)',
 };
 
 /**
@@ -194,6 +195,12 @@ export const CONTRARIAN_VARIANTS: Record<string, ContrarianVariant> = {
     allowedBy: 'Authentication 1: a token is obtained "with the company\'s ErpId"; whether a company whose registration runs is one: not shown',
     areas: EVERY_AREA,
   },
+  'token-unknown-erpid-401': {
+    description: 'a client token for an ErpId without a registered company answers 401 instead of 400',
+    allowedBy: 'Errors: "Status codes of the other endpoints beyond the success codes listed: not shown."',
+    areas: ['tokens', 'security'],
+    alone: 'token-unknown-erpid-404 takes the status of an unknown ErpId in the group',
+  },
   'token-validto-omitted': {
     description: 'a token without expiry is answered without ValidTo instead of ValidTo null',
     allowedBy: 'ClientToken: "A token can be created with a validity period or without expiry" (how no expiry is written: not shown)',
@@ -278,6 +285,12 @@ export const CONTRARIAN_VARIANTS: Record<string, ContrarianVariant> = {
     areas: ['network'],
   },
   // outbound
+  'statuses-no-conversion': {
+    description: 'documents go Pending, PendingInPlatform, Sent, Delivered: no Converting or ConversionComplete',
+    allowedBy: 'DocumentStatus: "The document passes through several statuses before it is actually delivered." and "Transitions: not shown."',
+    areas: ['outbound', 'inbound', 'provider-a', 'flows'],
+    alone: 'skip-statuses takes the statuses before Sent in the group',
+  },
   'upload-urn-uuid': {
     description: 'the upload Location is urn:uuid:<uuid>',
     allowedBy: 'POST /documents: "a Location header that holds the document reference (a URN that ends in the document uuid)"',

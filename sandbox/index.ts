@@ -131,6 +131,7 @@ async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyIns
     stepDelayMs: variants.has('slow') ? Math.max(delay, SLOW_DELAY_MS) : delay,
     skipIntermediateStatuses: variants.has('skip-statuses'),
     inboundIdIsDocumentId: variants.has('inbound-id-is-document-id'),
+    skipConversionStatuses: variants.has('statuses-no-conversion'),
     faults,
   });
   const context: SandboxContext = { store, engine, casing: resolveCasing(options, variants), faults, variants };

@@ -6,7 +6,8 @@
 // operation's description (the fuzz configuration allows for exactly these: cli/commands/fuzz-config.ts).
 import { createFixtures } from '../fixtures/generators.ts';
 import { renderKeys, toCamel, toPascal, type Casing } from '../lib/casing.ts';
-import type { Json, Operation } from './openapi-operation.ts';
+
+type Json = Record<string, unknown>;
 
 export interface OperationExtras {
   /** Rules of the spec that JSON Schema cannot state; they are why a schema-valid request can still be refused. */
@@ -158,13 +159,21 @@ function casedLinks(links: Record<string, Json>, casing: Casing): Record<string,
   return result;
 }
 
+/** What the answered statuses depend on of an operation (openapi.ts's Operation has these fields; it imports this file). */
+export interface AnsweredOperation {
+  operationId: string;
+  request?: string;
+  parameters?: Json[];
+  responses: Record<string, Json>;
+}
+
 const errorBody = (description: string): Json => ({ description, content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorMessage' } } } });
 
 /**
  * The operation's responses: the spec's, plus (with sandboxStatuses) every status the sandbox
  * answers for it, each marked as such, with the links on the success answers.
  */
-export function answeredStatuses(operation: Operation, casing: Casing, options: { sandboxStatuses: boolean }): Record<string, Json> {
+export function answeredStatuses(operation: AnsweredOperation, casing: Casing, options: { sandboxStatuses: boolean }): Record<string, Json> {
   const extras = OPERATION_EXTRAS[operation.operationId] ?? {};
   const responses: Record<string, Json> = { ...operation.responses };
   const add = (status: string, description: string) => {

@@ -1,6 +1,6 @@
 // The shape of one operation of the OpenAPI export, in a module of its own: the assembly
-// (openapi.ts), the extras for tools (openapi-extras.ts) and the spec export's rules
-// (openapi-spec.ts) all read it, and none of them imports another for it.
+// (openapi.ts) and the spec export's rules (openapi-spec.ts) both read it, so the rules need not
+// import the assembly that imports them.
 
 export type Json = Record<string, unknown>;
 

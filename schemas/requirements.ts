@@ -143,6 +143,7 @@ function basisProblems(label: string, requirement: Partial<Record<keyof Requirem
     if (typeof rationale !== 'string' || rationale.trim() === '') problems.push(`${label}: basis invariant without a rationale`);
   }
   if (requirement.level === 'OBSERVE' && basis !== 'observe') problems.push(`${label}: an OBSERVE requirement rests on basis observe`);
+  if (basis === 'observe' && requirement.level !== 'OBSERVE') problems.push(`${label}: basis observe goes with level OBSERVE`);
   return problems;
 }
 

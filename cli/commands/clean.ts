@@ -11,6 +11,7 @@ import { openTarget } from '../../lib/target.ts';
 import { readJournal } from '../../suites/support/journal.ts';
 import { addOptions, exitTwoOnUsageError } from '../options.ts';
 import { cleanUp, CLEANUP_DEADLINE_MS } from './cleanup.ts';
+import { ensureLoadJournal } from './load/journal.ts';
 
 const SHARED = new Set(['baseUrl', 'apiKey', 'apiKeyWithoutDelete', 'config']);
 
@@ -38,11 +39,13 @@ export async function runCleanCommand(flags: Record<string, unknown>, env: NodeJ
   if (!existsSync(reportDir)) return fail(`${reportDir} does not exist`);
   let journal;
   try {
+    // A dxs load report: the entities of scripts whose run was cut short are taken from their raw points.
+    await ensureLoadJournal(reportDir);
     journal = readJournal(reportDir);
   } catch (error) {
     return fail(`the journal in ${reportDir} cannot be read: ${(error as Error).message}`);
   }
-  if (journal === undefined) return fail(`${reportDir} holds no journal (created.jsonl or created.json): was it written by dxs test?`);
+  if (journal === undefined) return fail(`${reportDir} holds no journal (created.jsonl or created.json): was it written by dxs test or dxs load?`);
   const live = journal.companies.filter((company) => !company.deleteRequested);
   console.error(`dxs clean: run ${journal.runPrefix}: ${journal.companies.length} companies registered, ${live.length} not deleted`);
   if (live.length === 0) {

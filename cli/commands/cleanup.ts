@@ -10,6 +10,7 @@ import {
   appendJournal, JOURNAL_LINES_FILE, readJournal, writeJournal, type Journal, type JournalCompany, type KeyLabel,
 } from '../../suites/support/journal.ts';
 import type { RunContext } from '../../suites/support/run-context.ts';
+import { isSharedErpId } from '../../suites/support/shared-company.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -67,7 +68,9 @@ export async function deleteCompanies(companies: readonly JournalCompany[], opti
       const entry = shown(company);
       const apiKey = options.keys[company.key];
       const stop = stopped.get(company.key);
-      if (apiKey === undefined) {
+      if (company.key === 'apiKeyWithoutDelete' && isSharedErpId(company.ErpId)) {
+        left.push({ ...entry, reason: 'the one company every run registers again under the key without DeleteRegistration (its ErpId derives from the key\'s fingerprint): kept on purpose, it does not add up' });
+      } else if (apiKey === undefined) {
         left.push({ ...entry, reason: company.key === 'other' ? 'registered under an API key dxs was not given' : `no ${company.key === 'apiKey' ? '--api-key' : '--api-key-without-delete'} configured to delete it with` });
       } else if (stop !== undefined) {
         left.push({ ...entry, reason: stop });
@@ -159,7 +162,7 @@ export async function cleanUp(input: CleanupInput): Promise<CleanupReport> {
   const message = status === 'nothing'
     ? 'the run registered no company'
     : left.length === 0
-      ? `every company the run registered is deleted (${deleted.length} now, ${base.alreadyDeleted} by the tests)`
+      ? `every company the run registered is deleted (${deleted.length} now, ${base.alreadyDeleted} by the run itself)`
       : `${left.length} of the ${journal.companies.length} companies the run registered ${left.length === 1 ? 'is' : 'are'} left at the target: ${[...new Set(left.map((company) => company.reason))].join('; ')}`;
   return { ...base, status, message, deleted, left, durationMs: Date.now() - started };
 }
@@ -170,10 +173,10 @@ export function cleanupLine(report: CleanupReport): string {
 }
 
 /**
- * The hook of dxs test, after Playwright and before the embedded sandbox stops: a signal during
+ * The hook of dxs test (after Playwright) and dxs load (after k6), before the embedded sandbox stops: a signal during
  * the cleanup ends it early (what is left is reported), a second one is left to its default.
  */
-export async function cleanUpAfterRun(context: RunContext, keepData: boolean): Promise<CleanupReport> {
+export async function cleanUpAfterRun(context: Pick<RunContext, 'reportDir' | 'baseUrl' | 'apiKey' | 'apiKeyWithoutDelete' | 'embedded'>, keepData: boolean): Promise<CleanupReport> {
   const controller = new AbortController();
   const interrupt = (): void => controller.abort();
   process.once('SIGINT', interrupt);

@@ -20,6 +20,14 @@ import { mergeRunners } from './load/merge.ts';
 import { writeK8sBundle } from './load/k8s.ts';
 import { writeFixturePack } from '../../fixtures/pack.ts';
 import { newRunPrefix } from '../../fixtures/run-prefix.ts';
+import { appendCreated, markJournaled, startLoadJournal } from './load/journal.ts';
+import { cleanUpAfterRun, cleanupLine } from './cleanup.ts';
+import type { CleanupReport } from '../../report/cleanup.ts';
+import type { CreatedPoint } from './load/results.ts';
+import { DEFAULT_COMPARE_SETTINGS, type CompareSettings } from './load/statistics.ts';
+import { compareRuns, comparisonLines, loadBaseline, type LoadComparison, type ScriptSamples } from './load/compare.ts';
+import { collectMergeInputs } from './load/merge-inputs.ts';
+import { writeLoadHistory } from './load/history.ts';
 
 const duration = (value: unknown): string | undefined => {
   try {
@@ -51,6 +59,10 @@ const LOAD_OPTIONS: readonly OptionSpec[] = [
   { key: 'reportDir', kind: 'string', argument: 'DIR', description: 'where to write the report (default: reports/load-<timestamp>/)' },
   ...RUN_OPTIONS,
   { key: 'segment', kind: 'string', argument: 'I/N', description: 'run the I-th of N execution segments (one runner of a distributed run; merge with dxs load merge)' },
+  { key: 'baseline', kind: 'string', argument: 'DIR', description: 'an earlier dxs load report folder: compare each endpoint the two runs share (latency distribution, error rate, throughput); exit 1 on a regression' },
+  { key: 'regressionThreshold', kind: 'number', argument: 'PERCENT', default: DEFAULT_COMPARE_SETTINGS.threshold * 100, check: positive, description: 'with --baseline: a percentile is slower only when its whole 95 % interval lies above this change (and the distributions differ)' },
+  { key: 'regressionFloorMs', kind: 'number', argument: 'MS', default: DEFAULT_COMPARE_SETTINGS.floorMs, description: 'with --baseline: and above this many milliseconds (run-to-run noise of fast endpoints)' },
+  { key: 'keepData', kind: 'boolean', default: false, description: 'keep what the run created at the target (by default its companies are deleted when k6 ends, with --api-key, which needs the DeleteRegistration role; see created.jsonl)' },
 ];
 
 function addOptions(command: Command, specs: readonly OptionSpec[]): Command {
@@ -196,6 +208,7 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
     }
     thresholdsPath(options);
     checkRunNumbers(options);
+    if (options.baseline !== undefined) checkBaseline(String(options.baseline));
     k6 = findK6(options.k6 as string | undefined);
     target = await openTarget(targetOptionsOf(options));
   } catch (error) {
@@ -213,16 +226,22 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
   for (const warning of target.warnings) console.error(`dxs load: ${warning}`);
   const runPrefix = `${newRunPrefix(startedAt.getTime())}${segment === undefined ? '' : `-s${segment.index}of${segment.count}`}`;
   const settings = scriptSettings(options, target, runPrefix, join(reportDir, 'fixtures.json'));
+  startLoadJournal(reportDir, runPrefix, target.baseUrl, target.embedded);
   const results: RunResult[] = [];
+  // Kept only for a comparison: a long run's samples are large.
+  const samples: ScriptSamples[] = [];
+  let cleanup: CleanupReport | undefined;
   const artifacts: ScriptArtifacts[] = [];
   let exitCode: 0 | 1 | 2 = 0;
-  // Ctrl-C reaches k6 too (same process group): k6 stops the test and writes its outputs, and
-  // this process stays to write the report instead of dying first.
+  // Ctrl-C reaches k6 too (same process group), SIGTERM is passed on to it (run.ts): k6 stops the
+  // test and writes its outputs, and this process stays to clean up and write the report instead
+  // of dying first.
   let interrupted = false;
   const onInterrupt = (): void => {
     interrupted = true;
   };
   process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onInterrupt);
   try {
     for (const script of scripts) {
       if (interrupted) {
@@ -233,7 +252,12 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
       artifacts.push(run);
       const code = exitCodeOf(run.exitCode);
       if (run.rawFiles.length > 0) {
-        const result = await analyse(script, run.rawFiles, thresholdsFromSummaries(run.summaryExports));
+        const created: CreatedPoint[] = [];
+        const endpointSamples = options.baseline === undefined ? undefined : new Map<string, number[]>();
+        const result = await analyse(script, run.rawFiles, thresholdsFromSummaries(run.summaryExports), { created, samples: endpointSamples });
+        if (endpointSamples !== undefined) samples.push({ result, samples: endpointSamples });
+        appendCreated(reportDir, runPrefix, created);
+        markJournaled(join(reportDir, script));
         results.push(result);
         console.log(summaryLine(result, join(reportDir, 'index.html')));
       }
@@ -242,9 +266,19 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
     }
   } finally {
     process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onInterrupt);
+    // Once k6 has ended (also after Ctrl-C or failed thresholds), before the embedded sandbox stops.
+    cleanup = await cleanUpAfterRun({ reportDir, baseUrl: target.baseUrl, apiKey: target.apiKey, embedded: target.embedded }, options.keepData === true);
+    console.error(`dxs load: ${cleanupLine(cleanup)}`);
     await target.close();
   }
   if (interrupted) exitCode = 2;
+  let comparison: LoadComparison | undefined;
+  if (options.baseline !== undefined) {
+    comparison = await compareWithBaseline(resolve(String(options.baseline)), samples, options);
+    for (const line of comparisonLines(comparison)) console.log(line);
+    if (comparison.regression) exitCode = Math.max(exitCode, 1) as 0 | 1 | 2;
+  }
   writeLoadReport(reportDir, {
     title: `dxs load ${scripts.length === 1 ? scripts[0] : `(${scripts.length} scripts)`} - profile ${settings.profile}`,
     target: target.baseUrl,
@@ -253,9 +287,29 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
     results,
     artifacts,
     notes,
+    cleanup,
+    comparison,
   });
   console.log(`dxs load: report ${join(reportDir, 'index.html')}`);
   return exitCode;
+}
+
+/** The baseline must be a load report folder with raw points: a configuration error (exit 2) before anything runs. */
+function checkBaseline(directory: string): void {
+  try {
+    collectMergeInputs([resolve(directory)], 'baseline');
+  } catch (error) {
+    throw new ConfigError(`--baseline ${directory}: ${(error as Error).message}`);
+  }
+}
+
+async function compareWithBaseline(directory: string, current: ScriptSamples[], options: ResolvedOptions): Promise<LoadComparison> {
+  const settings: CompareSettings = {
+    ...DEFAULT_COMPARE_SETTINGS,
+    threshold: (options.regressionThreshold as number) / 100,
+    floorMs: options.regressionFloorMs as number,
+  };
+  return compareRuns(directory, await loadBaseline(directory), current, settings);
 }
 
 async function runMerge(inputs: string[], flags: Record<string, unknown>): Promise<number> {
@@ -318,7 +372,14 @@ ${PROFILE_NAMES.map((name) => `  ${name.padEnd(11)} ${PROFILES[name].description
 
 Scripts: ${scriptNames().join(', ')}
 
-Exit codes: 0 thresholds passed, 1 thresholds failed, 2 configuration error (unknown script or profile,
+Examples:
+  $ dxs load --script register-and-poll --base-url https://staging.example/v1/api --api-key "$KEY"
+                 (the run's companies are deleted when k6 ends; --keep-data keeps them for dxs clean --from)
+  $ dxs load --profile average --baseline reports/load-last-release
+  $ dxs load report history reports/load-*
+
+Exit codes: 0 thresholds passed (and, with --baseline, no endpoint slower), 1 thresholds failed or an
+endpoint slower than the baseline, 2 configuration error (unknown script or profile,
 k6 missing, target unreachable; the report still says why nothing ran). Options may also come from
 DXS_* variables or --config FILE.`,
   );
@@ -343,6 +404,18 @@ DXS_* variables or --config FILE.`,
       } catch (error) {
         fail(error);
       }
+    });
+
+  load
+    .command('report')
+    .description('pages over several load runs')
+    .command('history')
+    .description('p95 per endpoint over a series of load runs, as an inline SVG chart and a table')
+    .argument('<dir...>', 'dxs load report folders (each with its summary.json)')
+    .option('--out <DIR>', 'where to write load-history.html and load-history.json (default: reports/)')
+    .addHelpText('after', '\nExample:\n  $ dxs load report history reports/load-*\n\nExit codes: 0 the page was written, 2 no load report among the folders.')
+    .action((directories: string[], flags: { out?: string }) => {
+      process.exit(writeLoadHistory(directories, resolve(flags.out ?? join(PROJECT_ROOT, 'reports'))));
     });
 
   const k8s = load

@@ -16,6 +16,7 @@ import { endpointChecks, observe, verifyThat, named, vuSecrets, type EndpointChe
 import { schemaCheck } from './schema.ts';
 import exec from 'k6/execution';
 import { companyInput, invoiceXml, providerARegistration, INVOICE_FORMAT, type CompanyInput, type PartyLookupInput } from './data.ts';
+import { journalCreated } from './journal.ts';
 
 /** Schema names of the bundled validators, per response body. */
 export const SCHEMAS = {
@@ -116,7 +117,10 @@ const REGISTER_PARAMS = params(REGISTER_CHECKS, API_KEY_HEADERS);
 
 /** POST /companies/register: true when accepted (202, empty body or {}). */
 export function registerCompany(company: CompanyInput): boolean {
-  return REGISTER_CHECKS.verify(http.post(url('/companies/register'), JSON.stringify(company), REGISTER_PARAMS));
+  const response = http.post(url('/companies/register'), JSON.stringify(company), REGISTER_PARAMS);
+  // Journaled on any 2xx, before the checks judge the answer: an accepted registration exists whatever its body.
+  if (response.status >= 200 && response.status < 300) journalCreated('company', { ErpId: company.ErpId, OrgNo: company.OrgNo, CountryCode: company.CountryCode, Name: company.Name });
+  return REGISTER_CHECKS.verify(response);
 }
 
 const STATUS_CHECKS = endpointChecks(ENDPOINTS.status, [200], [], schemaCheck(SCHEMAS.companyStatus, 'company status'));
@@ -139,17 +143,36 @@ export function pollUntil(attempts: number, intervalSeconds: number, done: () =>
   return false;
 }
 
+// Whether a token can be had while the registration runs is not shown (the contrarian variant
+// token-after-registered refuses it): until the company is Registered a 4xx is retried, not counted.
+const PENDING_TOKEN_PARAMS = params(TOKEN_CHECKS, API_KEY_HEADERS, { responseCallback: http.expectedStatuses(200, { min: 400, max: 499 }) });
+
+/** A client token of a company whose registration may still run, or undefined; no check is recorded. */
+function tokenWhileRegistering(erpId: string): string | undefined {
+  const token = tokenOf(observe(http.post(CREATE_TOKEN_URL, tokenBody(erpId, undefined), PENDING_TOKEN_PARAMS)).json);
+  if (typeof token !== 'string' || token === '') return undefined;
+  vuSecrets.add(token);
+  return token;
+}
+
 /** Registers a company, gets it a token and waits until it is Registered. */
 export function registerAndWait(company: CompanyInput, attempts = 40, intervalSeconds = 0.25): { token?: string; companyId?: string; registered: boolean } {
   if (!registerCompany(company)) return { registered: false };
-  const token = clientToken(company.ErpId, undefined, true);
-  if (token === undefined) return { registered: false };
+  let token: string | undefined;
   let companyId: string | undefined;
-  const registered = pollUntil(attempts, intervalSeconds, () => {
+  let registered = pollUntil(attempts, intervalSeconds, () => {
+    token ??= tokenWhileRegistering(company.ErpId);
+    if (token === undefined) return false;
     const current = companyStatus(token);
     companyId = current.companyId;
     return current.status === 'Registered';
   });
+  // No token while polling: one more request, judged by the token checks, says why.
+  if (token === undefined) {
+    token = clientToken(company.ErpId, undefined, true);
+    registered = false;
+  }
+  if (token === undefined) return { registered: false };
   verifyThat('company reaches status Registered', ENDPOINTS.status, registered);
   return { token, companyId, registered };
 }
@@ -171,6 +194,7 @@ const UPLOAD_CHECKS = endpointChecks(ENDPOINTS.upload, [202], [named('upload Loc
 export function uploadDocument(token: string, content: string, filename: string, contentType: string): string | undefined {
   const body = { File: http.file(content, filename, contentType) };
   const observed = observe(http.post(url('/documents'), body, params(UPLOAD_CHECKS, { [CLIENT_TOKEN_HEADER]: token })));
+  if (observed.status >= 200 && observed.status < 300) journalCreated('upload', { Location: observed.headers['location'] });
   return UPLOAD_CHECKS.verify(observed) ? observed.headers['location'] : undefined;
 }
 
@@ -179,6 +203,9 @@ const SEND_CHECKS = endpointChecks(ENDPOINTS.send, [200], [named('send Location 
 /** POST /documents/outbound: the DocumentId (last segment of Location), or undefined. */
 export function sendDocument(token: string, request: object): string | undefined {
   const observed = observe(http.post(url('/documents/outbound'), JSON.stringify(request), params(SEND_CHECKS, tokenHeaders(token))));
+  if (observed.status >= 200 && observed.status < 300) {
+    journalCreated('document', { Location: observed.headers['location'], ErpDocumentId: (request as { Document?: { ErpDocumentId?: string } }).Document?.ErpDocumentId });
+  }
   if (!SEND_CHECKS.verify(observed)) return undefined;
   return observed.headers['location']?.replace(/\/+$/, '').split('/').pop();
 }
@@ -229,7 +256,9 @@ const PROVIDER_A_REGISTER_CHECKS = endpointChecks(ENDPOINTS.providerARegister, [
 
 export function registerProviderA(token: string, company: CompanyInput): boolean {
   const body = JSON.stringify(providerARegistration(company));
-  return PROVIDER_A_REGISTER_CHECKS.verify(http.post(url('/companies/deliverymethods/b2c/providera'), body, params(PROVIDER_A_REGISTER_CHECKS, tokenHeaders(token))));
+  const response = http.post(url('/companies/deliverymethods/b2c/providera'), body, params(PROVIDER_A_REGISTER_CHECKS, tokenHeaders(token)));
+  if (response.status >= 200 && response.status < 300) journalCreated('provider-a', { ErpId: company.ErpId, OrgNo: company.OrgNo });
+  return PROVIDER_A_REGISTER_CHECKS.verify(response);
 }
 
 const PROVIDER_A_LOOKUP_CHECKS = endpointChecks(ENDPOINTS.providerALookup, [200], [], schemaCheck(SCHEMAS.providerALookup, 'provider A lookup'));

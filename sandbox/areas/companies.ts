@@ -102,6 +102,9 @@ export async function companiesArea(app: FastifyInstance, { context }: AreaOptio
         engine.registerCompany(existing);
       }
     } else {
+      // A registration made after its Id's delete request is a new registration: a delete request
+      // for it is a new request (202), not a duplicate of the one that ended the earlier registration.
+      store.deleteRequests.delete(`${apiKey}\n${erpId}`);
       const company = store.createCompany(apiKey, erpId, fields);
       company.Status = initialStatus(context);
       engine.registerCompany(company);

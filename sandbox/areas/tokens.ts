@@ -13,8 +13,12 @@ function tokenBody(context: SandboxContext, token: TokenRecord) {
   return { Token: token.Token, ValidTo: validTo };
 }
 
+/** The delay-token-create-50ms variant: a slower build, for the load comparison to find. */
+const TOKEN_CREATE_DELAY_MS = 50;
+
 export async function tokensArea(app: FastifyInstance, { context }: AreaOptions): Promise<void> {
   const { store } = context;
+  const delayed = hasVariant(context, 'delay-token-create-50ms');
 
   // Synchronous and authenticating in the handler, as GET /companies/status does: the two calls
   // a load run makes most skip the preHandler hook runner, the promise and the extra tick of an
@@ -38,11 +42,16 @@ export async function tokensArea(app: FastifyInstance, { context }: AreaOptions)
     }
     const apiKey = request.auth.apiKey as string;
     const company = store.companyByErpId(apiKey, erpId);
-    if (company === undefined) throw new ApiError(hasVariant(context, 'token-unknown-erpid-404') ? 404 : 400, 'companyNotFoundForErpId', { erpId });
+    if (company === undefined) {
+      const status = hasVariant(context, 'token-unknown-erpid-404') ? 404 : hasVariant(context, 'token-unknown-erpid-401') ? 401 : 400;
+      throw new ApiError(status, 'companyNotFoundForErpId', { erpId });
+    }
     if (company.Status !== 'Registered' && hasVariant(context, 'token-after-registered')) throw badRequest('companyNotRegistered', { erpId });
     if (hasFault(context, 'token-create-500')) throw new ApiError(500, 'internalError');
     const token = store.tokens.create({ ApiKey: apiKey, Kind: 'client', CompanyId: company.CompanyId, ValidTo: validTo?.getTime(), UserRoles: userRoles });
-    sendBody(context, reply, hasFault(context, 'token-create-201') ? 201 : 200, tokenBody(context, token));
+    const answer = (): unknown => sendBody(context, reply, hasFault(context, 'token-create-201') ? 201 : 200, tokenBody(context, token));
+    if (delayed) setTimeout(answer, TOKEN_CREATE_DELAY_MS);
+    else answer();
   });
 
   // Which scheme revoke and search-token creation take is not shown: either, or the APIkey alone with a variant.

@@ -5,7 +5,7 @@
 import { checks, expectCheck, observe, pollUntil, registerCompany, tags, test, type ApiResponse } from '../support/index.ts';
 import { activateServices, firstActivation, TRUNCATED_JSON } from '../support/companies-more.ts';
 
-const { statusIs, isRejected, notServerError, fieldSatisfies } = checks;
+const { statusIs, isRejected, notServerError } = checks;
 
 test('which credential service activation takes is recorded', { tag: tags('companies', 'CMP-SVC-09') }, async ({ api, target, fixtures }) => {
   // One company per credential: whichever answers first would otherwise activate the company for the other.
@@ -16,7 +16,7 @@ test('which credential service activation takes is recorded', { tag: tags('compa
 });
 
 test('a first activation without one of its required fields is rejected; the complete one answers 202 and completes in the background', {
-  tag: tags('companies', 'CMP-SVC-01', 'CMP-SVC-02', 'CMP-SVC-03', 'CMP-SVC-04', 'CMP-SVC-05', 'CMP-SVC-06', 'CMP-SVC-08', 'CMP-SVC-12'),
+  tag: tags('companies', 'CMP-SVC-01', 'CMP-SVC-02', 'CMP-SVC-03', 'CMP-SVC-04', 'CMP-SVC-05', 'CMP-SVC-06', 'CMP-SVC-08', 'CMP-SVC-12', 'CMP-REG-22'),
 }, async ({ api, target, fixtures }) => {
   // The credential is learnt on a second company: a complete body sent to this one would activate
   // it, and RegistrationId and SearchId are required only at the first activation. The bodies
@@ -24,6 +24,11 @@ test('a first activation without one of its required fields is rejected; the com
   const [company, probe] = await Promise.all([registerCompany(api, target, fixtures.company('SE')), registerCompany(api, target, fixtures.company('SE'))]);
   const complete = firstActivation(company, fixtures.searchId());
   const probeActivation = await activateServices(api, probe, firstActivation(probe, fixtures.searchId()));
+  // Where the RegistrationId comes from is not shown beyond "the id used with POST /companies/details":
+  // this run sends the CompanyId. A target that hands out another id refuses it, which says nothing
+  // about the fields below, so the test ends there with the reason.
+  const probeStatus = probeActivation.response.status;
+  test.skip(probeStatus >= 400 && probeStatus < 500, `a complete first activation with the CompanyId as RegistrationId answered ${probeStatus}: the target's RegistrationId is another id (a reading of the spec, see schemas/README.md), so the required-field rules could not be told apart`);
   // A complete first activation with the credential the target takes must be accepted.
   await expectCheck(probeActivation.response, [statusIs(202)], { requirement: 'CMP-SVC-01' });
   const auth = probeActivation.auth === 'apiKey' ? 'apiKey' : { clientToken: company.token };
@@ -42,19 +47,21 @@ test('a first activation without one of its required fields is rejected; the com
   const activation = await api.post('/companies/services', { auth, json: complete });
   await expectCheck(activation, [statusIs(202)], { requirement: 'CMP-SVC-01' });
   await observe('CMP-SVC-12', activation.size === 0 ? 'the 202 answer has no body' : `the 202 answer has the body ${(activation.text ?? '').slice(0, 200)}`, activation);
-  // Completion itself is not visible through the API; what is: the company stays readable and
-  // Registered, with the processes it registered, while the work runs.
+  // Completion itself is not visible through the API; what is: the company stays readable while
+  // the work runs. Which Status it shows afterwards is not shown (transitions: not shown): recorded.
   let last: ApiResponse | undefined;
-  await pollUntil(target, 'the company readable and Registered after activation', async () => {
+  await pollUntil(target, 'the company readable after activation', async () => {
     last = await api.get('/companies/status', { auth: { clientToken: company.token } });
-    return last.status === 200 && last.data?.Status === 'Registered' ? true : undefined;
+    return last.status === 200 ? true : undefined;
   }, ['registration']).catch(() => undefined);
-  await expectCheck(last as ApiResponse, [statusIs(200), fieldSatisfies('Status', 'is Registered', (value) => value === 'Registered')], { requirement: 'CMP-SVC-08' });
+  await expectCheck(last as ApiResponse, [statusIs(200)], { requirement: 'CMP-SVC-08' });
+  await observe('CMP-REG-22', `after the service activation the company status shows Status ${JSON.stringify(last?.data?.Status)}`, last);
 });
 
-test('service activation without credentials is refused', { tag: tags('companies', 'CMP-SVC-10') }, async ({ api, registeredCompany, fixtures }) => {
+test('service activation without credentials is refused', { tag: tags('companies', 'CMP-SVC-10', 'SEC-25') }, async ({ api, registeredCompany, fixtures }) => {
   const response = await api.post('/companies/services', { auth: 'none', json: firstActivation(registeredCompany, fixtures.searchId()) });
-  await expectCheck(response, [statusIs(401, 403)], { requirement: 'CMP-SVC-10' });
+  await expectCheck(response, [isRejected], { requirement: 'CMP-SVC-10' });
+  await expectCheck(response, [statusIs(401, 403)], { requirement: 'SEC-25' });
 });
 
 test('malformed JSON and wrong types on service activation give no server error', { tag: tags('companies', 'CMP-SVC-11') }, async ({ api, target, fixtures }) => {

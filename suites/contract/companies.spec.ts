@@ -1,7 +1,8 @@
 // Contract of the company endpoints: register, status, details (set and get), users, identifiers, delete.
 import type { CompanyInput } from '../../fixtures/bodies.ts';
-import { checks, expectCheck, observe, registerCompany, schema, tags, test } from '../support/index.ts';
+import { checks, expectCheck, observe, pollUntil, registerCompany, schema, schemaOfPresentFields, tags, test, type ApiResponse } from '../support/index.ts';
 import { holdDeleteServerErrors } from '../support/companies-delete.ts';
+import { activatedCompany, targetSettings } from '../support/companies-more.ts';
 
 const { statusIs, bodyIsEmpty, isRejected, bodyIsJsonString, fieldSatisfies, notServerError } = checks;
 
@@ -10,6 +11,7 @@ test.describe('register', () => {
     const response = await api.post('/companies/register', { auth: 'apiKey', json: fixtures.company('NO') });
     await expectCheck(response, [statusIs(202)], { requirement: 'CMP-REG-01' });
     await expectCheck(response, [bodyIsEmpty], { requirement: 'CMP-REG-02' });
+    await expectCheck(response, [statusIs(202)], { requirement: 'CMP-REG-23' });
   });
 
   const required: Array<[keyof CompanyInput, string]> = [
@@ -44,9 +46,11 @@ test.describe('register', () => {
 });
 
 test.describe('status', () => {
-  test('company status answers 200 with the company status response', { tag: tags('companies', 'CMP-STA-01', 'CMP-STA-02', 'CMP-STA-03', 'CMP-STA-04', 'CMP-STA-05', 'CMP-STA-07') }, async ({ api, registeredCompany }) => {
+  test('company status answers 200 with the company status response', { tag: tags('companies', 'CMP-STA-01', 'CMP-STA-02', 'CMP-STA-03', 'CMP-STA-04', 'CMP-STA-05', 'CMP-STA-07', 'CMP-STA-13') }, async ({ api, registeredCompany }) => {
     const response = await api.get('/companies/status', { auth: { clientToken: registeredCompany.token } });
-    await expectCheck(response, [statusIs(200), schema('company-status.response')], { requirement: 'CMP-STA-01' });
+    // The spec lists the fields; it does not say an unset one is sent: each field there has its type.
+    await expectCheck(response, [statusIs(200), schemaOfPresentFields('company-status.response', ['Status', 'CompanyId', 'Details'])], { requirement: 'CMP-STA-01' });
+    await expectCheck(response, [schema('company-status.response')], { requirement: 'CMP-STA-13' });
     const input = registeredCompany.input;
     await expectCheck(
       response,
@@ -73,31 +77,41 @@ test.describe('status', () => {
 });
 
 test.describe('details', () => {
-  test('company details by id answer 200 with the company details response', { tag: tags('companies', 'CMP-DET-10', 'CMP-DET-11', 'CMP-DET-12', 'CMP-DET-13', 'CMP-DET-14', 'CMP-DET-15', 'CMP-DET-16') }, async ({ api, registeredCompany }) => {
+  test('company details by id answer 200 with the company details response', { tag: tags('companies', 'CMP-DET-10', 'CMP-DET-11', 'CMP-DET-12', 'CMP-DET-13', 'CMP-DET-14', 'CMP-DET-15', 'CMP-DET-16', 'CMP-DET-26') }, async ({ api, registeredCompany }) => {
     const { companyId, token } = registeredCompany;
     const response = await api.get(`/companies/details/${encodeURIComponent(companyId)}`, { auth: { clientToken: token } });
-    await expectCheck(response, [statusIs(200), schema('company-details.response')], { requirement: 'CMP-DET-10' });
+    await expectCheck(response, [statusIs(200), schemaOfPresentFields('company-details.response', ['CompanyId'])], { requirement: 'CMP-DET-10' });
+    await expectCheck(response, [schema('company-details.response')], { requirement: 'CMP-DET-26' });
     await expectCheck(response, [fieldSatisfies('CompanyId', `equals ${companyId}`, (value) => value === companyId)], { requirement: 'CMP-DET-16' });
     await expectCheck(
       response,
-      [fieldSatisfies('PeppolParticipantIdentifiers', 'each written <scheme>::<id>', (value) => Array.isArray(value) && value.every((item) => typeof item === 'string' && /^[^:]+::.+$/.test(item)))],
+      [fieldSatisfies('PeppolParticipantIdentifiers', 'each written <scheme>::<id> (absent or null: none)', (value) => value === undefined || value === null || (Array.isArray(value) && value.every((item) => typeof item === 'string' && /^[^:]+::.+$/.test(item))))],
       { requirement: 'CMP-DET-15' },
     );
   });
 
   test('details set with a client token answer 200 and are returned by details by id', { tag: tags('companies', 'CMP-DET-01', 'CMP-DET-08', 'CMP-DET-17') }, async ({ api, target, fixtures }) => {
     // A company of its own: changing the shared one would race with other tests.
-    const company = await registerCompany(api, target, fixtures.company('SE'));
+    // Activated under either reading of "activated" (schemas/README.md), so the client token is the credential.
+    const company = await activatedCompany(api, target, fixtures.company('SE'), fixtures.searchId());
+    const auth = { clientToken: company.token };
     const details = { ...fixtures.companyDetails(company.input), City: 'Dxsstad' };
-    const set = await api.post('/companies/details', { auth: { clientToken: company.token }, json: details });
+    const set = await api.post('/companies/details', { auth, json: details });
     await expectCheck(set, [statusIs(200)], { requirement: 'CMP-DET-01' });
-    const get = await api.get(`/companies/details/${encodeURIComponent(company.companyId)}`, { auth: { clientToken: company.token } });
-    await expectCheck(get, [statusIs(200), fieldSatisfies('City', 'is the City just set (Dxsstad)', (value) => value === 'Dxsstad')], { requirement: 'CMP-DET-17' });
+    await expectCheck(set, [statusIs(200)], { requirement: 'CMP-DET-08' });
+    // The details may reach the read side a moment later: followed until the City shows (bounded).
+    let get: ApiResponse | undefined;
+    await pollUntil(target, 'the City just set in the company details', async () => {
+      get = await api.get(`/companies/details/${encodeURIComponent(company.companyId)}`, { auth });
+      return get.data?.City === 'Dxsstad' ? true : undefined;
+    }).catch(() => undefined);
+    await expectCheck(get as ApiResponse, [statusIs(200), fieldSatisfies('City', 'is the City just set (Dxsstad)', (value) => value === 'Dxsstad')], { requirement: 'CMP-DET-17' });
   });
 
-  test('details of an unknown CompanyId give no server error', { tag: tags('companies', 'CMP-DET-23') }, async ({ api, registeredCompany }) => {
+  test('details of an unknown CompanyId give no server error (and a 4xx: hardening)', { tag: tags('companies', 'CMP-DET-23', 'CMP-DET-25') }, async ({ api, registeredCompany }) => {
     const response = await api.get('/companies/details/00000000-0000-4000-8000-000000000000', { auth: { clientToken: registeredCompany.token } });
-    await expectCheck(response, [isRejected, notServerError], { requirement: 'CMP-DET-23' });
+    await expectCheck(response, [notServerError], { requirement: 'CMP-DET-23' });
+    await expectCheck(response, [isRejected], { requirement: 'CMP-DET-25' });
   });
 });
 
@@ -128,14 +142,24 @@ test.describe('users', () => {
 });
 
 test.describe('identifiers', () => {
-  test('adding an identifier of an agreed type answers 200 or 201', { tag: tags('companies', 'CMP-IDN-01', 'CMP-IDN-07') }, async ({ api, registeredCompany, fixtures }) => {
+  test('adding an identifier of an agreed type answers 200 or 201', { tag: tags('companies', 'CMP-IDN-01') }, async ({ api, registeredCompany, fixtures, target }) => {
     const response = await api.post('/companies/identifiers', { auth: { clientToken: registeredCompany.token }, json: fixtures.identifier() });
+    // The agreed types are the operator's: a 400 from a target whose set the run does not know may
+    // be about the type this run assumed, so it is recorded, not judged.
+    if (response.status === 400 && !targetSettings(target).identifierTypesKnown) {
+      await observe('CMP-IDN-01', `an identifier of type ${fixtures.identifierTypes[0]} (one this run assumes; set DXS_IDENTIFIER_TYPES to the target's agreed types) answered 400: ${(response.text ?? '').slice(0, 200)}`, response);
+      return;
+    }
     await expectCheck(response, [statusIs(200, 201)], { requirement: 'CMP-IDN-01' });
   });
 
-  test('an unsupported identifier type answers 400 naming the expected types', { tag: tags('companies', 'CMP-IDN-03', 'CMP-IDN-04') }, async ({ api, registeredCompany, fixtures }) => {
+  test('an unsupported identifier type answers 400 naming the expected types', { tag: tags('companies', 'CMP-IDN-03', 'CMP-IDN-04') }, async ({ api, registeredCompany, fixtures, target }) => {
     const response = await api.post('/companies/identifiers', { auth: { clientToken: registeredCompany.token }, json: fixtures.unsupportedIdentifier() });
     await expectCheck(response, [statusIs(400)], { requirement: 'CMP-IDN-03' });
+    if (!targetSettings(target).identifierTypesKnown) {
+      await observe('CMP-IDN-04', `the agreed types of this target are not known to the run (DXS_IDENTIFIER_TYPES); the 400 message reads ${JSON.stringify((response.text ?? '').slice(0, 300))}`, response);
+      return;
+    }
     const types = fixtures.identifierTypes;
     await expectCheck(
       response,

@@ -4,7 +4,7 @@ import { checks, createClientToken, expectCheck, pollUntil, registerCompany, tag
 import type { Check } from '../../lib/checks.ts';
 import { currentStatusOf, DOCUMENT_STATUSES, historyOf, pollStatus, sentDocument } from '../support/outbound.ts';
 
-const { isRejected, isClientError, isSuccess, statusIs } = checks;
+const { isRejected, isClientError, isSuccess, notServerError, statusIs } = checks;
 const MALFORMED_JSON = '{"ErpId": "dxs-malformed", ';
 
 /** A stack frame ("at handler (/srv/app.js:12:7)") or an exception dump in an error answer. */
@@ -125,16 +125,19 @@ test.describe('outbound status guards', () => {
 });
 
 test.describe('robustness guards', () => {
-  test('malformed JSON on the JSON endpoints gives a 4xx, never a 5xx', { tag: tags('security', 'SEC-10', 'TOK-23', 'CMP-REG-18') }, async ({ api, registeredCompany }) => {
+  test('malformed JSON on the JSON endpoints gives no 5xx (and a 4xx: hardening)', { tag: tags('security', 'SEC-10', 'SEC-21', 'TOK-23', 'CMP-REG-18') }, async ({ api, registeredCompany }) => {
     const raw = { rawBody: MALFORMED_JSON, contentType: 'application/json' };
     const token = await api.post('/clienttokens/create', { auth: 'apiKey', ...raw });
-    await expectCheck(token, [isClientError], { requirement: 'TOK-23' });
+    await expectCheck(token, [notServerError], { requirement: 'TOK-23' });
+    await expectCheck(token, [isClientError], { requirement: 'SEC-21' });
     const register = await api.post('/companies/register', { auth: 'apiKey', ...raw });
-    await expectCheck(register, [isClientError], { requirement: 'CMP-REG-18' });
+    await expectCheck(register, [notServerError], { requirement: 'CMP-REG-18' });
+    await expectCheck(register, [isClientError], { requirement: 'SEC-21' });
     const clientToken = { clientToken: registeredCompany.token };
     for (const path of ['/companies/users', '/buyerparties/lookup', '/network/setup', '/documents/outbound', '/documents/outbound/list', '/documents/handled']) {
       const response = await api.post(path, { auth: clientToken, ...raw });
-      await expectCheck(response, [isClientError], { requirement: 'SEC-10' });
+      await expectCheck(response, [notServerError], { requirement: 'SEC-10' });
+      await expectCheck(response, [isClientError], { requirement: 'SEC-21' });
     }
   });
 

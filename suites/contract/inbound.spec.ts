@@ -4,11 +4,11 @@
 // The handled rules 1-3 are checked in suites/scenarios/electronic-routing.spec.ts.
 import { randomUUID } from 'node:crypto';
 import type { Check } from '../../lib/checks.ts';
-import { checks, expectCheck, observe, schema, tags, type ApiResponse } from '../support/index.ts';
+import { checks, expectCheck, observe, schema, schemaTypes, tags, type ApiResponse } from '../support/index.ts';
 import { deliverInvoice, download, entriesOf, INCOMING_PATH, listIncoming, listed, markHandled, test } from '../support/inbound.ts';
 import { pathUnderBase } from '../support/outbound.ts';
 
-const { statusIs, isRejected, notServerError, bodyIsEmpty, hasHeader, isClientError } = checks;
+const { statusIs, isRejected, isSuccess, notServerError, bodyIsEmpty, hasHeader, isClientError } = checks;
 
 const bodyNotEmpty: Check = (response) => ({
   check: 'bodyNotEmpty', ok: (response.size ?? 0) > 0, expected: 'a non-empty document', actual: `${response.size ?? 0} bytes`, severity: 'failure',
@@ -23,18 +23,20 @@ function sameBytesAs(reference: ApiResponse): Check {
 
 test.describe('incoming list', () => {
   test('the incoming list with type=invoice answers 200 with IncomingDocuments', {
-    tag: tags('inbound', 'INB-01', 'INB-02', 'INB-03', 'INB-04', 'INB-15'),
+    tag: tags('inbound', 'INB-01', 'INB-02', 'INB-03', 'INB-04', 'INB-15', 'INB-30'),
   }, async ({ api, recipientCompany }) => {
     const response = await listIncoming(api, recipientCompany.token);
-    await expectCheck(response, [statusIs(200), schema('incoming-documents.response')], { requirement: 'INB-01' });
+    await expectCheck(response, [statusIs(200), schemaTypes('incoming-documents.response')], { requirement: 'INB-01' });
     await expectCheck(response, [statusIs(200)], { requirement: 'INB-04' });
     await expectCheck(response, [statusIs(200)], { requirement: 'INB-15' });
     await expectCheck(response, [checks.fieldSatisfies('Total', 'is an integer', Number.isInteger)], { requirement: 'INB-02' });
-    await expectCheck(response, [schema('incoming-documents.response')], { requirement: 'INB-03' });
+    await expectCheck(response, [schemaTypes('incoming-documents.response')], { requirement: 'INB-03' });
+    await expectCheck(response, [schema('incoming-documents.response')], { requirement: 'INB-30' });
   });
 
-  test('the list answer for type=order is recorded', { tag: tags('inbound', 'INB-26') }, async ({ api, recipientCompany }) => {
+  test('the list answer for type=order is recorded', { tag: tags('inbound', 'INB-26', 'INB-27') }, async ({ api, recipientCompany }) => {
     const response = await listIncoming(api, recipientCompany.token, { type: 'order' });
+    await expectCheck(response, [notServerError], { requirement: 'INB-27' });
     await observe('INB-26', `type=order answered ${response.status}${response.status === 200 ? ` with Total ${JSON.stringify(response.data?.Total)}` : ''}`, response);
   });
 
@@ -46,17 +48,14 @@ test.describe('incoming list', () => {
 
 test.describe('a delivered invoice', () => {
   test('a delivered invoice is listed with its fields, downloads with the metadata headers and its info resolves', {
-    tag: tags('inbound', 'INB-03', 'INB-08', 'INB-09', 'INB-10', 'INB-11', 'INB-12', 'INB-13', 'INB-16', 'INB-18'),
+    tag: tags('inbound', 'INB-03', 'INB-08', 'INB-09', 'INB-10', 'INB-11', 'INB-12', 'INB-13', 'INB-16', 'INB-18', 'INB-30'),
   }, async ({ api, target, fixtures, registeredCompany, recipientCompany }) => {
     const delivery = await deliverInvoice(api, target, fixtures, registeredCompany, recipientCompany);
     const { entry } = delivery;
-    await expectCheck(delivery.list, [schema('incoming-documents.response')], { requirement: 'INB-03' });
-    await expectCheck(
-      delivery.list,
-      [checks.fieldSatisfies('Documents', `each belong to company ${recipientCompany.companyId}`, (documents) =>
-        Array.isArray(documents) && documents.every((document) => document?.CompanyId === undefined || document.CompanyId === recipientCompany.companyId))],
-      { requirement: 'INB-18' },
-    );
+    await expectCheck(delivery.list, [schemaTypes('incoming-documents.response')], { requirement: 'INB-03' });
+    await expectCheck(delivery.list, [schema('incoming-documents.response')], { requirement: 'INB-30' });
+    // Whose company an entry's CompanyId names (the recipient's, or the sender's) is not shown: recorded, not judged.
+    await observe('INB-16', `the delivered entry's CompanyId is ${JSON.stringify(entry.CompanyId)}; the recipient's CompanyId is ${recipientCompany.companyId}, the sender's ${registeredCompany.companyId}`, delivery.list);
     // The sender's own list (whatever its status) must not hold the recipient's document.
     const senderList = await listIncoming(api, registeredCompany.token);
     await expectCheck(
@@ -71,8 +70,9 @@ test.describe('a delivered invoice', () => {
     await expectCheck(fetched, [hasHeader('Content-Disposition'), hasHeader('X-Filename'), hasHeader('X-Document-Format')], { requirement: 'INB-09' });
 
     const info = await api.get(`/documents/${encodeURIComponent(entry.Id)}/info`, { auth: { clientToken: recipientCompany.token } });
-    await expectCheck(info, [statusIs(200), schema('incoming-document-info.response')], { requirement: 'INB-10' });
-    await expectCheck(info, [schema('incoming-document-info.response')], { requirement: 'INB-11' });
+    await expectCheck(info, [isSuccess, schemaTypes('incoming-document-info.response')], { requirement: 'INB-10' });
+    await expectCheck(info, [schemaTypes('incoming-document-info.response')], { requirement: 'INB-11' });
+    await expectCheck(info, [schema('incoming-document-info.response')], { requirement: 'INB-30' });
 
     // The URLs the list hands out are followed with the same token, when they lie under the base URL.
     const unfollowable: string[] = [];
@@ -86,7 +86,7 @@ test.describe('a delivered invoice', () => {
     if (infoPath === undefined) unfollowable.push(`InfoUrl ${String(entry.InfoUrl)}`);
     else {
       const byInfoUrl = await api.get(infoPath, { auth: { clientToken: recipientCompany.token } });
-      await expectCheck(byInfoUrl, [statusIs(200), checks.fieldSatisfies('Id', `equals ${entry.Id}`, (value) => value === entry.Id)], { requirement: 'INB-12' });
+      await expectCheck(byInfoUrl, [isSuccess, checks.fieldSatisfies('Id', `equals ${entry.Id}`, (value) => value === entry.Id)], { requirement: 'INB-12' });
     }
     test.skip(unfollowable.length > 0, `not under the base URL, so not followed: ${unfollowable.join('; ')}`);
   });
@@ -97,8 +97,9 @@ test.describe('a delivered invoice', () => {
     await expectCheck(response, [statusIs(200), bodyIsEmpty], { requirement: 'INB-14' });
   });
 
-  test('marking an unknown document id handled is recorded', { tag: tags('inbound', 'INB-25') }, async ({ api, recipientCompany }) => {
+  test('marking an unknown document id handled is recorded', { tag: tags('inbound', 'INB-24', 'INB-25') }, async ({ api, recipientCompany }) => {
     const response = await markHandled(api, recipientCompany.token, [randomUUID()]);
+    await expectCheck(response, [notServerError], { requirement: 'INB-24' });
     await observe('INB-25', `marking a random uuid handled answered ${response.status}`, response);
   });
 });
@@ -123,10 +124,12 @@ test.describe('inbound security', () => {
     );
   });
 
-  test('unknown document ids on download and info give a 4xx', { tag: tags('inbound', 'INB-23') }, async ({ api, recipientCompany }) => {
+  test('unknown document ids on download and info give no 5xx, and a 4xx', { tag: tags('inbound', 'INB-23', 'INB-29') }, async ({ api, recipientCompany }) => {
     const id = randomUUID();
-    await expectCheck(await download(api, recipientCompany.token, id), [isClientError], { requirement: 'INB-23' });
-    await expectCheck(await api.get(`/documents/${id}/info`, { auth: { clientToken: recipientCompany.token } }), [isClientError], { requirement: 'INB-23' });
+    for (const response of [await download(api, recipientCompany.token, id), await api.get(`/documents/${id}/info`, { auth: { clientToken: recipientCompany.token } })]) {
+      await expectCheck(response, [notServerError], { requirement: 'INB-23' });
+      await expectCheck(response, [isClientError], { requirement: 'INB-29' });
+    }
   });
 
   test('the incoming list, download, info and handled without credentials are refused', { tag: tags('inbound', 'INB-19', 'INB-28') }, async ({ api }) => {

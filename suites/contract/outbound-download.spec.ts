@@ -1,9 +1,9 @@
 // Contract of the outbound download: GET /documents/outbound/download/{DocumentId}, and the
 // download URLs of the file information (IncludeFileInfo=true).
-import { checks, expectCheck, observe, tags, type ApiResponse } from '../support/index.ts';
-import { fact, isBinaryDocument, pathUnderBase, sentDocument, statusPath, test, UNKNOWN_DOCUMENT_ID, urlsIn } from '../support/outbound.ts';
+import { checks, expectCheck, observe, tags } from '../support/index.ts';
+import { downloadOutbound, fact, fileInfoUrls, isBinaryDocument, pathUnderBase, sentDocument, statusPath, test, UNKNOWN_DOCUMENT_ID } from '../support/outbound.ts';
 
-const { statusIs, isRejected } = checks;
+const { statusIs, isRejected, notServerError } = checks;
 
 function downloadPath(documentId: string): string {
   return `/documents/outbound/download/${encodeURIComponent(documentId)}`;
@@ -12,7 +12,7 @@ function downloadPath(documentId: string): string {
 test.describe('outbound download', () => {
   test('a sent document downloads with 200 and its binary content', { tag: tags('outbound', 'OUT-DL-01', 'OUT-DL-07') }, async ({ api, fixtures, registeredCompany }) => {
     const sent = await sentDocument(api, fixtures, registeredCompany.token, 'PDF');
-    const response = await api.get(downloadPath(sent.documentId), { auth: { clientToken: registeredCompany.token } });
+    const response = await downloadOutbound(api, registeredCompany.token, downloadPath(sent.documentId));
     await expectCheck(response, [statusIs(200), isBinaryDocument(response)], { requirement: 'OUT-DL-01' });
     await observe('OUT-DL-07', `Content-Type ${response.headers['content-type'] ?? '(none)'}; Content-Disposition ${response.headers['content-disposition'] ?? '(none)'}`, response);
   });
@@ -22,8 +22,7 @@ test.describe('outbound download', () => {
     const sent = await sentDocument(api, fixtures, registeredCompany.token, 'PDF');
     const plain = await api.get(statusPath(sent.documentId), { auth });
     const withInfo = await api.get(statusPath(sent.documentId), { auth, query: { IncludeFileInfo: true } });
-    const added = Object.fromEntries(Object.entries(withInfo.data ?? {}).filter(([key]) => !(key in (plain.data ?? {}))));
-    const urls = urlsIn(added);
+    const urls = fileInfoUrls(plain, withInfo);
     await expectCheck(withInfo, [statusIs(200), fact('download URL', urls.length > 0, 'a URL in the file information', `${urls.length} URL(s)`)], { requirement: 'OUT-DL-06' });
     for (const [where, url] of urls) {
       const path = pathUnderBase(url, target.baseUrl);
@@ -31,7 +30,7 @@ test.describe('outbound download', () => {
         await observe('OUT-DL-06', `${where} points outside the base URL (${url}); not followed`, withInfo);
         continue;
       }
-      const response = await api.get(path, { auth });
+      const response = await downloadOutbound(api, registeredCompany.token, path);
       await expectCheck(response, [statusIs(200), isBinaryDocument(response)], { requirement: 'OUT-DL-06' });
     }
   });
@@ -48,12 +47,13 @@ test.describe('outbound download', () => {
 });
 
 test.describe('outbound download refusals', () => {
-  test('a DocumentId that is not a uuid, and an unknown uuid, are rejected', { tag: tags('outbound', 'OUT-DL-02', 'OUT-DL-08') }, async ({ api, registeredCompany }) => {
-    const auth = { clientToken: registeredCompany.token };
-    const notUuid = await api.get('/documents/outbound/download/not-a-uuid', { auth });
+  test('a DocumentId that is not a uuid, and an unknown uuid, are rejected', { tag: tags('outbound', 'OUT-DL-02', 'OUT-DL-08', 'OUT-DL-09') }, async ({ api, registeredCompany }) => {
+    const notUuid = await downloadOutbound(api, registeredCompany.token, '/documents/outbound/download/not-a-uuid');
     await expectCheck(notUuid, [isRejected], { requirement: 'OUT-DL-02' });
-    const unknown = await api.get(downloadPath(UNKNOWN_DOCUMENT_ID), { auth });
-    await expectCheck(unknown, [isRejected], { requirement: 'OUT-DL-08' });
+    // The spec gives no status for an unknown id: no 5xx is the invariant, the 4xx good practice.
+    const unknown = await downloadOutbound(api, registeredCompany.token, downloadPath(UNKNOWN_DOCUMENT_ID));
+    await expectCheck(unknown, [notServerError], { requirement: 'OUT-DL-08' });
+    await expectCheck(unknown, [isRejected], { requirement: 'OUT-DL-09' });
   });
 
   test("one company's token does not download another company's outbound document", { tag: tags('outbound', 'OUT-DL-04') }, async ({ api, fixtures, registeredCompany, otherCompany }) => {

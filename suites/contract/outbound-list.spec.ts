@@ -55,13 +55,13 @@ test.describe('outbound list', () => {
     await observe('OUT-LIST-08', 'not exercised: request fields beyond Take, Skip, CreatedFrom, CreatedTo and UpdatedAfter are not shown');
   });
 
-  test('which credential the list takes is recorded', { tag: tags('outbound', 'OUT-LIST-04') }, async ({ api, registeredCompany }) => {
+  test('which credential the list takes is recorded', { tag: tags('outbound', 'OUT-LIST-04', 'OUT-LIST-05') }, async ({ api, registeredCompany }) => {
     const withToken = await api.post(LIST_PATH, { auth: { clientToken: registeredCompany.token }, json: { Take: 1, Skip: 0 } });
     await observe('OUT-LIST-04', `list with only the ClientToken header answered ${withToken.status}`, withToken);
     const withApiKey = await api.post(LIST_PATH, { auth: 'apiKey', json: { Take: 1, Skip: 0 } });
     await observe('OUT-LIST-04', `list with only the APIkey header answered ${withApiKey.status}`, withApiKey);
-    await expectCheck(withToken, [notServerError], { requirement: 'OUT-LIST-04', level: 'GUIDE' });
-    await expectCheck(withApiKey, [notServerError], { requirement: 'OUT-LIST-04', level: 'GUIDE' });
+    await expectCheck(withToken, [notServerError], { requirement: 'OUT-LIST-05' });
+    await expectCheck(withApiKey, [notServerError], { requirement: 'OUT-LIST-05' });
   });
 
   test("company A's list never holds company B's documents", { tag: tags('outbound', 'OUT-LIST-07') }, async ({ api, fixtures, registeredCompany, otherCompany }) => {
@@ -87,9 +87,10 @@ test.describe('outbound list refusals', () => {
     await expectCheck(response, [isRejected], { requirement: 'OUT-LIST-06' });
   });
 
-  test('malformed JSON on the list is rejected', { tag: tags('outbound', 'OUT-LIST-09') }, async ({ api, registeredCompany }) => {
+  test('malformed JSON on the list gives no server error, and is rejected', { tag: tags('outbound', 'OUT-LIST-05', 'OUT-LIST-09') }, async ({ api, registeredCompany }) => {
     const auth: Auth = { clientToken: registeredCompany.token };
     const response = await api.post(LIST_PATH, { auth, rawBody: '{"Take": 10, "Skip":', contentType: 'application/json' });
+    await expectCheck(response, [notServerError], { requirement: 'OUT-LIST-05' });
     await expectCheck(response, [isRejected], { requirement: 'OUT-LIST-09' });
   });
 });

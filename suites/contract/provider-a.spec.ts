@@ -3,7 +3,7 @@
 // flow is in suites/scenarios/provider-a-onboarding.spec.ts.
 import { iconRequestBody, ICON_KINDS, type IconKind, iconFile } from '../../fixtures/index.ts';
 import { checks, expectCheck, observe, registerCompany, schema, tags, type ApiResponse } from '../support/index.ts';
-import { ICON_PATH, LOOKUP_PATH, OFFBOARD_PATH, pollRecord, PROVIDER_A_PATH, RECORD_CONTACT_FIELDS, test } from '../support/provider-a.ts';
+import { ICON_PATH, LOOKUP_PATH, OFFBOARD_PATH, pollRecord, PROVIDER_A_PATH, recordShowsRegistration, test } from '../support/provider-a.ts';
 
 const { statusIs, isRejected, bodyIsJsonString, fieldSatisfies, hasHeader, notServerError } = checks;
 
@@ -72,11 +72,7 @@ test.describe('registration', () => {
         // The record's form first: a status outside the list fails as such (PRA-18), not only as "not Completed".
         await expectValidRecord(record);
         await expectCheck(record, [statusIs(200), fieldSatisfies('Status', 'is Completed', is('Completed')), fieldSatisfies('AgreementStatus', 'is Signed', is('Signed'))], { requirement: 'PRA-22' });
-        await expectCheck(
-          record,
-          RECORD_CONTACT_FIELDS.map((field) => fieldSatisfies(field, `is the registered ${JSON.stringify(registration[field])}`, is(registration[field]))),
-          { requirement: 'PRA-23' },
-        );
+        await expectCheck(record, recordShowsRegistration(registration), { requirement: 'PRA-23' });
       } finally {
         // Frees the tenant (the OrgNo) whatever the checks concluded: a later run may draw it again.
         await api.post(OFFBOARD_PATH, { auth });
@@ -86,7 +82,7 @@ test.describe('registration', () => {
 
   test(
     'each missing required field, a false agreement, an invalid e-mail or OrgVatNo is answered 400 with a JSON string',
-    { tag: tags('provider-a', 'PRA-02', 'PRA-03', 'PRA-04', 'PRA-06', 'PRA-07', 'PRA-08', 'PRA-09', 'PRA-10', 'PRA-11', 'PRA-12', 'PRA-13', 'PRA-43') },
+    { tag: tags('provider-a', 'PRA-02', 'PRA-03', 'PRA-04', 'PRA-06', 'PRA-07', 'PRA-08', 'PRA-09', 'PRA-10', 'PRA-11', 'PRA-12', 'PRA-13', 'PRA-43', 'PRA-46') },
     async ({ api, swedishCompany, fixtures }) => {
       const valid = fixtures.providerARegistration(swedishCompany.input);
       const cases = [
@@ -99,8 +95,12 @@ test.describe('registration', () => {
       for (const invalid of cases) {
         await test.step(invalid.reason, async () => {
           const response = await api.post(PROVIDER_A_PATH, { auth: { clientToken: swedishCompany.token }, json: invalid.body });
-          await expectCheck(response, [statusIs(invalid.expectedStatus)], { requirement: FIELD_REQUIREMENTS[invalid.field], soft: true });
-          await expectCheck(response, [bodyIsJsonString], { requirement: 'PRA-43', soft: true });
+          // The Errors table lists 400 for "a value is invalid"; a missing required field is refused, with no status given.
+          const missing = !(invalid.field in invalid.body);
+          await expectCheck(response, [notServerError], { requirement: 'PRA-46', soft: true });
+          await expectCheck(response, [missing ? isRejected : statusIs(invalid.expectedStatus)], { requirement: FIELD_REQUIREMENTS[invalid.field], soft: true });
+          // Error bodies are given for the listed cases only: an invalid value, not a missing one.
+          if (!missing) await expectCheck(response, [bodyIsJsonString], { requirement: 'PRA-43', soft: true });
         });
       }
     },
@@ -116,6 +116,14 @@ test.describe('registration', () => {
         auth: { clientToken: second.token },
         json: { ...fixtures.providerARegistration(second.input), OrgNo: owned.OrgNo, OrgVatNo: owned.OrgVatNo },
       });
+      // The Errors table says the tenant is owned by "another company", the status table by "another
+      // integrator"; both companies here belong to this run's integrator. A target of the second
+      // reading may accept the registration: that is recorded, and the lookup below then says nothing.
+      if (response.status >= 200 && response.status < 300) {
+        await observe('PRA-14', `a second company of the same integrator registering the first one's OrgNo was accepted (${response.status}): the target takes the tenant to be owned per integrator`, response);
+        await api.post(OFFBOARD_PATH, { auth: { clientToken: second.token } });
+        return;
+      }
       await expectCheck(response, [statusIs(409)], { requirement: 'PRA-14' });
       await expectCheck(response, [bodyIsJsonString], { requirement: 'PRA-43' });
 
@@ -158,8 +166,9 @@ test.describe('record and patch', () => {
     await expectCheck(record, [statusIs(200), fieldSatisfies('DisplayName', `is the patched ${JSON.stringify(update.DisplayName)}`, is(update.DisplayName))], { requirement: 'PRA-25' });
   });
 
-  test('which fields PATCH requires is recorded (a body with only ContactPhone)', { tag: tags('provider-a', 'PRA-26') }, async ({ api, providerACompany }) => {
+  test('which fields PATCH requires is recorded (a body with only ContactPhone)', { tag: tags('provider-a', 'PRA-26', 'PRA-46') }, async ({ api, providerACompany }) => {
     const response = await api.patch(PROVIDER_A_PATH, { auth: { clientToken: providerACompany.token }, json: { ContactPhone: providerACompany.registration.ContactPhone } });
+    await expectCheck(response, [notServerError], { requirement: 'PRA-46' });
     await observe('PRA-26', `PATCH with only ContactPhone answered ${response.status}${response.status >= 400 ? ` ${JSON.stringify(response.json ?? response.text)}` : ''}`, response);
   });
 });
@@ -177,20 +186,22 @@ test.describe('icon', () => {
 
   test(
     'each icon that breaks a limit (not square, too small, too large, over 1 MB, no alpha, not a PNG) is refused',
-    { tag: tags('provider-a', 'PRA-29', 'PRA-30', 'PRA-31', 'PRA-32', 'PRA-33', 'PRA-34') },
+    { tag: tags('provider-a', 'PRA-29', 'PRA-30', 'PRA-31', 'PRA-32', 'PRA-33', 'PRA-34', 'PRA-46') },
     async ({ api, providerACompany }) => {
       for (const kind of ICON_KINDS.filter((candidate) => !iconFile(candidate).icon.valid)) {
         const requirement = ICON_REQUIREMENTS[kind] as string;
         await test.step(`icon ${kind} (breaks: ${iconFile(kind).icon.breaks})`, async () => {
           const response = await api.post(ICON_PATH, { auth: { clientToken: providerACompany.token }, json: iconRequestBody(kind) });
+          await expectCheck(response, [notServerError], { requirement: 'PRA-46', soft: true });
           await expectCheck(response, [isRejected], { requirement, soft: true });
         });
       }
     },
   );
 
-  test('icon Data that is not Base64 is refused without a server error', { tag: tags('provider-a', 'PRA-50') }, async ({ api, providerACompany }) => {
+  test('icon Data that is not Base64 gives no server error, and is refused', { tag: tags('provider-a', 'PRA-46', 'PRA-50') }, async ({ api, providerACompany }) => {
     const response = await api.post(ICON_PATH, { auth: { clientToken: providerACompany.token }, json: { ...iconRequestBody('256'), Data: '%%%' } });
+    await expectCheck(response, [notServerError], { requirement: 'PRA-46' });
     await expectCheck(response, [isRejected], { requirement: 'PRA-50' });
   });
 });
@@ -220,7 +231,7 @@ test.describe('SSN lookup', () => {
 });
 
 test.describe('security', () => {
-  test('every provider A call without credentials is refused with 401 or 403', { tag: tags('provider-a', 'PRA-45') }, async ({ api, providerACompany, fixtures }) => {
+  test('every provider A call without credentials is refused', { tag: tags('provider-a', 'PRA-45') }, async ({ api, providerACompany, fixtures }) => {
     const calls: Array<[string, string, unknown]> = [
       ['POST', PROVIDER_A_PATH, providerACompany.registration],
       ['GET', PROVIDER_A_PATH, undefined],
@@ -231,7 +242,7 @@ test.describe('security', () => {
     ];
     for (const [method, path, json] of calls) {
       const response = await api.call(method, path, { auth: 'none', json });
-      await expectCheck(response, [statusIs(401, 403)], { requirement: 'PRA-45', soft: true });
+      await expectCheck(response, [isRejected], { requirement: 'PRA-45', soft: true });
     }
   });
 
@@ -252,7 +263,7 @@ test.describe('security', () => {
     }
   });
 
-  test('an icon of 20 MB is refused without a server error', { tag: tags('provider-a', 'PRA-47') }, async ({ api, providerACompany }) => {
+  test('an icon of 20 MB gives no server error, and is refused', { tag: tags('provider-a', 'PRA-46', 'PRA-47') }, async ({ api, providerACompany }) => {
     // Data of 20 MiB characters (valid Base64 of zeros), sent as text so the exchange log truncates it.
     const body = `{"ContentType":"image/png","Filename":"dxs-20mb.png","Data":"${'A'.repeat(20 * 1024 * 1024)}"}`;
     const auth = { clientToken: providerACompany.token };
@@ -263,6 +274,7 @@ test.describe('security', () => {
       if (!CONNECTION_CLOSED.test((error as Error).message)) throw error;
     }
     if (response !== undefined) {
+      await expectCheck(response, [notServerError], { requirement: 'PRA-46' });
       await expectCheck(response, [isRejected], { requirement: 'PRA-47' });
       return;
     }

@@ -4,7 +4,7 @@
 // lookup is repeated within the async timeout before it counts as not found (once per test, so a
 // target that never lists them costs one wait); a company not found is a warning (FLOW-16 and
 // FLOW-22 are GUIDE), never a failure.
-import { checks, expectCheck, observe, pollUntil, schema, tags, test, type ApiClient, type ApiResponse, type RegisteredCompany, type RunContext } from '../support/index.ts';
+import { checks, expectCheck, observe, pollUntil, schemaTypes, tags, test, type ApiClient, type ApiResponse, type RegisteredCompany, type RunContext } from '../support/index.ts';
 import { isCompany, lookup, LOOKUP_SCHEMA, partiesInclude, partiesOf, peppolIdentifiersOf, unlistedCapabilityValues, type LookupKind } from '../support/network.ts';
 
 const { statusIs } = checks;
@@ -48,7 +48,7 @@ for (const { kind, requirement, success, title, tag } of SCENARIOS) {
         const body = { PartyId: fixtures.buyerLookup().PartyId, ...search };
         const response = waited ? await lookup(api, kind, company.token, body) : await firstLookup(api, target, kind, company, body);
         waited = true;
-        await expectCheck(response, [statusIs(200), schema(LOOKUP_SCHEMA[kind])], { requirement: success });
+        await expectCheck(response, [statusIs(200), schemaTypes(LOOKUP_SCHEMA[kind])], { requirement: success });
         await expectCheck(response, [partiesInclude(company)], { requirement });
         const parties = partiesOf(response);
         seen.push(...parties);

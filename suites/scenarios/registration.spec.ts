@@ -3,7 +3,7 @@
 // by the CompanyId -> users and identifiers; then the update by the same ErpId, the first service
 // activation completing in the background, and a client token living exactly until it is revoked.
 import { PROCESSES } from '../../fixtures/index.ts';
-import { checks, createClientToken, expectCheck, pollUntil, registerCompany, tags, test, type ApiResponse } from '../support/index.ts';
+import { checks, createClientToken, expectCheck, pollUntil, registerCompany, revokeClientToken, tags, test, type ApiResponse } from '../support/index.ts';
 import { activateServices, firstActivation } from '../support/companies-more.ts';
 
 const { statusIs, isRejected, fieldSatisfies, bodyIsEmpty } = checks;
@@ -125,7 +125,7 @@ test('a client token works until it is revoked and never after', { tag: tags('fl
   const details = await api.get(`/companies/details/${encodeURIComponent(registeredCompany.companyId)}`, { auth });
   await expectCheck(details, [statusIs(200)], { requirement: 'FLOW-09' });
 
-  const revoke = await api.post('/clienttokens/revoke', { auth: 'apiKey', json: { ClientToken: token } });
+  const revoke = await revokeClientToken(api, token as string);
   await expectCheck(revoke, [statusIs(200)], { requirement: 'TOK-09' });
   for (let use = 0; use < 3; use++) {
     const status = await api.get('/companies/status', { auth });

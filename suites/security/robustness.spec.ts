@@ -1,9 +1,10 @@
-// Broken bodies on every JSON endpoint, one test per endpoint: malformed JSON is refused with a
-// 4xx; a body of wrong types, or an array where an object belongs, gives no 5xx. (Oversized bodies,
+// Broken bodies on every JSON endpoint, one test per endpoint: malformed JSON, a body of wrong
+// types, or an array where an object belongs, gives no 5xx; malformed JSON refused with a 4xx is
+// hardening (SEC-21), since the spec lists no status for it. (Oversized bodies,
 // a wrong Content-Type, long headers, deep nesting, unknown paths and methods: malformed-input.spec.ts.)
 import { checks, expectCheck, tags, test, type Auth } from '../support/index.ts';
 
-const { isRejected, notServerError } = checks;
+const { isClientError, notServerError } = checks;
 
 interface JsonEndpoint {
   method: 'POST' | 'PATCH';
@@ -44,12 +45,13 @@ function authOf(endpoint: JsonEndpoint, token: string): Auth {
 test.describe('broken bodies on every JSON endpoint', () => {
   for (const endpoint of JSON_ENDPOINTS) {
     const name = `${endpoint.method} ${endpoint.path}`;
-    const ids = endpoint.path.startsWith('/clienttokens') ? ['SEC-10', 'SEC-11', 'TOK-23', 'TOK-24'] : ['SEC-10', 'SEC-11'];
+    const ids = endpoint.path.startsWith('/clienttokens') ? ['SEC-10', 'SEC-11', 'SEC-21', 'TOK-23', 'TOK-24'] : ['SEC-10', 'SEC-11', 'SEC-21'];
 
-    test(`${name}: malformed JSON is refused with a 4xx; a bare string, an array or wrong types give no server error`, { tag: tags('security', ...ids) }, async ({ api, registeredCompany }) => {
+    test(`${name}: malformed JSON, a bare string, an array or wrong types give no server error`, { tag: tags('security', ...ids) }, async ({ api, registeredCompany }) => {
       const auth = authOf(endpoint, registeredCompany.token);
       const malformed = await api.call(endpoint.method, endpoint.path, { auth, rawBody: '{"Name": "unterminated', contentType: 'application/json' });
-      await expectCheck(malformed, [isRejected, notServerError], { requirement: 'SEC-10' });
+      await expectCheck(malformed, [notServerError], { requirement: 'SEC-10' });
+      await expectCheck(malformed, [isClientError], { requirement: 'SEC-21' });
       const wrongTypes = await api.call(endpoint.method, endpoint.path, { auth, json: endpoint.wrongTypes });
       await expectCheck(wrongTypes, [notServerError], { requirement: 'SEC-11' });
       // A bare string and an array are JSON, but not the object every endpoint takes.
@@ -58,7 +60,7 @@ test.describe('broken bodies on every JSON endpoint', () => {
         await expectCheck(notAnObject, [notServerError], { requirement: 'SEC-10' });
       }
       if (endpoint.path.startsWith('/clienttokens')) {
-        await expectCheck(malformed, [isRejected, notServerError], { requirement: 'TOK-23' });
+        await expectCheck(malformed, [notServerError], { requirement: 'TOK-23' });
         await expectCheck(wrongTypes, [notServerError], { requirement: 'TOK-24' });
       }
     });

@@ -8,14 +8,15 @@ import { normaliseKeys } from '../../lib/casing.ts';
 import type { ObservedResponse } from '../../lib/checks.ts';
 import { truncate } from '../../lib/checks.ts';
 import { API_KEY_HEADER, CLIENT_TOKEN_HEADER } from '../../lib/defaults.ts';
+import { describeNoResponse } from '../../lib/no-response.ts';
 import { secrets } from '../../lib/redact.ts';
 import { endpointOf } from '../../report/endpoints.ts';
 import { journalCall } from './journal.ts';
 import type { Exchange, ExchangeLog } from './log.ts';
-import type { RunContext } from './run-context.ts';
+import type { Auth, RunContext } from './run-context.ts';
 
-/** Which credential a call carries. Objects name a specific value (a wrong key, a revoked token). */
-export type Auth = 'apiKey' | 'apiKeyWithoutDelete' | 'none' | { apiKey: string } | { clientToken: string };
+// Its home is the run context (journal.ts, below the client, needs it too); the suites import it from here.
+export type { Auth };
 
 export interface MultipartFile {
   name: string;
@@ -158,6 +159,8 @@ export class ApiClient {
     };
     const index = this.log.exchanges.push(exchange) - 1;
     const started = performance.now();
+    exchange.sentAt = new Date().toISOString();
+    const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     let response: APIResponse;
     try {
       response = await this.request.fetch(url.toString(), {
@@ -167,13 +170,15 @@ export class ApiClient {
         multipart: options.multipart,
         failOnStatusCode: false,
         maxRedirects: 0,
-        timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        timeout,
       });
     } catch (error) {
       exchange.durationMs = Math.round(performance.now() - started);
-      exchange.error = secrets.redactText((error as Error).message.split('\n')[0]);
-      // The message names the call so a target that died mid-run reads as such.
-      throw new Error(`${title}: no response from the target (${exchange.error})`);
+      const failure = describeNoResponse((error as Error).message, exchange.durationMs, timeout);
+      exchange.error = secrets.redactText(failure.text);
+      exchange.cause = failure.cause;
+      // The message names the call and the cause, so a target that died mid-run reads as such.
+      throw new Error(`${title}: no response from the target: ${exchange.error}`);
     }
     const body = await response.body();
     exchange.durationMs = Math.round(performance.now() - started);

@@ -6,7 +6,7 @@ import type { Check } from '../../lib/checks.ts';
 import { expectCheck } from './verdict.ts';
 import { defaultConfig } from '../../sandbox/config.ts';
 import type { ApiClient, ApiResponse, Auth } from './client.ts';
-import { createClientToken, pollUntil, registrationCause, SetupFailed, type RegisteredCompany } from './companies.ts';
+import { createClientToken, pollUntil, registerCompany, registrationCause, SetupFailed, type RegisteredCompany } from './companies.ts';
 import { broken, recordBroken, requirePrerequisites } from './prerequisites.ts';
 import type { RunContext } from './run-context.ts';
 
@@ -77,6 +77,24 @@ export function echoesNone(values: readonly string[], describe: string): Check {
   };
 }
 
+/**
+ * Refused with a 4xx, or an answer that does not carry the value (another company's id): a target
+ * may answer a call of company A with A's own data whatever the path names, which reveals nothing.
+ */
+export function refusedOrNotRevealing(value: string, describe: string): Check {
+  return (response) => {
+    const refused = response.status >= 400 && response.status < 500;
+    const reveals = (response.text ?? '').includes(value);
+    return {
+      check: 'refusedOrNotRevealing',
+      ok: refused || (response.status < 500 && !reveals),
+      expected: `a 4xx, or an answer that does not carry ${describe}`,
+      actual: `status ${response.status}${reveals ? `, the answer carries ${describe} (${value})` : ''}`,
+      severity: 'failure',
+    };
+  };
+}
+
 /** A registration body with every optional field of the Company input set (CMP-REG-09). */
 export function withEveryOptionalField(input: CompanyInput): CompanyInput {
   return {
@@ -126,6 +144,20 @@ export async function activateServices(api: ApiClient, company: RegisteredCompan
   return { response: withKey, auth: 'apiKey', tried: [withToken, withKey] };
 }
 
+/**
+ * A company of the test's own, registered and with its services activated. "Activated" may mean
+ * Registered or activated through POST /companies/services (the readings in schemas/README.md):
+ * after both, the client token is the credential rule 5 names for setting details under either.
+ * The activation itself is judged in companies-services.spec.ts, not here.
+ */
+export async function activatedCompany(api: ApiClient, target: RunContext, input: CompanyInput, searchId: string): Promise<RegisteredCompany> {
+  const company = await registerCompany(api, target, input);
+  await activateServices(api, company, firstActivation(company, searchId));
+  const auth = { clientToken: company.token };
+  await pollUntil(target, 'the company readable after its activation', async () => ((await api.get('/companies/status', { auth })).status === 200 ? true : undefined)).catch(() => undefined);
+  return company;
+}
+
 /** The body of a first activation of the company: RegistrationId is the CompanyId (see the suite). */
 export function firstActivation(company: RegisteredCompany, searchId: string): Record<string, string> {
   return { RegistrationId: company.companyId, SearchId: searchId, ErpId: company.erpId, CountryCode: company.input.CountryCode, OrgNo: company.input.OrgNo };
@@ -136,11 +168,17 @@ export function firstActivation(company: RegisteredCompany, searchId: string): R
  * embedded sandbox they come from the environment; without them the check is skipped with the reason.
  *   DXS_LOCKED_OUT_USER_NAME, DXS_NOT_APPROVED_USER_NAME  user names that exist but are locked out / not approved (CMP-USR-11)
  *   DXS_ERP_ID_WITHOUT_IDENTIFIERS                        ErpId of a company of the API key that may not add identifiers (CMP-IDN-05)
+ *   DXS_IDENTIFIER_TYPES                                  the target's agreed identifier types, comma-separated (CMP-IDN-01, CMP-IDN-04)
  */
 export interface TargetSettings {
   lockedOutUserName?: string;
   notApprovedUserName?: string;
   erpIdWithoutIdentifiers?: string;
+  /**
+   * Whether the run knows the target's agreed identifier types ("agreed beforehand with the
+   * operator"): the embedded sandbox's, or DXS_IDENTIFIER_TYPES (comma-separated, used by the fixtures).
+   */
+  identifierTypesKnown: boolean;
 }
 
 export function targetSettings(target: RunContext, env: Record<string, string | undefined> = process.env): TargetSettings {
@@ -148,6 +186,7 @@ export function targetSettings(target: RunContext, env: Record<string, string | 
     lockedOutUserName: env.DXS_LOCKED_OUT_USER_NAME || undefined,
     notApprovedUserName: env.DXS_NOT_APPROVED_USER_NAME || undefined,
     erpIdWithoutIdentifiers: env.DXS_ERP_ID_WITHOUT_IDENTIFIERS || undefined,
+    identifierTypesKnown: configuredIdentifierTypes(env) !== undefined,
   };
   if (!target.embedded) return fromEnv;
   // The embedded sandbox runs with its default configuration, which seeds such users.
@@ -156,5 +195,12 @@ export function targetSettings(target: RunContext, env: Record<string, string | 
     lockedOutUserName: fromEnv.lockedOutUserName ?? sandbox.lockedOutUserNames[0],
     notApprovedUserName: fromEnv.notApprovedUserName ?? sandbox.notApprovedUserNames[0],
     erpIdWithoutIdentifiers: fromEnv.erpIdWithoutIdentifiers,
+    identifierTypesKnown: true,
   };
+}
+
+/** The target's agreed identifier types from DXS_IDENTIFIER_TYPES, when given. */
+export function configuredIdentifierTypes(env: Record<string, string | undefined> = process.env): string[] | undefined {
+  const types = (env.DXS_IDENTIFIER_TYPES ?? '').split(',').map((type) => type.trim()).filter(Boolean);
+  return types.length > 0 ? types : undefined;
 }

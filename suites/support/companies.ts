@@ -1,6 +1,7 @@
 // Registering a company the way the guide does it, for fixtures and scenarios:
 // register (APIkey) -> client token (APIkey + ErpId) -> poll the status until Registered.
 import type { CompanyInput } from '../../fixtures/bodies.ts';
+import { CLIENT_TOKEN_HEADER } from '../../lib/defaults.ts';
 import { secrets } from '../../lib/redact.ts';
 import type { ApiClient, ApiResponse } from './client.ts';
 import { broken, brokenPrerequisite, recordBroken, requirePrerequisites, type PrerequisiteName, type RootCause } from './prerequisites.ts';
@@ -56,6 +57,30 @@ export async function createClientToken(api: ApiClient, erpId: string, extra: Re
   const token = response.status === 200 && typeof response.data?.Token === 'string' ? (response.data.Token as string) : undefined;
   secrets.add(token);
   return { response, token };
+}
+
+/**
+ * Company status with the token, repeated until it is refused (bounded by the async timeout): a
+ * revocation or an expiry may take a moment to reach every node. The last answer.
+ */
+export async function untilTokenRefused(api: ApiClient, context: RunContext, token: string): Promise<ApiResponse> {
+  const refused = (response: ApiResponse): boolean => response.status >= 400 && response.status < 500;
+  let last = await api.get('/companies/status', { auth: { clientToken: token } });
+  if (refused(last)) return last;
+  await pollUntil(context, 'the token being refused', async () => {
+    last = await api.get('/companies/status', { auth: { clientToken: token } });
+    return refused(last) ? true : undefined;
+  }).catch(() => undefined);
+  return last;
+}
+
+/**
+ * Revokes a client token. Which scheme revoke takes is not shown (TOK-27): the call carries the
+ * APIkey header and the token itself in the ClientToken header, so it is authenticated under
+ * either reading.
+ */
+export function revokeClientToken(api: ApiClient, token: string): Promise<ApiResponse> {
+  return api.post('/clienttokens/revoke', { auth: 'apiKey', headers: { [CLIENT_TOKEN_HEADER]: token }, json: { ClientToken: token } });
 }
 
 /** A company that never reads Status Registered within the async timeout. */

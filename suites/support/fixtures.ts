@@ -16,6 +16,7 @@ import { registerCompany, type RegisteredCompany } from './companies.ts';
 import { LOG_ATTACHMENT, newLog, setCurrentLog } from './log.ts';
 import { settle, unwrap, type Outcome } from './prerequisites.ts';
 import { runContext, type RunContext } from './run-context.ts';
+import { configuredIdentifierTypes } from './companies-more.ts';
 
 interface TestFixtures {
   api: ApiClient;
@@ -49,7 +50,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   fixtures: [
     async ({ target }, use, workerInfo) => {
       // One stream of data per worker: the same seed gives the same run, workers never collide.
-      await use(createFixtures({ seed: target.seed * 1000 + workerInfo.workerIndex, runPrefix: `${target.runPrefix}-w${workerInfo.workerIndex}` }));
+      await use(createFixtures({ seed: target.seed * 1000 + workerInfo.workerIndex, runPrefix: `${target.runPrefix}-w${workerInfo.workerIndex}`, identifierTypes: configuredIdentifierTypes() }));
     },
     { scope: 'worker' },
   ],

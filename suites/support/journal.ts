@@ -10,8 +10,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { secrets } from '../../lib/redact.ts';
-import type { Auth } from './client.ts';
-import type { RunContext } from './run-context.ts';
+import type { Auth, RunContext } from './run-context.ts';
 
 export const JOURNAL_LINES_FILE = 'created.jsonl';
 export const JOURNAL_FILE = 'created.json';

@@ -2,6 +2,8 @@
 // with its verdict. The `api` fixture attaches it to the test as `dxs-log` (JSON); our reporter
 // reads it to build the failure details, the requirements matrix and the endpoint coverage.
 
+import type { NoResponseCause } from '../../lib/no-response.ts';
+
 // blocked: the test never reached its own check, a prerequisite it needs is broken (report/root-causes.ts).
 export type Verdict = 'passed' | 'failed' | 'warning' | 'info' | 'skipped' | 'blocked';
 
@@ -26,8 +28,11 @@ export interface Exchange {
   endpoint: string;
   request: RecordedRequest;
   response?: RecordedResponse;
-  /** Transport failure (refused, reset, timeout), when there was no response. */
+  /** Why there was no response (lib/no-response.ts), with the time that passed: "connection reset by the target (ECONNRESET) after 0.4 s". */
   error?: string;
+  cause?: NoResponseCause;
+  /** When the request was sent (ISO), so a call still waiting when its test ended can say how long it waited. */
+  sentAt?: string;
   durationMs: number;
 }
 

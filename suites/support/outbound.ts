@@ -157,6 +157,38 @@ export function urlsIn(value: unknown): Array<[string, string]> {
 }
 
 /**
+ * The URLs the answer with IncludeFileInfo=true carries and the answer without it does not: the
+ * file information. Compared by value, not by field, since a target may write the file
+ * information's field as null (or empty) when the query is false.
+ */
+export function fileInfoUrls(plain: ApiResponse, withInfo: ApiResponse): Array<[string, string]> {
+  const without = new Set(urlsIn(plain.data).map(([, url]) => url));
+  return urlsIn(withInfo.data).filter(([, url]) => !without.has(url));
+}
+
+/**
+ * Downloads a sent document with the company's client token, and with the APIkey when the token is
+ * refused: which scheme the outbound download takes is not shown (authentication rule 7, OUT-DL-03).
+ */
+export async function downloadOutbound(api: ApiClient, token: string, path: string): Promise<ApiResponse> {
+  const withToken = await api.get(path, { auth: { clientToken: token } });
+  if (withToken.status !== 401 && withToken.status !== 403) return withToken;
+  return api.get(path, { auth: 'apiKey' });
+}
+
+/**
+ * An SSN to send a business-to-consumer invoice to: one provider A reports as registered, when the
+ * lookup finds one. Whether a send to an unregistered person is refused is not shown; the lookup
+ * is there to tell, so a target may refuse it.
+ */
+export async function sendableSsn(api: ApiClient, fixtures: Fixtures, token: string): Promise<string> {
+  const candidates = fixtures.ssns(10);
+  const lookup = await api.post(`${PROVIDER_A_PATH}/lookup`, { auth: { clientToken: token }, json: { Ssns: candidates } });
+  const registered = lookup.data?.RegisteredSsns;
+  return Array.isArray(registered) && typeof registered[0] === 'string' ? registered[0] : candidates[0];
+}
+
+/**
  * A URL the target handed out (absolute, or a path on its host), as a path under the base URL
  * for the client; undefined when it points elsewhere.
  */

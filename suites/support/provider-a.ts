@@ -6,6 +6,7 @@
 // Onboarding is never done on the shared registeredCompany: other suites send with it and expect
 // no business-to-consumer provider to be active.
 import type { ProviderARegistrationInput } from '../../fixtures/bodies.ts';
+import { fieldSatisfies, type Check } from '../../lib/checks.ts';
 import type { ApiClient, ApiResponse } from './client.ts';
 import { pollUntil, registerCompany, SetupFailed, shortly, type RegisteredCompany } from './companies.ts';
 import { test as base } from './fixtures.ts';
@@ -20,6 +21,17 @@ export const MAX_SSNS_PER_LOOKUP = 500_000;
 
 /** The record's fields as our normaliser spells them (the spec writes them in camelCase). */
 export const RECORD_CONTACT_FIELDS = ['DisplayName', 'ContactFirstName', 'ContactLastName', 'ContactPersonEmail', 'GeneralEmail', 'ContactPhone'] as const;
+
+/** Text as a provider may normalise it: case, spaces, dashes and brackets aside (e-mail addresses, phone numbers). */
+function normalisedText(value: unknown): string {
+  return String(value).toLowerCase().replace(/[\s\-()]/g, '');
+}
+
+/** The checks that the record shows the registered display name and contact fields (PRA-23). */
+export function recordShowsRegistration(registration: Pick<ProviderARegistrationInput, (typeof RECORD_CONTACT_FIELDS)[number]>): Check[] {
+  return RECORD_CONTACT_FIELDS.map((field) =>
+    fieldSatisfies(field, `is the registered ${JSON.stringify(registration[field])} (case, spaces and dashes aside)`, (value) => typeof value === 'string' && normalisedText(value) === normalisedText(registration[field])));
+}
 
 export interface ProviderACompany extends RegisteredCompany {
   registration: Required<ProviderARegistrationInput>;

@@ -8,6 +8,9 @@ export const RUN_CONTEXT_ENV = 'DXS_RUN_CONTEXT';
 
 export type CasingMode = 'strict-pascal' | 'strict-camel' | 'any';
 
+/** Which credential a call carries: a key of the run by role, none, or a specific value (a wrong key, a revoked token). */
+export type Auth = 'apiKey' | 'apiKeyWithoutDelete' | 'none' | { apiKey: string } | { clientToken: string };
+
 export interface RunContext {
   baseUrl: string;
   apiKey: string;

@@ -166,6 +166,16 @@ export const PROBES: Record<string, { probe: Probe; asyncDelayMs?: number }> = {
     await client.call('POST', '/companies/register', { apiKey: true, json: input });
     assert.equal((await client.call('POST', '/clienttokens/create', { apiKey: true, json: { ErpId: input.ErpId } })).status, 400);
   } },
+  'token-unknown-erpid-401': { probe: async (client) => assert.equal((await client.call('POST', '/clienttokens/create', { apiKey: true, json: { ErpId: 'nobody' } })).status, 401) },
+  'statuses-no-conversion': { probe: async (client) => {
+    const { token, companyId } = await client.registered();
+    const id = (await client.send(token, companyId)).headers.get('location')?.split('/').pop();
+    const delivered = await client.until(async () => {
+      const answer = await client.call('GET', `/documents/outbound/${id}`, { token });
+      return answer.json?.currentStatus?.status === 'Delivered' ? answer : undefined;
+    });
+    assert.deepEqual(delivered.json.statusHistory.map((entry: { status: string }) => entry.status), ['Pending', 'PendingInPlatform', 'Sent', 'Delivered']);
+  } },
   'token-validto-omitted': { probe: async (client) => {
     const { input } = await client.registered();
     assert.ok(!('validTo' in (await client.call('POST', '/clienttokens/create', { apiKey: true, json: { ErpId: input.ErpId } })).json), 'no validTo');

@@ -132,4 +132,6 @@ export const VARIANT_AREAS: Record<string, RequirementArea[] | 'all'> = {
   gzip: 'all',
   'absolute-location': 'all',
   'relative-location': 'all',
+  // Slower token answers only: the tokens area is enough to see the suites tolerate them.
+  'delay-token-create-50ms': ['tokens'],
 };

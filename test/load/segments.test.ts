@@ -53,6 +53,10 @@ test('a failing threshold exits 1, for one run and for a merge', { skip: k6 === 
   const failed = result.thresholds.filter((verdict) => !verdict.ok).map((verdict) => `${verdict.metric} ${verdict.expression}`).sort();
   assert.deepEqual(failed, ['checks rate==1.01', 'http_req_duration{name:POST /clienttokens/create} p(95)<0.001']);
   assert.match(run.stdout, /^client-tokens: FAILED/m);
+  // Failed thresholds (k6 exit 99) end the run like any other: what setup() registered is deleted.
+  const { cleanup } = JSON.parse(readFileSync(join(files, 'run', 'summary.json'), 'utf8')) as { cleanup?: { status: string; deleted: unknown[] } };
+  assert.equal(cleanup?.status, 'done');
+  assert.equal(cleanup?.deleted.length, 3, 'the three companies of client-tokens setup()');
 
   const merge = await dxs(['load', 'merge', join(files, 'run'), '--out', join(files, 'merged')]);
   assert.equal(merge.code, 1, `${merge.stdout}\n${merge.stderr}`);

@@ -14,6 +14,7 @@ import type { Results } from '../../report/results.ts';
 import { createFixtures } from '../../fixtures/index.ts';
 import { newRunPrefix, runSeed } from '../../fixtures/run-prefix.ts';
 import { runDxs, type CliResult } from './helpers.ts';
+import { isSharedErpId, sharedErpId } from '../../suites/support/shared-company.ts';
 
 function scratch(): string {
   return mkdtempSync(join(tmpdir(), 'dxs-cleanup-'));
@@ -253,7 +254,7 @@ test('a run killed with SIGTERM (--keep-data) leaves its companies, and dxs clea
   }
 });
 
-test('three destructive runs at once against one sandbox all pass, share no name, ErpId or OrgNo, and leave none of their companies under the delete key', async () => {
+test('three destructive runs at once against one sandbox, with both keys, all pass, share no name, ErpId or OrgNo, and leave at most one company between them', async () => {
   const directory = scratch();
   try {
     await withSandbox({}, async (sandbox) => {
@@ -265,7 +266,8 @@ test('three destructive runs at once against one sandbox all pass, share no name
       for (const field of ['ErpId', 'OrgNo', 'Name'] as const) {
         const seen = new Map<string, number>();
         journals.forEach((journal, index) => {
-          for (const value of new Set(journal.companies.map((company) => company[field]))) {
+          // The shared company of the key without DeleteRegistration is the same in every run on purpose.
+          for (const value of new Set(journal.companies.filter((company) => !isSharedErpId(company.ErpId)).map((company) => company[field]))) {
             if (value === undefined) continue;
             assert.ok(!seen.has(value) || seen.get(value) === index, `${field} ${value} in runs ${seen.get(value)! + 1} and ${index + 1}`);
             seen.set(value, index);
@@ -278,11 +280,23 @@ test('three destructive runs at once against one sandbox all pass, share no name
         assert.ok(cleanup !== undefined && cleanup.deleted.length > 0, `run ${index + 1} cleaned up`);
         const live = await liveAfterDeletes(sandbox, journal.runPrefix);
         assert.deepEqual(live.withDelete, [], `run ${index + 1}: nothing left under the key with DeleteRegistration`);
-        // The delete tests register one company under the second key, which cannot delete it: reported as left, with why.
-        assert.deepEqual(cleanup.left.map((company) => company.ErpId).sort(), [...live.withoutDelete].sort());
-        assert.ok(cleanup.left.every((company) => company.key === 'apiKeyWithoutDelete' && /no DeleteRegistration role/.test(company.reason ?? '')));
+        assert.deepEqual(live.withoutDelete, [], `run ${index + 1}: nothing of its own under the key without DeleteRegistration`);
+        // The delete tests register one company under the second key, which cannot delete it: the same one in every run, reported as left, with why.
+        assert.deepEqual(cleanup.left.map((company) => company.ErpId), [sharedErpId(sandbox.apiKeyWithoutDelete)]);
+        assert.ok(cleanup.left.every((company) => company.key === 'apiKeyWithoutDelete' && /every run registers again/.test(company.reason ?? '')));
         assert.match(readFileSync(join(reportDirs[index], 'index.html'), 'utf8'), /Data created and cleanup/);
       }
+      // Between them, the three runs left one company: the shared one of the key without DeleteRegistration.
+      let current = await state(sandbox);
+      // The sandbox runs deletes in the background: bounded wait for the last ones.
+      for (let attempt = 0; attempt < 50 && current.byApiKey[0].live > 0; attempt++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        current = await state(sandbox);
+      }
+      const { byApiKey, companies } = current;
+      assert.equal(byApiKey[0].live, 0, `under the delete key: ${byApiKey[0].liveErpIds.join(', ')}`);
+      assert.deepEqual(byApiKey[1].liveErpIds, [sharedErpId(sandbox.apiKeyWithoutDelete)]);
+      assert.equal(companies.live, 1);
     });
   } finally {
     rmSync(directory, { recursive: true, force: true });

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { inflateRawSync } from 'node:zlib';
+import { readZip } from '../../report/zip.ts';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -54,27 +54,7 @@ export function filesUnder(directory: string): string[] {
 
 /** The entries of a zip archive (stored or deflated), enough for Playwright's embedded report. */
 export function unzip(archive: Buffer): Map<string, Buffer> {
-  const entries = new Map<string, Buffer>();
-  let end = archive.length - 22;
-  while (end >= 0 && archive.readUInt32LE(end) !== 0x06054b50) end--;
-  if (end < 0) throw new Error('not a zip archive');
-  const count = archive.readUInt16LE(end + 10);
-  let offset = archive.readUInt32LE(end + 16);
-  for (let index = 0; index < count; index++) {
-    if (archive.readUInt32LE(offset) !== 0x02014b50) throw new Error('bad central directory');
-    const method = archive.readUInt16LE(offset + 10);
-    const compressedSize = archive.readUInt32LE(offset + 20);
-    const nameLength = archive.readUInt16LE(offset + 28);
-    const extraLength = archive.readUInt16LE(offset + 30);
-    const commentLength = archive.readUInt16LE(offset + 32);
-    const localOffset = archive.readUInt32LE(offset + 42);
-    const name = archive.subarray(offset + 46, offset + 46 + nameLength).toString();
-    const dataStart = localOffset + 30 + archive.readUInt16LE(localOffset + 26) + archive.readUInt16LE(localOffset + 28);
-    const data = archive.subarray(dataStart, dataStart + compressedSize);
-    entries.set(name, method === 8 ? inflateRawSync(data) : Buffer.from(data));
-    offset += 46 + nameLength + extraLength + commentLength;
-  }
-  return entries;
+  return new Map(readZip(archive).map((entry) => [entry.name, entry.data]));
 }
 
 /** Every file of a report directory as text, plus the files inside Playwright's embedded zip. */

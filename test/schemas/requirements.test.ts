@@ -52,6 +52,10 @@ test('every row of the Errors table has an entry naming its status', () => {
   }
 });
 
+test('every requirement has a basis: a spec quote, an invariant, hardening or an observation', () => {
+  assert.deepEqual(loadRequirements().filter((requirement) => requirement.basis === undefined).map((requirement) => requirement.id), []);
+});
+
 test('every spec quote of the catalog occurs in the spec, whitespace aside', () => {
   assert.ok(existsSync(SPEC_PATH), `the spec is at ${SPEC_PATH} (../shared/spec beside the repository, or DXS_SPEC)`);
   const missing = quotesNotInSpec(loadRequirements(), readFileSync(SPEC_PATH, 'utf8'));
@@ -64,6 +68,7 @@ test('the checker catches a basis without its ground, and a quote the spec does 
   assert.match(catalogProblems([{ ...sample, basis: 'invariant', invariant: 'no-server-error' }]).join(), /without a rationale/);
   assert.match(catalogProblems([{ ...sample, basis: 'law' as never }]).join(), /unknown basis/);
   assert.match(catalogProblems([{ ...sample, level: 'OBSERVE', basis: 'hardening' }]).join(), /rests on basis observe/);
+  assert.match(catalogProblems([{ ...sample, level: 'MUST', basis: 'observe' }]).join(), /goes with level OBSERVE/);
   const spec = 'Response 202 with an empty body\n  or `{}`.';
   assert.deepEqual(quotesNotInSpec([{ ...sample, basis: 'spec', quote: 'with an empty body or `{}`' }], spec), []);
   assert.equal(quotesNotInSpec([{ ...sample, basis: 'spec', quote: 'with an empty body and `{}`' }], spec).length, 1);

@@ -7,6 +7,9 @@ import { writeFileSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { secrets } from '../../../lib/redact.ts';
 import type { RunResult } from './results.ts';
+import type { CleanupReport } from '../../../report/cleanup.ts';
+import { renderCleanup } from '../../../report/cleanup-html.ts';
+import { comparisonHtml, comparisonJson, type LoadComparison } from './compare.ts';
 
 export interface ScriptArtifacts {
   script: string;
@@ -26,6 +29,24 @@ export interface LoadReportInput {
   results: RunResult[];
   artifacts: ScriptArtifacts[];
   notes: string[];
+  /** What the run created at the target and what its cleanup deleted or left (as dxs test reports it). */
+  cleanup?: CleanupReport;
+  /** This run against --baseline, per endpoint. */
+  comparison?: LoadComparison;
+}
+
+/** The cleanup section, with what a staging owner asks first: created, and left with the reason. */
+function cleanupSection(cleanup: CleanupReport | undefined): string {
+  if (cleanup === undefined) return '';
+  const created = (kind: string): number => cleanup.created[kind] ?? 0;
+  const leftCompanies = cleanup.left.length;
+  const reasons = [...new Set(cleanup.left.map((company) => company.reason ?? 'unknown'))].join('; ');
+  const count = (number: number, one: string, many: string): string => `${number} ${number === 1 ? one : many}`;
+  const headline = `The run created ${count(created('companies'), 'company', 'companies')}, ${count(created('uploads'), 'upload', 'uploads')} and ${count(created('documents'), 'document', 'documents')}. ` +
+    (leftCompanies === 0
+      ? 'None is left at the target: the uploads and documents went with their companies.'
+      : `Left at the target: ${count(leftCompanies, 'company', 'companies')} (${reasons}), with their uploads and documents.`);
+  return `<p class="${leftCompanies === 0 ? 'pass' : 'fail'}" id="data-left">${escapeHtml(headline)}</p>\n${renderCleanup(cleanup)}`;
 }
 
 function escapeHtml(text: string): string {
@@ -53,6 +74,7 @@ th{background:#f3f5f7}td.name,th.name{text-align:left;font-family:ui-monospace,m
 .pass{color:#116329;font-weight:600}.fail{color:#b42318;font-weight:600}.muted{color:#59636e}
 .badge{display:inline-block;padding:.1rem .5rem;border-radius:.6rem;color:#fff;font-size:12px;white-space:nowrap}td.script,td.files a{white-space:nowrap}.badge.pass{background:#1a7f37}.badge.fail{background:#cf222e}
 dl{display:grid;grid-template-columns:max-content auto;gap:.2rem 1rem}dt{font-weight:600}
+.plots{display:flex;flex-wrap:wrap;gap:1rem}figure{margin:0}figcaption{font-size:13px;margin-bottom:.2rem}svg text{font:11px system-ui,sans-serif;fill:#1d232a}
 `;
 
 function verdictBadge(passed: boolean): string {
@@ -96,8 +118,10 @@ export function summaryHtml(input: LoadReportInput): string {
 <h1>${escapeHtml(input.title)} ${verdictBadge(passed)}</h1>
 <dl><dt>target</dt><dd>${escapeHtml(input.target)}</dd><dt>profile</dt><dd>${escapeHtml(input.profile)}</dd><dt>started</dt><dd>${input.startedAt.toISOString()}</dd></dl>
 ${input.notes.map((note) => `<p class="muted">${escapeHtml(note)}</p>`).join('\n')}
+${input.comparison === undefined ? '' : comparisonHtml(input.comparison, escapeHtml)}
 <p class="muted">Latencies are k6's http_req_duration; "failed" counts responses k6 flags in http_req_failed (status outside 200-399 or no response); thresholds are judged on all the points of the run.</p>
 ${input.results.map(scriptSection).join('\n')}
+${cleanupSection(input.cleanup)}
 </body></html>
 `;
 }
@@ -128,15 +152,17 @@ export function indexHtml(directory: string, input: LoadReportInput): string {
 <h1>${escapeHtml(input.title)}</h1>
 <dl><dt>target</dt><dd>${escapeHtml(input.target)}</dd><dt>profile</dt><dd>${escapeHtml(input.profile)}</dd><dt>started</dt><dd>${input.startedAt.toISOString()}</dd></dl>
 ${input.notes.filter((note) => note.startsWith('Not run') || note.startsWith('Interrupted')).map((note) => `<p class="fail">${escapeHtml(note)}</p>`).join('\n')}
+${input.comparison === undefined ? '' : `<p class="${input.comparison.regression ? 'fail' : 'pass'}">Against the baseline: ${input.comparison.regression ? `${input.comparison.endpoints.filter((item) => item.verdict === 'slower').map((item) => escapeHtml(`${item.script} ${item.endpoint}`)).join(', ')} slower` : 'no endpoint slower'} (<a href="summary.html#baseline">the comparison</a>).</p>`}
 <p><a href="summary.html">Summary of every script</a> (per endpoint: throughput, latency percentiles, errors, checks, thresholds) · <a href="summary.json">summary.json</a></p>
 <table><thead><tr><th class="name">script</th><th>verdict</th><th>requests</th><th>req/s</th><th>checks passed</th><th class="name">files</th></tr></thead><tbody>${rows || '<tr><td class="name" colspan="6">no script ran</td></tr>'}</tbody></table>
+${cleanupSection(input.cleanup)}
 </body></html>
 `;
 }
 
 /** Writes summary.html, summary.json and index.html into the report directory. */
 export function writeLoadReport(directory: string, input: LoadReportInput): void {
-  const json = { title: input.title, target: input.target, profile: input.profile, startedAt: input.startedAt.toISOString(), notes: input.notes, results: input.results };
+  const json = { title: input.title, target: input.target, profile: input.profile, startedAt: input.startedAt.toISOString(), notes: input.notes, results: input.results, cleanup: input.cleanup, comparison: input.comparison === undefined ? undefined : comparisonJson(input.comparison) };
   writeFileSync(join(directory, 'summary.json'), secrets.redactText(JSON.stringify(json, null, 2)));
   writeFileSync(join(directory, 'summary.html'), secrets.redactText(summaryHtml(input)));
   writeFileSync(join(directory, 'index.html'), secrets.redactText(indexHtml(directory, input)));

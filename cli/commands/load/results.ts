@@ -50,7 +50,24 @@ interface Point {
   value: number;
   tags: Record<string, string>;
   time: number;
+  /** k6 metadata (not indexed): the identifiers of a created entity (load/lib/journal.ts). */
+  metadata?: Record<string, string>;
 }
+
+/** One dxs_created point: what a flow created, its kind and identifiers. */
+export interface CreatedPoint {
+  kind: string;
+  at: string;
+  fields: Record<string, string>;
+}
+
+/** What analyse() also hands back when asked: the run's created entities, the latency samples per endpoint. */
+export interface AnalyseExtras {
+  created?: CreatedPoint[];
+  samples?: Map<string, number[]>;
+}
+
+const CREATED_METRIC = 'dxs_created';
 
 /** Streams the points of one `--out json` file (plain or .gz). */
 async function* readPoints(path: string, types: Map<string, string>): AsyncGenerator<Point> {
@@ -59,7 +76,7 @@ async function* readPoints(path: string, types: Map<string, string>): AsyncGener
   const lines = createInterface({ input, crlfDelay: Infinity });
   for await (const line of lines) {
     if (line === '') continue;
-    let entry: { type?: string; metric?: string; data?: { type?: string; value?: number; tags?: Record<string, string> | null; time?: string } };
+    let entry: { type?: string; metric?: string; data?: { type?: string; value?: number; tags?: Record<string, string> | null; time?: string; metadata?: Record<string, string> } };
     try {
       entry = JSON.parse(line);
     } catch {
@@ -67,7 +84,7 @@ async function* readPoints(path: string, types: Map<string, string>): AsyncGener
     }
     if (entry.type === 'Metric' && entry.metric !== undefined && entry.data?.type !== undefined) types.set(entry.metric, entry.data.type);
     else if (entry.type === 'Point' && entry.metric !== undefined && entry.data !== undefined) {
-      yield { metric: entry.metric, value: entry.data.value ?? 0, tags: entry.data.tags ?? {}, time: Date.parse(entry.data.time ?? '') };
+      yield { metric: entry.metric, value: entry.data.value ?? 0, tags: entry.data.tags ?? {}, time: Date.parse(entry.data.time ?? ''), metadata: entry.data.metadata };
     }
   }
 }
@@ -185,7 +202,7 @@ interface EndpointAccumulator {
 }
 
 /** Merges the raw points of one or more runners of the same script and judges the thresholds. */
-export async function analyse(script: string, rawFiles: string[], thresholds: Map<string, string[]>): Promise<RunResult> {
+export async function analyse(script: string, rawFiles: string[], thresholds: Map<string, string[]>, extras: AnalyseExtras = {}): Promise<RunResult> {
   const types = new Map<string, string>();
   const endpoints = new Map<string, EndpointAccumulator>();
   const checks = new Map<string, CheckResult>();
@@ -210,6 +227,9 @@ export async function analyse(script: string, rawFiles: string[], thresholds: Ma
       // The scripts name each request after its endpoint (k6's name tag).
       const endpoint = point.tags.name;
       if (point.metric === 'iterations') iterations += point.value;
+      else if (point.metric === CREATED_METRIC) {
+        if (extras.created !== undefined && point.tags.kind !== undefined) extras.created.push({ kind: point.tags.kind, at: Number.isFinite(point.time) ? new Date(point.time).toISOString() : new Date().toISOString(), fields: point.metadata ?? {} });
+      }
       else if (endpoint !== undefined) {
         if (point.metric === 'http_reqs') endpointOf(endpoint).requests += point.value;
         else if (point.metric === 'http_req_duration') endpointOf(endpoint).durations.push(point.value);
@@ -241,6 +261,7 @@ export async function analyse(script: string, rawFiles: string[], thresholds: Ma
     .filter(([, accumulator]) => accumulator.requests > 0)
     .map(([endpoint, accumulator]) => {
       const sorted = accumulator.durations.sort((a, b) => a - b);
+      extras.samples?.set(endpoint, sorted);
       const sum = sorted.reduce((total, value) => total + value, 0);
       return {
         endpoint,

@@ -100,8 +100,19 @@ async function runK6(input: RunScriptInput, args: string[], files: { raw: string
       child.on('close', () => stream.end());
     }
     // Ctrl-C reaches k6 through the process group; k6 then stops and still writes its outputs.
-    child.on('error', reject);
-    child.on('close', (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+    // SIGTERM (a CI job cancelled) reaches only this process: passed on, k6 stops the same way.
+    const forward = (): void => {
+      child.kill('SIGTERM');
+    };
+    process.on('SIGTERM', forward);
+    child.on('error', (error) => {
+      process.off('SIGTERM', forward);
+      reject(error);
+    });
+    child.on('close', (code, signal) => {
+      process.off('SIGTERM', forward);
+      resolve(code ?? (signal ? 128 : 1));
+    });
   });
   return {
     script: input.script,
