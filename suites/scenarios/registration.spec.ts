@@ -3,7 +3,7 @@
 // by the CompanyId -> users and identifiers; then the update by the same ErpId, the first service
 // activation completing in the background, and a client token living exactly until it is revoked.
 import { PROCESSES } from '../../fixtures/index.ts';
-import { checks, createClientToken, expectCheck, pollUntil, registerCompany, revokeClientToken, tags, test, type ApiResponse } from '../support/index.ts';
+import { checks, createClientToken, expectCheck, pollUntil, registerCompany, revokeClientToken, tags, test, untilTokenRefused, type ApiResponse } from '../support/index.ts';
 import { activateServices, firstActivation } from '../support/companies-more.ts';
 
 const { statusIs, isRejected, fieldSatisfies, bodyIsEmpty } = checks;
@@ -101,19 +101,21 @@ test('a first service activation with RegistrationId and SearchId completes in t
   await expectCheck(response, [statusIs(202)], { requirement: 'FLOW-17' });
   const activatedWith = auth === 'apiKey' ? 'the API key' : 'the ClientToken';
   let status: ApiResponse | undefined;
-  await pollUntil(target, 'the company Registered with its processes after activation', async () => {
+  // Which Status a company shows once its services are activated is not shown ("Transitions and
+  // further values: not shown"): the work is done when the status call lists the processes.
+  await pollUntil(target, 'the company listing its processes after activation', async () => {
     status = await api.get('/companies/status', { auth: { clientToken: company.token } });
     const listed = status.data?.Details?.Processes;
-    return status.status === 200 && status.data?.Status === 'Registered' && Array.isArray(listed) && processes.every((process) => listed.includes(process)) ? true : undefined;
+    return status.status === 200 && Array.isArray(listed) && processes.every((process) => listed.includes(process)) ? true : undefined;
   }).catch(() => undefined);
   await expectCheck(
     status as ApiResponse,
-    [statusIs(200), isRegistered, fieldSatisfies('Details', `lists the processes ${processes.join(', ')} after the activation (made with ${activatedWith})`, (value: any) => Array.isArray(value?.Processes) && processes.every((process) => value.Processes.includes(process)))],
+    [statusIs(200), fieldSatisfies('Details', `lists the processes ${processes.join(', ')} after the activation (made with ${activatedWith})`, (value: any) => Array.isArray(value?.Processes) && processes.every((process) => value.Processes.includes(process)))],
     { requirement: 'FLOW-17' },
   );
 });
 
-test('a client token works until it is revoked and never after', { tag: tags('flows', 'FLOW-09', 'TOK-09') }, async ({ api, registeredCompany }) => {
+test('a client token works until it is revoked and never after', { tag: tags('flows', 'FLOW-09', 'TOK-09') }, async ({ api, target, registeredCompany }) => {
   const { token } = await createClientToken(api, registeredCompany.erpId);
   const { token: other } = await createClientToken(api, registeredCompany.erpId);
   test.skip(token === undefined || other === undefined, 'no client token could be created');
@@ -127,9 +129,12 @@ test('a client token works until it is revoked and never after', { tag: tags('fl
 
   const revoke = await revokeClientToken(api, token as string);
   await expectCheck(revoke, [statusIs(200)], { requirement: 'TOK-09' });
-  for (let use = 0; use < 3; use++) {
+  // When a revocation takes effect is not said: it gets the async timeout, as TOK-11 does. The spec
+  // gives no status for a refused credential, so any 4xx refuses it.
+  await expectCheck(await untilTokenRefused(api, target, token as string), [isRejected], { requirement: 'FLOW-09' });
+  for (let use = 0; use < 2; use++) {
     const status = await api.get('/companies/status', { auth });
-    await expectCheck(status, [statusIs(401, 403)], { requirement: 'FLOW-09' });
+    await expectCheck(status, [isRejected], { requirement: 'FLOW-09' });
   }
   const detailsAfter = await api.get(`/companies/details/${encodeURIComponent(registeredCompany.companyId)}`, { auth });
   await expectCheck(detailsAfter, [isRejected], { requirement: 'FLOW-09' });
