@@ -84,6 +84,6 @@ bash scripts/install-schemathesis.sh
 # Chromium and poppler-utils for the report and certificate checks (scripts/install-chromium.sh
 # alone): one apt run for all.
 debian=(rsync shellcheck)
-if [ "${DXS_SKIP_CHROMIUM:-}" != "1" ]; then debian+=(/usr/bin/chromium:chromium pdftotext:poppler-utils pdftoppm:poppler-utils); fi
+if [ "${DXS_SKIP_CHROMIUM:-}" != "1" ]; then debian+=(/usr/bin/chromium:chromium pdftotext:poppler-utils); fi
 bash scripts/install-debian-packages.sh "${debian[@]}"
 npm run --silent build
