@@ -120,14 +120,25 @@ export function casingIs(casing: 'pascal' | 'camel' | 'mixed'): Check {
   };
 }
 
-/** A JSON string with a message: the error body of the cases the spec's Errors table lists. */
-export const bodyIsJsonString: Check = (response) =>
-  outcome(
+/**
+ * "A JSON string with a message": the error body of the cases the spec's Errors table lists. Read
+ * as a JSON string value (the message itself) or as a JSON text carrying the message in a field
+ * named message (any casing): both readings pass, anything without a message does not.
+ */
+export const bodyIsJsonString: Check = (response) => {
+  const json = response.json;
+  const messageField =
+    typeof json === 'object' && json !== null && !Array.isArray(json)
+      ? Object.entries(json).find(([key]) => key.toLowerCase() === 'message')?.[1]
+      : undefined;
+  const ok = (typeof json === 'string' && json.trim() !== '') || (typeof messageField === 'string' && messageField.trim() !== '');
+  return outcome(
     'bodyIsJsonString',
-    typeof response.json === 'string' && response.json.trim() !== '',
-    'a JSON string with a message',
-    response.json === undefined ? `body ${truncate(response.text ?? '', 200) || '(empty)'}` : `body ${truncate(JSON.stringify(response.json), 200)}`,
+    ok,
+    'a JSON string with a message (a JSON string, or a JSON object with a message field)',
+    json === undefined ? `body ${truncate(response.text ?? '', 200) || '(empty)'}` : `body ${truncate(JSON.stringify(json), 200)}`,
   );
+};
 
 /** A field of the normalised body satisfies a predicate; `describe` says what was expected. */
 export function fieldSatisfies(name: string, describe: string, predicate: (value: unknown) => boolean): Check {

@@ -44,6 +44,10 @@ function listedError(request: FastifyRequest, statusCode: number): boolean {
 export function sendError(request: FastifyRequest, reply: FastifyReply, statusCode: number, key: MessageKey, params: MessageParams = {}): FastifyReply {
   const text = localise(request, key, params);
   const variants = request.variants;
+  if (variants?.has('listed-error-object') === true && listedError(request, statusCode)) {
+    // The other reading of "a JSON string with a message": a JSON text that carries the message.
+    return reply.code(statusCode).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify({ message: text }));
+  }
   if (variants !== undefined && !listedError(request, statusCode)) {
     // The error-* variants: another body where the spec does not show the error schema.
     if (variants.has('error-object')) {

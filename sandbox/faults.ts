@@ -137,6 +137,11 @@ export const CONTRARIAN_VARIANTS: Record<string, ContrarianVariant> = {
     allowedBy: 'Errors: "Error response schema for the other endpoints: not shown."',
     areas: EVERY_AREA,
   },
+  'listed-error-object': {
+    description: 'error bodies of the cases the Errors table lists are a JSON object {"message": ...}, not a bare JSON string',
+    allowedBy: 'Errors: "Error bodies of the listed cases are a JSON string with a message." (read as a JSON text carrying a message)',
+    areas: ['companies', 'network', 'provider-a', 'conventions', 'security', 'flows'],
+  },
   'error-problem-json': {
     description: 'error bodies outside the Errors table are application/problem+json (RFC 9457)',
     allowedBy: 'Errors: "Error response schema for the other endpoints: not shown."',

@@ -228,8 +228,24 @@ export function specComponents(exact: Json): Json {
     if (component === undefined) throw new Error(`spec export: no component ${rule.component}`);
     applyRule(component, rule, !isRequestComponent(rule.component));
   }
+  result.ErrorMessage = LISTED_ERROR_BODY;
   return result;
 }
+
+/**
+ * "A JSON string with a message" reads two ways: the message as a JSON string, or a JSON text that
+ * carries the message. Both are the spec's; a body with no message is neither.
+ */
+const LISTED_ERROR_BODY: Json = {
+  title: 'ErrorMessage',
+  description: 'Error body of the cases in the Errors table: a JSON string with a message (the message as a JSON string, or a JSON object with a message field). Other error bodies: not shown.',
+  anyOf: [
+    { type: 'string', minLength: 1 },
+    // Not a required message field: its name's casing is the target's, and an export cannot say "any casing".
+    { type: 'object', minProperties: 1 },
+  ],
+  ...specNote('The body of a listed error is a JSON string with a message: the message itself as a JSON string, or a JSON object carrying it in a message field.', 'errorBodies'),
+};
 
 /** The notes that hold for every body, for the document's components. */
 export function bodyNotes(): Json {

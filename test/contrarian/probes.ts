@@ -140,6 +140,7 @@ export const PROBES: Record<string, { probe: Probe; asyncDelayMs?: number }> = {
     const answer = await client.call('POST', '/clienttokens/create', { apiKey: true, json: { ErpId: input.ErpId, ValidTo: '2099-01-01T10:00:00.123Z' } });
     assert.equal(answer.json.validTo, '2099-01-01T10:00:00Z');
   } },
+  'listed-error-object': { probe: async (client) => assert.equal(typeof (await client.call('POST', '/companies/delete', { headers: { APIkey: 'dxs-probe-wrong-key' }, json: { Id: 'dxs-probe' } })).json?.message, 'string') },
   'error-object': { probe: async (client) => assert.equal(typeof (await client.call('GET', '/companies/status')).json.message, 'string') },
   'error-problem-json': { probe: async (client) => assert.match((await client.call('GET', '/companies/status')).headers.get('content-type') ?? '', /problem\+json/) },
   'error-plain-text': { probe: async (client) => assert.match((await client.call('GET', '/companies/status')).headers.get('content-type') ?? '', /text\/plain/) },
