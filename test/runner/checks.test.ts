@@ -19,7 +19,12 @@ test('casing, JSON string errors, mentions and fields', () => {
   assert.equal(pascal.ok, false);
   assert.match(pascal.actual, /\$\.ErpId \(expected erpId\)/);
   assert.equal(bodyIsJsonString(response('user name taken', 409)).ok, true);
-  assert.equal(bodyIsJsonString(response({ message: 'x' }, 409)).ok, false);
+  // Both readings of "a JSON string with a message"; a body without a message is neither.
+  assert.equal(bodyIsJsonString(response({ message: 'x' }, 409)).ok, true);
+  assert.equal(bodyIsJsonString(response({ Message: 'x' }, 409)).ok, true);
+  assert.equal(bodyIsJsonString(response({ error: 'x' }, 409)).ok, false);
+  assert.equal(bodyIsJsonString(response({ message: '' }, 409)).ok, false);
+  assert.equal(bodyIsJsonString(response('', 409)).ok, false);
   assert.equal(bodyMentionsAny(['GLN', 'OrgNo'], 'the expected types')(response('expected one of GLN, OrgNo', 400)).ok, true);
   assert.equal(fieldSatisfies('Token', 'is a string', (value) => typeof value === 'string')(response({ token: 'abc' })).ok, true);
 });
