@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { BASE_VARIANTS, CONTRARIAN_VARIANTS, VARIANT_GROUPS, VARIANTS, checkNames, expandVariants } from '../../sandbox/faults.ts';
 import { REQUIREMENT_AREAS } from '../../schemas/requirements.ts';
 import type { Results } from '../../report/results.ts';
-import { ROOT, runDxs } from '../runner/helpers.ts';
+import { pool, ROOT, runDxs } from '../runner/helpers.ts';
 
 /** Bounds, not assertions: a run that takes longer is killed and reported as such. */
 const AREA_RUN_TIMEOUT_MS = 240_000;
@@ -65,20 +65,6 @@ async function dxsTest(run: Run): Promise<Outcome> {
     if (process.env.DXS_CONTRARIAN_KEEP === undefined) rmSync(directory, { recursive: true, force: true });
     else console.log(`contrarian: ${run.name} report kept in ${directory}`);
   }
-}
-
-/** Runs the items with at most `limit` at once. */
-async function pool<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
 test('every contrarian variant says what it does, the spec sentence that allows it and its areas; the group holds known variants', () => {

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { RunningSandbox } from '../../sandbox/index.ts';
+import { readAnswer } from '../runner/helpers.ts';
 
 interface Answer {
   status: number;
@@ -33,15 +34,7 @@ export class Client {
       body = options.raw;
       if (options.contentType !== undefined) headers['content-type'] = options.contentType;
     }
-    const response = await fetch(`${this.sandbox.baseUrl}${path}`, { method, headers, body, signal: AbortSignal.timeout(10_000) });
-    const text = await response.text();
-    let json: unknown;
-    try {
-      json = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      json = undefined;
-    }
-    return { status: response.status, headers: response.headers, text, json };
+    return readAnswer(await fetch(`${this.sandbox.baseUrl}${path}`, { method, headers, body, signal: AbortSignal.timeout(10_000) }));
   }
 
   companyInput(countryCode = 'SE', extra: Record<string, unknown> = {}) {

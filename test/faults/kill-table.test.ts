@@ -14,7 +14,7 @@ import { startSandbox } from '../../sandbox/index.ts';
 import { BASE_VARIANTS, FAULTS } from '../../sandbox/faults.ts';
 import { requirementById } from '../../schemas/requirements.ts';
 import type { Results } from '../../report/results.ts';
-import { runDxs } from '../runner/helpers.ts';
+import { pool, runDxs } from '../runner/helpers.ts';
 import { FAULT_EXPECTATIONS, VARIANT_AREAS } from './expectations.ts';
 
 /** Bounds, not assertions: a run that takes longer is killed and reported as such. */
@@ -141,20 +141,6 @@ async function run(job: Job): Promise<Outcome> {
     if (process.env.DXS_KILL_TABLE_KEEP === undefined) rmSync(directory, { recursive: true, force: true });
     else console.log(`kill table: ${job.name} report kept in ${directory}`);
   }
-}
-
-/** Runs the jobs with at most `limit` at once, in order of submission. */
-async function pool<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
 
 function table(outcomes: readonly Outcome[]): string {

@@ -120,3 +120,29 @@ export async function startRecordingProxy(upstream: string, options: { dieAfter?
       }),
   };
 }
+
+/** Runs the items with at most `limit` at once; the results keep the order of the items. */
+export async function pool<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/** A fetch answer read whole: its text, and its JSON when the text parses (undefined otherwise). */
+export async function readAnswer(response: Response): Promise<{ status: number; headers: Headers; text: string; json: any }> {
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}

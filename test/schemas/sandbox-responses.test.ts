@@ -9,6 +9,7 @@ import { startSandbox, type RunningSandbox } from '../../sandbox/index.ts';
 import { validate, validateRaw } from '../../schemas/index.ts';
 import { normaliseKeys, readField, type Casing } from '../../lib/casing.ts';
 import { FILES_DIRECTORY } from '../../fixtures/files.ts';
+import { readAnswer } from '../runner/helpers.ts';
 
 const INVOICE = readFileSync(`${FILES_DIRECTORY}invoice.xml`);
 
@@ -29,15 +30,7 @@ async function call(sandbox: RunningSandbox, method: string, path: string, auth:
     payload = JSON.stringify(body);
     headers['content-type'] = 'application/json';
   }
-  const response = await fetch(`${sandbox.baseUrl}${path}`, { method, headers, body: payload, signal: AbortSignal.timeout(10_000) });
-  const text = await response.text();
-  let json: unknown;
-  try {
-    json = text === '' ? undefined : JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: response.status, headers: response.headers, json, text };
+  return readAnswer(await fetch(`${sandbox.baseUrl}${path}`, { method, headers, body: payload, signal: AbortSignal.timeout(10_000) }));
 }
 
 /** Bounded poll. */
