@@ -1,6 +1,6 @@
 // The GitHub recipe (examples/ci/github-actions.yml) passes actionlint: workflow syntax, expressions
 // and their types, the inputs and outputs of the actions it uses, job dependencies, and the shell of
-// its run steps through shellcheck when that is on PATH (scripts/setup.sh installs both).
+// its run steps through shellcheck when that is on PATH (scripts/setup.sh --dev installs both).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -10,7 +10,7 @@ import { ROOT } from '../runner/helpers.ts';
 
 const ACTIONLINT = join(ROOT, '.tools', 'bin', 'actionlint');
 const RECIPE = join(ROOT, 'examples', 'ci', 'github-actions.yml');
-const missing = existsSync(ACTIONLINT) ? undefined : `${ACTIONLINT} is absent: run bash scripts/install-actionlint.sh (scripts/setup.sh does it in CI)`;
+const missing = existsSync(ACTIONLINT) ? undefined : `${ACTIONLINT} is absent: run bash scripts/install-actionlint.sh (scripts/setup.sh --dev does it in CI)`;
 
 function actionlint(args: string[], input?: string): { status: number | null; output: string } {
   const result = spawnSync(ACTIONLINT, ['-no-color', ...args], { cwd: ROOT, input, encoding: 'utf8', timeout: 60_000 });

@@ -25,7 +25,7 @@ const GITLAB_CI_LOCAL = join(ROOT, 'node_modules', '.bin', 'gitlab-ci-local');
 const FAULT = 'token-erpid-optional';
 const FAULT_REQUIREMENT = FAULT_EXPECTATIONS[FAULT].requirement;
 
-const rsyncMissing = spawnSync('rsync', ['--version']).status === 0 ? undefined : 'rsync is absent (gitlab-ci-local needs it): scripts/setup.sh installs it';
+const rsyncMissing = spawnSync('rsync', ['--version']).status === 0 ? undefined : 'rsync is absent (gitlab-ci-local needs it): scripts/setup.sh --dev installs it';
 
 interface JobRun {
   code: number | null;
