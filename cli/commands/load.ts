@@ -268,7 +268,7 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
     process.off('SIGINT', onInterrupt);
     process.off('SIGTERM', onInterrupt);
     // Once k6 has ended (also after Ctrl-C or failed thresholds), before the embedded sandbox stops.
-    cleanup = await cleanUpAfterRun({ reportDir, baseUrl: target.baseUrl, apiKey: target.apiKey, embedded: target.embedded }, options.keepData === true);
+    cleanup = await cleanUpAfterRun({ reportDir, baseUrl: target.baseUrl, apiKey: target.apiKey, embedded: target.embedded, connection: target.connection }, options.keepData === true);
     console.error(`dxs load: ${cleanupLine(cleanup)}`);
     await target.close();
   }
