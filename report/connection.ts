@@ -69,3 +69,14 @@ export function connectionRows(info: ConnectionInfo | undefined): Array<[string,
   for (const warning of info.warnings) rows.push(['Warning', `<span class="badge warning">warning</span> ${escapeHtml(warning)}`]);
   return rows;
 }
+
+/** Plain-text notes for the load report: how the target was reached, and the warnings. */
+export function connectionNotes(info: ConnectionInfo | undefined): string[] {
+  if (info === undefined) return [];
+  const notes: string[] = [];
+  if (info.proxy !== undefined) notes.push(`Through the proxy ${info.proxy}.`);
+  if (info.clientCert !== undefined) notes.push(`Mutual TLS with the client certificate ${info.clientCert}.`);
+  if (info.certificate !== undefined) notes.push(`${certificateLine(info.certificate).replace(/^s/, 'S')}.`);
+  for (const warning of info.warnings) notes.push(`Warning: ${warning}.`);
+  return notes;
+}
