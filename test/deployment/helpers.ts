@@ -4,8 +4,8 @@
 // 127.0.0.1.
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
-import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { runCommand, type DxsResult } from '../load/helpers.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -116,31 +116,12 @@ export async function startDeploymentSandbox(variants: string[]): Promise<Runnin
 
 const CLEARED = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_PROXY', 'no_proxy', 'ALL_PROXY', 'all_proxy', 'NODE_EXTRA_CA_CERTS', 'SSL_CERT_FILE'];
 
-export interface RunResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /**
  * Runs bin/dxs.js with none of the caller's DXS_*, proxy or CA variables, and `env` added; killed
  * after `timeoutMs` (a bound, not an assertion).
  */
-export function runDxsWith(args: string[], env: Record<string, string> = {}, timeoutMs = 600_000): Promise<RunResult> {
+export function runDxsWith(args: string[], env: Record<string, string> = {}, timeoutMs = 600_000): Promise<DxsResult> {
   const childEnv: Record<string, string | undefined> = { ...process.env };
   for (const name of Object.keys(childEnv)) if (name.startsWith('DXS_') || CLEARED.includes(name)) delete childEnv[name];
-  Object.assign(childEnv, env, { FORCE_COLOR: '0', CI: '1' });
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bin', 'dxs.js'), ...args], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return runCommand(process.execPath, [join(ROOT, 'bin', 'dxs.js'), ...args], { ...childEnv, ...env, FORCE_COLOR: '0', CI: '1' }, timeoutMs);
 }
