@@ -140,6 +140,12 @@ export const TARGET_OPTIONS: readonly OptionSpec[] = [
   { key: 'sandboxCasing', kind: 'string', argument: 'CASING', choices: ['pascal', 'camel'], description: 'field-name casing the embedded sandbox answers in (default camel; pascal when dxs test runs with --casing strict-pascal)' },
   { key: 'sandboxFault', kind: 'list', argument: 'NAME...', description: 'start the embedded sandbox with deliberate deviations from the spec (names: dxs sandbox --help), e.g. revoked-token-accepted' },
   { key: 'sandboxVariant', kind: 'list', argument: 'NAME...', description: 'start the embedded sandbox with legitimate differences from it that dxs must accept, e.g. pascal, gzip, slow, or contrarian (the other defensible choice on every point the spec leaves open)' },
+  // A deployment: proxy and TLS (issue 31). Every client of a run gets them: the probe, Playwright, k6, Schemathesis, the cleanup.
+  { key: 'proxy', kind: 'string', argument: 'URL', description: 'HTTP proxy for every call to the target, e.g. http://USER:PASSWORD@proxy.example:3128 (default: HTTPS_PROXY / HTTP_PROXY, either case; NO_PROXY applies to both; "" for none); its credentials are redacted like API keys' },
+  { key: 'caCert', kind: 'string', argument: 'FILE', description: "PEM bundle of CA certificates added to the trusted roots, for a target whose certificate a private CA signed (NODE_EXTRA_CA_CERTS and SSL_CERT_FILE keep working)" },
+  { key: 'clientCert', kind: 'string', argument: 'FILE', description: 'PEM client certificate for a target that requires mutual TLS (with --client-key)' },
+  { key: 'clientKey', kind: 'string', argument: 'FILE', description: 'PEM private key of --client-cert' },
+  { key: 'insecure', kind: 'boolean', default: false, description: "do not verify the target's TLS certificate (never the default; the report and the certificate say the run used it)" },
 ];
 
 /** Options of dxs test. */

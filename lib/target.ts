@@ -2,11 +2,10 @@
 // embedded sandbox started on a free port. Shared by dxs test and dxs load.
 //
 // Node-only module (it starts servers and opens sockets); k6 never loads it.
-import { request as httpRequest } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { ConfigError } from './config.ts';
 import { API_PREFIX, SANDBOX_API_KEY, SANDBOX_API_KEY_WITHOUT_DELETE } from './defaults.ts';
 import { secrets, type SecretRegistry } from './redact.ts';
+import { connectionFor, networkOptionsOf, send, TransportError, type Connection, type NetworkOptions, type ServerCertificate } from './transport.ts';
 import type { RunningSandbox } from '../sandbox/index.ts';
 
 /** The target did not answer: refused, unknown host, TLS failure or timeout. Exit 2, like a configuration error. */
@@ -32,6 +31,8 @@ export interface TargetOptions {
   sandboxVariants?: string[];
   /** Bound on the reachability probe. */
   probeTimeoutMs?: number;
+  /** Proxy and TLS settings (--proxy, --ca-cert, --client-cert/--client-key, --insecure). */
+  network?: NetworkOptions;
 }
 
 /** The target options among a command's resolved options (TARGET_OPTIONS of lib/config.ts). */
@@ -42,6 +43,7 @@ export function targetOptionsOf(options: Record<string, unknown>): TargetOptions
     sandboxCasing: options.sandboxCasing as 'pascal' | 'camel' | undefined,
     sandboxFaults: options.sandboxFault as string[] | undefined,
     sandboxVariants: options.sandboxVariant as string[] | undefined,
+    network: networkOptionsOf(options),
   };
 }
 
@@ -54,6 +56,10 @@ export interface Target {
   embedded: boolean;
   /** Warnings worth showing (e.g. a base URL that does not end in /v1/api). */
   warnings: string[];
+  /** How every client of the run reaches the target: proxy and TLS files. */
+  connection: Connection;
+  /** The server's certificate, when the target speaks HTTPS. */
+  certificate?: ServerCertificate;
   close(): Promise<void>;
 }
 
@@ -81,51 +87,20 @@ export function isLoopback(url: string): boolean {
   return host === 'localhost' || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host);
 }
 
-function describeFailure(error: NodeJS.ErrnoException): string {
-  switch (error.code) {
-    case 'ECONNREFUSED':
-      return 'connection refused (is the service running on that host and port?)';
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return 'host name not found (DNS)';
-    case 'ECONNRESET':
-      return 'connection reset';
-    case 'EHOSTUNREACH':
-    case 'ENETUNREACH':
-      return 'host or network unreachable';
-    default:
-      return error.code !== undefined ? `${error.code} ${error.message}` : error.message;
-  }
-}
-
 /**
- * Any HTTP answer counts as reachable (even 404 or 401): only the transport is judged here.
- * node:http rather than fetch, which refuses the ports that browsers block (such as 1 or 6000).
+ * Any HTTP answer counts as reachable (even 404 or 401): only the transport is judged here. Goes
+ * through the proxy and with the TLS settings every other client of the run uses; node:http
+ * rather than fetch, which refuses the ports that browsers block (such as 1 or 6000). Resolves
+ * with the server's certificate over HTTPS.
  */
-export function probe(baseUrl: string, timeoutMs = 5000): Promise<void> {
-  const url = new URL(baseUrl);
-  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  return new Promise((resolve, reject) => {
-    let settled = false;
-    const finish = (error?: TargetUnreachable): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      if (error === undefined) resolve();
-      else reject(error);
-    };
-    const outgoing = request(url, { method: 'GET', headers: { accept: '*/*' } }, (response) => {
-      response.resume();
-      finish();
-      outgoing.destroy();
-    });
-    const timer = setTimeout(() => {
-      finish(new TargetUnreachable(baseUrl, `no answer within ${timeoutMs / 1000} s`));
-      outgoing.destroy();
-    }, timeoutMs);
-    outgoing.on('error', (error: NodeJS.ErrnoException) => finish(new TargetUnreachable(baseUrl, describeFailure(error))));
-    outgoing.end();
-  });
+export async function probe(baseUrl: string, timeoutMs = 5000, connection: Connection = { insecure: false }): Promise<ServerCertificate | undefined> {
+  try {
+    const answer = await send(baseUrl, { method: 'GET', headers: { accept: '*/*' }, timeoutMs }, connection);
+    return answer.certificate;
+  } catch (error) {
+    if (error instanceof TransportError) throw new TargetUnreachable(baseUrl, error.reason);
+    throw error;
+  }
 }
 
 async function startEmbeddedSandbox(options: TargetOptions): Promise<RunningSandbox> {
@@ -148,15 +123,38 @@ async function startEmbeddedSandbox(options: TargetOptions): Promise<RunningSand
 export async function openTarget(options: TargetOptions, registry: SecretRegistry = secrets): Promise<Target> {
   if (options.baseUrl === undefined || options.baseUrl === '') {
     const sandbox = await startEmbeddedSandbox(options);
+    const baseUrl = sandbox.baseUrl.replace(/\/+$/, '');
+    let connection: Connection;
+    try {
+      // The sandbox's own CA and client certificate (variants tls, mtls) unless the user gave others.
+      connection = connectionFor(baseUrl, {
+        ...options.network,
+        caCert: options.network?.caCert ?? sandbox.tls?.caCert,
+        clientCert: options.network?.clientCert ?? sandbox.tls?.clientCert,
+        clientKey: options.network?.clientKey ?? sandbox.tls?.clientKey,
+      }, undefined, registry);
+    } catch (error) {
+      await sandbox.close();
+      throw error;
+    }
     const target: Target = {
-      baseUrl: sandbox.baseUrl.replace(/\/+$/, ''),
+      baseUrl,
       apiKey: options.apiKey ?? sandbox.apiKey,
       apiKeyWithoutDelete: options.apiKeyWithoutDelete ?? sandbox.apiKeyWithoutDelete,
       embedded: true,
       warnings: [],
+      connection,
       close: () => sandbox.close(),
     };
     registerTargetSecrets(target, registry);
+    if (baseUrl.startsWith('https:')) {
+      try {
+        target.certificate = await probe(baseUrl, options.probeTimeoutMs ?? 5000, connection);
+      } catch (error) {
+        await sandbox.close();
+        throw error;
+      }
+    }
     return target;
   }
   const { url, warnings } = checkBaseUrl(options.baseUrl);
@@ -170,16 +168,18 @@ export async function openTarget(options: TargetOptions, registry: SecretRegistr
     apiKeyWithoutDelete ??= SANDBOX_API_KEY_WITHOUT_DELETE;
     warnings.push(`no API key configured: using the sandbox's default keys, as for a sandbox started by hand on ${new URL(url).host}`);
   }
+  const connection = connectionFor(url, options.network ?? {}, undefined, registry);
   const target: Target = {
     baseUrl: url,
     apiKey,
     apiKeyWithoutDelete,
     embedded: false,
     warnings,
+    connection,
     close: async () => {},
   };
   registerTargetSecrets(target, registry);
-  await probe(url, options.probeTimeoutMs ?? 5000);
+  target.certificate = await probe(url, options.probeTimeoutMs ?? 5000, connection);
   return target;
 }
 

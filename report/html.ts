@@ -6,6 +6,7 @@ import { baselineNote, renderBaselineSection } from './compare-html.ts';
 import { worst, type Results, type TestRecord, type Verdict } from './results.ts';
 import { renderCleanup } from './cleanup-html.ts';
 import { escapeHtml } from './escape-html.ts';
+import { connectionRows } from './connection.ts';
 import { describeCause, rootCauseHeadline, rootCausesOf } from './root-causes.ts';
 
 // Renderers elsewhere (dxs fuzz's page, the tests) import it from here.
@@ -62,6 +63,7 @@ function renderMeta(results: Results): string {
     ['Tests', `${summary.total}: ${summary.passed} passed, ${summary.failed} failed, ${summary.warning} warning, ${summary.info} info, ${summary.skipped} skipped${summary.blocked ? `, ${summary.blocked} blocked` : ''}`],
   ];
   if (run.shards.length > 0) rows.push(['Shards', escapeHtml(run.shards.join(', '))]);
+  rows.push(...connectionRows(run.connection));
   return `<table class="meta">${rows.map(([name, value]) => `<tr><td>${name}</td><td>${value}</td></tr>`).join('')}</table>`;
 }
 

@@ -2,6 +2,7 @@
 // junit.xml), and that `dxs report merge` combines across shards. Verdicts are computed here.
 import type { CheckRecord, Exchange, Verdict } from '../suites/support/log.ts';
 import type { CleanupReport } from './cleanup.ts';
+import type { ConnectionInfo } from './connection.ts';
 import { BLOCKED_ANNOTATION, type RootCauseGroup } from './root-causes.ts';
 
 export type { Verdict };
@@ -54,6 +55,8 @@ export interface RunInfo {
   /** Prefix of every id the run invented, and the seed of its generated data (from the prefix); absent before issue 22. */
   runPrefix?: string;
   seed?: number;
+  /** Proxy, TLS files, --insecure and the server certificate (issue 31); absent before it. */
+  connection?: ConnectionInfo;
 }
 
 export interface Summary {

@@ -3,6 +3,8 @@
 // reject misspelt names up front.
 // Each fault breaks a statement the spec makes explicitly (or the security model), never a
 // "not shown" choice; test/faults/expectations.ts names the catalog ID whose test must catch it.
+import { DEPLOYMENT_VARIANTS } from './tls.ts';
+
 export const FAULTS: Record<string, string> = {
   // tokens
   'revoked-token-accepted': 'a revoked client token is still accepted',
@@ -423,6 +425,7 @@ export const CONTRARIAN_VARIANTS: Record<string, ContrarianVariant> = {
 
 export const VARIANTS: Record<string, string> = {
   ...BASE_VARIANTS,
+  ...DEPLOYMENT_VARIANTS,
   ...Object.fromEntries(Object.entries(CONTRARIAN_VARIANTS).map(([name, variant]) => [name, variant.description])),
 };
 

@@ -21,6 +21,8 @@ import { outboundArea } from './areas/outbound.ts';
 import { inboundArea } from './areas/inbound.ts';
 import { providerAArea } from './areas/provider-a.ts';
 import { stateRoute } from './state.ts';
+import { httpsServerOptions, makeRunCertificates, tlsModeOf, type SandboxTlsFiles } from './tls.ts';
+import { rmSync } from 'node:fs';
 
 export interface SandboxOptions {
   host?: string;
@@ -31,12 +33,16 @@ export interface SandboxOptions {
   faults?: string[];
   variants?: string[];
   logger?: boolean;
+  /** Host names the server certificate of the TLS variants names, besides localhost, 127.0.0.1 and ::1. */
+  tlsHostNames?: string[];
 }
 
 export interface RunningSandbox {
   baseUrl: string;
   apiKey: string;
   apiKeyWithoutDelete: string;
+  /** The files of the run's CA and client certificate (TLS variants): what a client needs to reach it. */
+  tls?: Pick<SandboxTlsFiles, 'caCert' | 'clientCert' | 'clientKey'>;
   close(): Promise<void>;
 }
 
@@ -115,7 +121,7 @@ function resolveCasing(options: SandboxOptions, variants: ReadonlySet<string>): 
   return variants.has('pascal') ? 'pascal' : 'camel';
 }
 
-async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyInstance; context: SandboxContext }> {
+async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyInstance; context: SandboxContext; tls?: SandboxTlsFiles }> {
   const faults = new Set(options.faults ?? []);
   checkNames('fault', [...faults]);
   checkNames('variant', options.variants ?? []);
@@ -136,7 +142,10 @@ async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyIns
   });
   const context: SandboxContext = { store, engine, casing: resolveCasing(options, variants), faults, variants };
 
+  const tlsMode = tlsModeOf(variants);
+  const tls = tlsMode === undefined ? undefined : makeRunCertificates({ ...tlsMode, hostNames: options.tlsHostNames });
   const app = fastify({
+    ...(tls === undefined || tlsMode === undefined ? {} : { https: httpsServerOptions(tls, tlsMode.mode) }),
     // Logs go to stderr so that stdout carries only the CLI's ready line. Request logs carry no
     // headers; the redaction guards against a serializer that adds them.
     logger: options.logger ? { level: 'info', stream: process.stderr, redact: ['req.headers.apikey', 'req.headers.clienttoken'] } : false,
@@ -161,7 +170,10 @@ async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyIns
       done(null, payload);
     });
   }
-  app.addHook('onClose', async () => engine.close());
+  app.addHook('onClose', async () => {
+    engine.close();
+    if (tls !== undefined) rmSync(tls.directory, { recursive: true, force: true });
+  });
 
   // An empty JSON body counts as no body (the register answer may be `{}`, clients send the same),
   // and a body that tries to set __proto__ is refused before it reaches normaliseKeys.
@@ -242,7 +254,7 @@ async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyIns
   await app.register(inboundArea, areaOptions);
   await app.register(providerAArea, areaOptions);
   await app.register(stateRoute, { context });
-  return { app, context };
+  return { app, context, tls };
 }
 
 /** The app without listening, for fastify.inject in tests. */
@@ -251,7 +263,7 @@ export async function buildSandbox(options: SandboxOptions = {}): Promise<Fastif
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
-  const { app, context } = await createSandbox(options);
+  const { app, context, tls } = await createSandbox(options);
   const host = options.host ?? DEFAULT_SANDBOX_HOST;
   try {
     await app.listen({ host, port: options.port ?? DEFAULT_SANDBOX_PORT });
@@ -265,9 +277,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const withDelete = config.apiKeys.find((apiKey) => apiKey.roles.includes('DeleteRegistration')) ?? config.apiKeys[0];
   const withoutDelete = config.apiKeys.find((apiKey) => !apiKey.roles.includes('DeleteRegistration')) ?? config.apiKeys[0];
   return {
-    baseUrl: `http://${host.includes(':') ? `[${host}]` : host}:${port}${API_PREFIX}`,
+    baseUrl: `${tls === undefined ? 'http' : 'https'}://${host.includes(':') ? `[${host}]` : host}:${port}${API_PREFIX}`,
     apiKey: withDelete.key,
     apiKeyWithoutDelete: withoutDelete.key,
+    tls: tls === undefined ? undefined : { caCert: tls.caCert, clientCert: tls.clientCert, clientKey: tls.clientKey },
     close: () => app.close(),
   };
 }

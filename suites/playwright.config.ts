@@ -4,6 +4,7 @@
 import { join, resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { runContext, RUN_CONTEXT_ENV } from './support/run-context.ts';
+import { requestNetworkOptions } from './support/request-network.ts';
 
 const context = runContext();
 // Workers inherit the environment: without this, each would invent its own run prefix.
@@ -39,6 +40,7 @@ export default defineConfig({
     [new URL('../report/playwright-reporter.ts', import.meta.url).pathname],
     ['html', { outputFolder: join(reportDir, 'playwright'), open: 'never' }],
   ],
-  // Auth headers are set per call by the client, never for every request.
-  use: {},
+  // Auth headers are set per call by the client, never for every request. The proxy, the client
+  // certificate and --insecure reach the `request` fixture of every test from here.
+  use: { ...requestNetworkOptions(context.baseUrl, context.connection) },
 });

@@ -8,12 +8,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ConfigError, TARGET_OPTIONS, resolveCommandOptions, type OptionSpec } from '../../lib/config.ts';
 import { openTarget } from '../../lib/target.ts';
+import { networkOptionsOf } from '../../lib/transport.ts';
 import { readJournal } from '../../suites/support/journal.ts';
 import { addOptions, exitTwoOnUsageError } from '../options.ts';
 import { cleanUp, CLEANUP_DEADLINE_MS } from './cleanup.ts';
 import { ensureLoadJournal } from './load/journal.ts';
 
-const SHARED = new Set(['baseUrl', 'apiKey', 'apiKeyWithoutDelete', 'config']);
+const SHARED = new Set(['baseUrl', 'apiKey', 'apiKeyWithoutDelete', 'config', 'proxy', 'caCert', 'clientCert', 'clientKey', 'insecure']);
 
 export const CLEAN_OPTIONS: readonly OptionSpec[] = [
   { key: 'from', kind: 'string', argument: 'DIR', description: 'the report directory of the run (it holds created.jsonl or created.json)' },
@@ -63,7 +64,7 @@ export async function runCleanCommand(flags: Record<string, unknown>, env: NodeJ
   }
   let target;
   try {
-    target = await openTarget({ baseUrl, apiKey: options.apiKey as string | undefined, apiKeyWithoutDelete: options.apiKeyWithoutDelete as string | undefined });
+    target = await openTarget({ baseUrl, apiKey: options.apiKey as string | undefined, apiKeyWithoutDelete: options.apiKeyWithoutDelete as string | undefined, network: networkOptionsOf(options) });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     return fail(error.message);
@@ -74,6 +75,7 @@ export async function runCleanCommand(flags: Record<string, unknown>, env: NodeJ
     baseUrl: target.baseUrl,
     keys: { apiKey: target.apiKey, apiKeyWithoutDelete: target.apiKeyWithoutDelete },
     deadlineMs: (options.deadline as number) * 1000,
+    connection: target.connection,
   });
   await target.close();
   for (const company of report.deleted) console.log(`deleted ${company.ErpId} (${company.key}, answered ${company.status})`);

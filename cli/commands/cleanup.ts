@@ -5,6 +5,7 @@
 // DeleteRegistration role and 501 that deletes are disabled, and either stops the attempts with that key.
 import { API_KEY_HEADER } from '../../lib/defaults.ts';
 import { secrets } from '../../lib/redact.ts';
+import { send, type Connection } from '../../lib/transport.ts';
 import type { CleanupCompany, CleanupReport } from '../../report/cleanup.ts';
 import {
   appendJournal, JOURNAL_LINES_FILE, readJournal, writeJournal, type Journal, type JournalCompany, type KeyLabel,
@@ -25,6 +26,8 @@ export interface DeleteOptions {
   deadlineMs?: number;
   /** Aborting leaves the companies not yet deleted, with that reason. */
   signal?: AbortSignal;
+  /** The run's proxy and TLS settings (default: a direct connection). */
+  connection?: Connection;
 }
 
 export interface DeleteOutcome {
@@ -43,17 +46,16 @@ function stopReason(status: number): string | undefined {
   return undefined;
 }
 
-async function deleteOne(baseUrl: string, apiKey: string, erpId: string, timeoutMs: number, signal?: AbortSignal): Promise<number> {
-  const signals = [AbortSignal.timeout(Math.max(1, timeoutMs)), ...(signal === undefined ? [] : [signal])];
-  const response = await fetch(`${baseUrl}/companies/delete`, {
+async function deleteOne(baseUrl: string, apiKey: string, erpId: string, timeoutMs: number, signal: AbortSignal | undefined, connection: Connection): Promise<number> {
+  // Through the run's proxy and with its TLS settings, as every other call of the run.
+  const answer = await send(`${baseUrl}/companies/delete`, {
     method: 'POST',
     headers: { [API_KEY_HEADER]: apiKey, 'content-type': 'application/json', accept: 'application/json' },
     body: JSON.stringify({ Id: erpId }),
-    signal: AbortSignal.any(signals),
-    redirect: 'manual',
-  });
-  await response.arrayBuffer().catch(() => undefined);
-  return response.status;
+    timeoutMs: Math.max(1, timeoutMs),
+    signal,
+  }, connection);
+  return answer.status;
 }
 
 /** Sends a delete for each company with the key it is registered under; never throws. */
@@ -80,7 +82,7 @@ export async function deleteCompanies(companies: readonly JournalCompany[], opti
         left.push({ ...entry, reason: `the cleanup's deadline of ${Math.round((options.deadlineMs ?? CLEANUP_DEADLINE_MS) / 1000)} s passed` });
       } else {
         try {
-          const status = await deleteOne(options.baseUrl, apiKey, company.ErpId, Math.min(REQUEST_TIMEOUT_MS, deadline - Date.now()), options.signal);
+          const status = await deleteOne(options.baseUrl, apiKey, company.ErpId, Math.min(REQUEST_TIMEOUT_MS, deadline - Date.now()), options.signal, options.connection ?? { insecure: false });
           const reason = stopReason(status);
           if (status === 200 || status === 202) deleted.push({ ...entry, status });
           else if (reason !== undefined) {
@@ -131,6 +133,7 @@ export interface CleanupInput {
   keepData?: boolean;
   signal?: AbortSignal;
   deadlineMs?: number;
+  connection?: Connection;
 }
 
 /** Reads the journal of a report directory, deletes its live companies, records the deletes; never throws. */
@@ -152,7 +155,7 @@ export async function cleanUp(input: CleanupInput): Promise<CleanupReport> {
     const left = live.map((company) => ({ ...shown(company), reason: '--keep-data' }));
     return { ...base, status: 'kept', message: `--keep-data: the ${live.length} companies the run registered and did not delete were kept`, deleted: [], left, durationMs: Date.now() - started };
   }
-  const { deleted, left } = await deleteCompanies(live, { baseUrl: input.baseUrl, keys: input.keys, signal: input.signal, deadlineMs: input.deadlineMs });
+  const { deleted, left } = await deleteCompanies(live, { baseUrl: input.baseUrl, keys: input.keys, signal: input.signal, deadlineMs: input.deadlineMs, connection: input.connection });
   try {
     recordDeletes(input.reportDir, journal, deleted);
   } catch (error) {
@@ -176,7 +179,7 @@ export function cleanupLine(report: CleanupReport): string {
  * The hook of dxs test (after Playwright) and dxs load (after k6), before the embedded sandbox stops: a signal during
  * the cleanup ends it early (what is left is reported), a second one is left to its default.
  */
-export async function cleanUpAfterRun(context: Pick<RunContext, 'reportDir' | 'baseUrl' | 'apiKey' | 'apiKeyWithoutDelete' | 'embedded'>, keepData: boolean): Promise<CleanupReport> {
+export async function cleanUpAfterRun(context: Pick<RunContext, 'reportDir' | 'baseUrl' | 'apiKey' | 'apiKeyWithoutDelete' | 'embedded' | 'connection'>, keepData: boolean): Promise<CleanupReport> {
   const controller = new AbortController();
   const interrupt = (): void => controller.abort();
   process.once('SIGINT', interrupt);
@@ -188,6 +191,7 @@ export async function cleanUpAfterRun(context: Pick<RunContext, 'reportDir' | 'b
       keys: { apiKey: context.apiKey, apiKeyWithoutDelete: context.apiKeyWithoutDelete },
       keepData,
       signal: controller.signal,
+      connection: context.connection,
     });
     if (report.status === 'kept' && context.embedded) report.message += ', until the embedded sandbox stopped with the run';
     return report;

@@ -18,7 +18,9 @@ import { buildOpenApi } from '../../schemas/openapi.ts';
 import { addOptions, exitTwoOnUsageError } from '../options.ts';
 import { describeRelaxations, excludedChecksArguments, fuzzConfigToml, type FuzzExport } from './fuzz/config.ts';
 import { writeFuzzReport } from './fuzz/report.ts';
-import { prepareFuzzData } from './fuzz/setup.ts';
+import { prepareFuzzDataFor } from './fuzz/setup-process.ts';
+import { childNetwork } from '../../lib/child-network.ts';
+import { connectionInfo, connectionLines } from '../../report/connection.ts';
 import { withRunExamples } from './fuzz/examples.ts';
 import { cleanUp, cleanupLine } from './cleanup.ts';
 
@@ -55,11 +57,11 @@ const SHUTDOWN_GRACE_MS = 15_000;
  * an upper bound enforced here with an interrupt: Schemathesis' own --max-time is a budget its
  * fuzzing and stateful phases repeat until it is spent.
  */
-function runSchemathesis(executable: string, args: string[], outputFile: string, durationMs: number, cwd: string): Promise<{ code: number; interrupted: boolean }> {
+function runSchemathesis(executable: string, args: string[], outputFile: string, durationMs: number, cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; interrupted: boolean }> {
   return new Promise((resolvePromise) => {
     let interrupted = false;
     // Its working directory is the run's private one, where Schemathesis leaves its cache.
-    const child = spawn(executable, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false' } });
+    const child = spawn(executable, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false' } });
     const chunks: string[] = [];
     const forward = (stream: NodeJS.WritableStream) => (data: Buffer) => {
       const text = secrets.redactText(data.toString('utf8'));
@@ -99,11 +101,13 @@ async function fuzz(flags: Record<string, unknown>): Promise<number> {
   const work = mkdtempSync(join(tmpdir(), 'dxs-fuzz-'));
   // Its own folder: the report directory may be a dxs test run's, whose journal is not the fuzz run's to clean.
   const journalDir = join(reportDir, 'fuzz-setup');
+  let disposeNetwork = (): void => {};
   try {
     target = await openTarget(targetOptionsOf(options));
     for (const warning of target.warnings) console.error(`dxs fuzz: ${warning}`);
+    for (const line of connectionLines(connectionInfo(target.connection, target.certificate))) console.error(`dxs fuzz: ${line}`);
     console.error(`dxs fuzz: preparing a company and its client token on ${target.baseUrl} ...`);
-    const data = await prepareFuzzData(target, options.asyncTimeout as number, journalDir);
+    const data = await prepareFuzzDataFor(target, options.asyncTimeout as number, journalDir);
     secrets.add(data.clientToken);
     secrets.add(data.scratchClientToken);
 
@@ -115,7 +119,14 @@ async function fuzz(flags: Record<string, unknown>): Promise<number> {
     writeFileSync(join(reportDir, 'openapi.json'), `${JSON.stringify(secrets.redactValue(document), null, 2)}\n`);
     // Credentials go in a file only this user can read, never on a command line.
     const configFile = join(work, 'schemathesis.toml');
-    writeFileSync(configFile, fuzzConfigToml({ apiKey: target.apiKey, clientToken: data.clientToken, scratchClientToken: data.scratchClientToken, exportKind }), { mode: 0o600 });
+    // The proxy variables and SSL_CERT_FILE too, for anything Schemathesis opens besides the requests the config governs.
+    const network = childNetwork(target.connection);
+    disposeNetwork = network.dispose;
+    const connection = target.connection;
+    writeFileSync(configFile, fuzzConfigToml({
+      apiKey: target.apiKey, clientToken: data.clientToken, scratchClientToken: data.scratchClientToken, exportKind,
+      proxy: connection.proxy, tlsVerify: connection.insecure ? false : network.fullBundle, requestCert: connection.clientCert, requestCertKey: connection.clientKey,
+    }), { mode: 0o600 });
     chmodSync(configFile, 0o600);
     const junitFile = join(reportDir, 'fuzz-junit.xml');
     const args = [
@@ -125,7 +136,7 @@ async function fuzz(flags: Record<string, unknown>): Promise<number> {
       ...(options.seed === undefined ? [] : ['--seed', String(options.seed)]),
     ];
     console.error(`dxs fuzz: schemathesis ${args.filter((arg) => arg !== configFile && arg !== '--config-file').join(' ')} (${exportKind} export in ${data.casing === 'camel' ? 'camelCase' : 'PascalCase'})`);
-    const { code, interrupted } = await runSchemathesis(executable, args, join(reportDir, 'fuzz-output.txt'), (options.duration as number) * 1000, work);
+    const { code, interrupted } = await runSchemathesis(executable, args, join(reportDir, 'fuzz-output.txt'), (options.duration as number) * 1000, work, network.env);
     if (interrupted) console.error(`dxs fuzz: stopped at --duration ${options.duration} s; the report holds what was found until then`);
     const summary = writeFuzzReport(reportDir, { junitFile, outputFile: join(reportDir, 'fuzz-output.txt'), target: target.baseUrl, relaxations: describeRelaxations(exportKind), started });
     console.error(`dxs fuzz: ${summary.failures} failure(s) in ${summary.operations} operation(s); report in ${reportDir}`);
@@ -135,9 +146,10 @@ async function fuzz(flags: Record<string, unknown>): Promise<number> {
     return 2;
   } finally {
     rmSync(work, { recursive: true, force: true });
+    disposeNetwork();
     if (target !== undefined) {
       // Only the setup's companies are journaled: what Schemathesis' own calls registered has ErpIds it invented.
-      const cleanup = await cleanUp({ reportDir: journalDir, baseUrl: target.baseUrl, keys: { apiKey: target.apiKey }, keepData: options.keepData === true });
+      const cleanup = await cleanUp({ reportDir: journalDir, baseUrl: target.baseUrl, keys: { apiKey: target.apiKey }, keepData: options.keepData === true, connection: target.connection });
       if (cleanup.status !== 'nothing') console.error(`dxs fuzz: ${cleanupLine(cleanup)}; companies that Schemathesis registered itself are not tracked and stay at the target`);
     }
     await target?.close();

@@ -22,6 +22,7 @@ import { writeFixturePack } from '../../fixtures/pack.ts';
 import { newRunPrefix } from '../../fixtures/run-prefix.ts';
 import { appendCreated, markJournaled, startLoadJournal } from './load/journal.ts';
 import { cleanUpAfterRun, cleanupLine } from './cleanup.ts';
+import { connectionInfo, connectionLines, connectionNotes } from '../../report/connection.ts';
 import type { CleanupReport } from '../../report/cleanup.ts';
 import type { CreatedPoint } from './load/results.ts';
 import { DEFAULT_COMPARE_SETTINGS, type CompareSettings } from './load/statistics.ts';
@@ -225,7 +226,15 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
   if (segment !== undefined) notes.push(`Runner ${segment.index} of ${segment.count} (execution segment); merge the runners with dxs load merge to judge the thresholds on the whole run.`);
   for (const warning of target.warnings) console.error(`dxs load: ${warning}`);
   const runPrefix = `${newRunPrefix(startedAt.getTime())}${segment === undefined ? '' : `-s${segment.index}of${segment.count}`}`;
-  const settings = scriptSettings(options, target, runPrefix, join(reportDir, 'fixtures.json'));
+  const settings: ScriptSettings = {
+    ...scriptSettings(options, target, runPrefix, join(reportDir, 'fixtures.json')),
+    clientCert: target.connection.clientCert,
+    clientKey: target.connection.clientKey,
+    insecure: target.connection.insecure || undefined,
+  };
+  const connection = connectionInfo(target.connection, target.certificate);
+  for (const line of connectionLines(connection)) console.error(`dxs load: ${line}`);
+  notes.push(...connectionNotes(connection));
   startLoadJournal(reportDir, runPrefix, target.baseUrl, target.embedded);
   const results: RunResult[] = [];
   // Kept only for a comparison: a long run's samples are large.
@@ -248,7 +257,7 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
         notes.push(`Interrupted: ${script} and the scripts after it did not run.`);
         break;
       }
-      const run = await runScript({ k6, script, settings, directory: join(reportDir, script), segment, inheritOutput: process.stdout.isTTY === true });
+      const run = await runScript({ k6, script, settings, directory: join(reportDir, script), segment, inheritOutput: process.stdout.isTTY === true, connection: target.connection });
       artifacts.push(run);
       const code = exitCodeOf(run.exitCode);
       if (run.rawFiles.length > 0) {
@@ -268,7 +277,7 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
     process.off('SIGINT', onInterrupt);
     process.off('SIGTERM', onInterrupt);
     // Once k6 has ended (also after Ctrl-C or failed thresholds), before the embedded sandbox stops.
-    cleanup = await cleanUpAfterRun({ reportDir, baseUrl: target.baseUrl, apiKey: target.apiKey, embedded: target.embedded }, options.keepData === true);
+    cleanup = await cleanUpAfterRun({ reportDir, baseUrl: target.baseUrl, apiKey: target.apiKey, embedded: target.embedded, connection: target.connection }, options.keepData === true);
     console.error(`dxs load: ${cleanupLine(cleanup)}`);
     await target.close();
   }

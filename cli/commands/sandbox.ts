@@ -15,6 +15,7 @@ interface SandboxFlags {
   fault?: string[];
   variant?: string[];
   log?: boolean;
+  tlsName?: string[];
 }
 
 class UsageError extends Error {}
@@ -39,6 +40,7 @@ function optionsOf(flags: SandboxFlags): SandboxOptions {
     faults: flags.fault ?? [],
     variants: flags.variant ?? [],
     logger: flags.log === true,
+    tlsHostNames: flags.tlsName,
   };
 }
 
@@ -62,6 +64,7 @@ export function registerSandboxCommand(program: Command): void {
     .option('--fault <NAME...>', `switch on a deliberate deviation from the spec (${Object.keys(FAULTS).join(', ')})`)
     .option('--variant <NAME...>', `switch on a legitimate difference, or a group of them (${[...Object.keys(VARIANT_GROUPS), ...Object.keys(VARIANTS)].join(', ')})`)
     .option('--log', 'log every request (APIkey and ClientToken headers redacted)')
+    .option('--tls-name <NAME...>', 'with --variant tls or mtls: host names the server certificate names besides localhost, 127.0.0.1 and ::1 (a name a proxy or /etc/hosts maps to this machine)')
     .action(async (flags: SandboxFlags) => {
       let options: SandboxOptions;
       try {
@@ -78,6 +81,9 @@ export function registerSandboxCommand(program: Command): void {
         process.exit(2);
       }
       console.log(`dxs sandbox listening on ${running.baseUrl} (API keys: ${running.apiKey} with the DeleteRegistration role, ${running.apiKeyWithoutDelete} without)`);
+      // One line each, after the ready line: the files a client needs, for the run's life only.
+      if (running.tls !== undefined) console.log(`dxs sandbox CA certificate: ${running.tls.caCert} (dxs test --base-url ${running.baseUrl} --ca-cert ${running.tls.caCert})`);
+      if (running.tls?.clientCert !== undefined) console.log(`dxs sandbox client certificate: ${running.tls.clientCert} key: ${running.tls.clientKey} (--client-cert, --client-key)`);
       let stopping = false;
       const stop = async (signal: string) => {
         if (stopping) return;

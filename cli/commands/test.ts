@@ -12,6 +12,9 @@ import { basename, join, resolve } from 'node:path';
 import { ConfigError, TEST_OPTIONS, resolveCommandOptions, type ResolvedOptions } from '../../lib/config.ts';
 import { secrets } from '../../lib/redact.ts';
 import { isLoopback, openTarget, type Target } from '../../lib/target.ts';
+import { networkOptionsOf } from '../../lib/transport.ts';
+import { childNetwork } from '../../lib/child-network.ts';
+import { connectionInfo, connectionLines } from '../../report/connection.ts';
 import { newRunPrefix, runSeed } from '../../fixtures/run-prefix.ts';
 import { REQUIREMENT_AREAS } from '../../schemas/requirements.ts';
 import { exitCodeOf, type Results, type RunStatus } from '../../report/results.ts';
@@ -209,16 +212,21 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
       sandboxCasing: (options.sandboxCasing as 'pascal' | 'camel' | undefined) ?? (casing === 'strict-pascal' ? 'pascal' : 'camel'),
       sandboxFaults: options.sandboxFault as string[] | undefined,
       sandboxVariants: options.sandboxVariant as string[] | undefined,
+      network: networkOptionsOf(options),
     });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`dxs test: ${error.message}`);
     const status: RunStatus = error.name === 'TargetUnreachable' ? 'unreachable' : 'error';
-    writeReport(reportDir, runReport(partial, status, error.message, started));
+    const report = runReport(partial, status, error.message, started);
+    if (options.insecure === true) report.run.connection = { insecure: true, warnings: [] };
+    writeReport(reportDir, report);
     console.error(`report: ${displayPath(join(reportDir, 'index.html'))}`);
     return 2;
   }
   for (const warning of target.warnings) console.error(`dxs test: warning: ${warning}`);
+  const connection = connectionInfo(target.connection, target.certificate);
+  for (const line of connectionLines(connection)) console.error(`dxs test: ${line}`);
 
   const secretsFile = join(tmpdir(), `dxs-secrets-${process.pid}-${started.getTime()}`);
   const runPrefix = newRunPrefix();
@@ -242,6 +250,7 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
     startedAt: started.toISOString(),
     secretsFile,
     shard: options.shard as string | undefined,
+    connection: target.connection,
   };
   const workers = (options.workers as number | undefined) ?? defaultWorkers(target);
   console.error(`dxs test: ${target.embedded ? 'embedded sandbox at ' : ''}${target.baseUrl}, profile ${selection.profile} (${selection.areas.join(', ')})${selection.strict ? ', strict' : ''}, ${workers} workers`);
@@ -254,11 +263,13 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   let code: number | null;
   let cleanup: CleanupReport | undefined;
   startJournal(context);
+  const network = childNetwork(target.connection, env);
   try {
-    code = await runPlaywright(args, { ...env, [RUN_CONTEXT_ENV]: JSON.stringify(context) }, () => {
+    code = await runPlaywright(args, { ...network.env, [RUN_CONTEXT_ENV]: JSON.stringify(context) }, () => {
       interrupted = true;
     });
   } finally {
+    network.dispose();
     // Before the embedded sandbox stops, and after a failed or interrupted run too.
     cleanup = await cleanUpAfterRun(context, options.keepData === true);
     await target.close().catch(() => {});
@@ -284,6 +295,7 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
     results = runReport({ ...context }, interrupted ? 'interrupted' : 'error', interrupted ? 'the run was interrupted before any result was written' : `Playwright exited with code ${code} before writing results`, started);
   }
   results.cleanup = cleanup;
+  results.run.connection = connection;
   console.error(`dxs test: ${cleanupLine(cleanup)}`);
   if (judge !== undefined) results.baseline = applyBaseline(results, judge);
   // Rewritten with every secret the workers saw, and with the final status.

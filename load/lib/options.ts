@@ -28,5 +28,16 @@ export function buildOptions(endpoints: readonly string[]): Options {
     setupTimeout: '120s',
     // The API key never lands in the summary or the JSON outputs: k6 does not record headers.
     userAgent: 'dxs-load/0.1 (k6)',
+    // A target behind mutual TLS; its CA reaches k6 as SSL_CERT_FILE, which Go reads (cli/commands/load/run.ts).
+    ...(settings.clientCert !== undefined && settings.clientKey !== undefined
+      ? { tlsAuth: [{ domains: [hostOf(settings.baseUrl)], cert: open(settings.clientCert), key: open(settings.clientKey) }] }
+      : {}),
+    ...(settings.insecure ? { insecureSkipTLSVerify: true } : {}),
   };
+}
+
+/** The host name of a URL, without URL (k6 has one only through an extension). */
+function hostOf(url: string): string {
+  const authority = url.replace(/^[a-z]+:\/\//i, '').split('/')[0];
+  return authority.startsWith('[') ? authority.slice(1, authority.indexOf(']')) : authority.split(':')[0];
 }

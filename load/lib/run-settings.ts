@@ -27,6 +27,11 @@ export interface RunSettings {
   runPrefix?: string;
   /** Absolute path of the fixture pack (fixtures/pack.ts) the run's data comes from. */
   fixturePack?: string;
+  /** Mutual TLS (issue 31): PEM files k6 opens in the init context for options.tlsAuth. */
+  clientCert?: string;
+  clientKey?: string;
+  /** --insecure: options.insecureSkipTLSVerify. */
+  insecure?: boolean;
 }
 
 /** The samples when none is given: the k6 side, the CLI's help and the bench print the same. */
@@ -48,6 +53,9 @@ export const SETTING_ENV_NAMES: Record<keyof RunSettings, string> = {
   seed: 'DXS_SEED',
   runPrefix: 'DXS_RUN_PREFIX',
   fixturePack: 'DXS_FIXTURE_PACK',
+  clientCert: 'DXS_CLIENT_CERT',
+  clientKey: 'DXS_CLIENT_KEY',
+  insecure: 'DXS_INSECURE',
 };
 
 /** The environment of a k6 run; without the API key for an archive that leaves the machine. */

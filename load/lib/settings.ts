@@ -43,4 +43,7 @@ export const settings: LoadSettings = {
   seed: number('seed', true) ?? 20260101,
   runPrefix: text('runPrefix') ?? 'load',
   fixturePack: text('fixturePack'),
+  clientCert: text('clientCert'),
+  clientKey: text('clientKey'),
+  insecure: text('insecure') === 'true',
 };

@@ -17,6 +17,7 @@ import { LOG_ATTACHMENT, newLog, setCurrentLog } from './log.ts';
 import { settle, unwrap, type Outcome } from './prerequisites.ts';
 import { runContext, type RunContext } from './run-context.ts';
 import { configuredIdentifierTypes } from './companies-more.ts';
+import { requestNetworkOptions } from './request-network.ts';
 
 interface TestFixtures {
   api: ApiClient;
@@ -57,7 +58,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 
   setupApi: [
     async ({ playwright, target }, use) => {
-      const request = await playwright.request.newContext();
+      const request = await playwright.request.newContext(requestNetworkOptions(target.baseUrl, target.connection));
       await use(new ApiClient(request, target, newLog(), { steps: false }));
       await request.dispose();
     },

@@ -3,6 +3,8 @@
 // it carries the API keys. Workers re-register the keys in their own SecretRegistry.
 import { API_PREFIX, DEFAULT_SANDBOX_HOST, DEFAULT_SANDBOX_PORT, SANDBOX_API_KEY, SANDBOX_API_KEY_WITHOUT_DELETE } from '../../lib/defaults.ts';
 import { secrets } from '../../lib/redact.ts';
+import { proxyCredentialValues } from '../../lib/proxy.ts';
+import type { Connection } from '../../lib/transport.ts';
 
 export const RUN_CONTEXT_ENV = 'DXS_RUN_CONTEXT';
 
@@ -34,6 +36,8 @@ export interface RunContext {
   /** Where workers leave the token values they saw, so the reporter can redact them too (outside the report directory). */
   secretsFile?: string;
   shard?: string;
+  /** Proxy (credentials included) and TLS files of the run (issue 31); absent: a direct connection, Node's roots. */
+  connection?: Connection;
 }
 
 let cached: RunContext | undefined;
@@ -69,6 +73,7 @@ export function runContext(env: Record<string, string | undefined> = process.env
         };
   secrets.add(context.apiKey);
   secrets.add(context.apiKeyWithoutDelete);
+  if (context.connection?.proxy !== undefined) for (const value of proxyCredentialValues(context.connection.proxy)) secrets.add(value);
   if (env === process.env) cached = context;
   return context;
 }

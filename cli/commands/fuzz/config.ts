@@ -136,6 +136,12 @@ export interface FuzzConfigInput {
   scratchClientToken: string;
   /** Which export the run uses; the relaxations follow it. Default: spec. */
   exportKind?: FuzzExport;
+  /** The run's proxy (credentials included: the file is private) and TLS settings (issue 31). */
+  proxy?: string;
+  /** A CA bundle path (the system roots with --ca-cert), or false for --insecure. */
+  tlsVerify?: string | false;
+  requestCert?: string;
+  requestCertKey?: string;
 }
 
 /** Operations that change the company of their token (its CountryCode, its details): they get the scratch company. */
@@ -153,6 +159,10 @@ export function fuzzConfigToml(input: FuzzConfigInput): string {
   const lines = [
     '# Written by dxs fuzz for one run; deleted afterwards.',
     `hooks = ${tomlString(HOOKS_FILE)}`,
+    ...(input.proxy === undefined ? [] : [`proxy = ${tomlString(input.proxy)}`]),
+    ...(input.tlsVerify === undefined ? [] : [`tls-verify = ${input.tlsVerify === false ? 'false' : tomlString(input.tlsVerify)}`]),
+    ...(input.requestCert === undefined ? [] : [`request-cert = ${tomlString(input.requestCert)}`]),
+    ...(input.requestCertKey === undefined ? [] : [`request-cert-key = ${tomlString(input.requestCertKey)}`]),
     '',
     '[headers]',
     `APIkey = ${tomlString(input.apiKey)}`,

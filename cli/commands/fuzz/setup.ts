@@ -14,6 +14,7 @@ import { newLog } from '../../../suites/support/log.ts';
 import { uploadAndSend } from '../../../suites/support/outbound.ts';
 import { entriesOf, listIncoming } from '../../../suites/support/inbound.ts';
 import { runContext } from '../../../suites/support/run-context.ts';
+import { requestNetworkOptions } from '../../../suites/support/request-network.ts';
 
 export interface FuzzData {
   clientToken: string;
@@ -32,10 +33,11 @@ export interface FuzzData {
 }
 
 /** What the setup creates is journaled in reportDir (created.jsonl), so that the run can delete it afterwards as dxs test does. */
-export async function prepareFuzzData(target: Target, asyncTimeoutSeconds: number, reportDir: string): Promise<FuzzData> {
-  const context = runContext({ DXS_BASE_URL: target.baseUrl, DXS_API_KEY: target.apiKey, DXS_ASYNC_TIMEOUT: String(asyncTimeoutSeconds), DXS_REPORT_DIR: reportDir });
+export async function prepareFuzzData(target: Pick<Target, 'baseUrl' | 'apiKey' | 'connection'>, asyncTimeoutSeconds: number, reportDir: string): Promise<FuzzData> {
+  const context = { ...runContext({ DXS_BASE_URL: target.baseUrl, DXS_API_KEY: target.apiKey, DXS_ASYNC_TIMEOUT: String(asyncTimeoutSeconds), DXS_REPORT_DIR: reportDir }), connection: target.connection };
   const fixtures = createFixtures({ runPrefix: newRunPrefix() });
-  const http = await request.newContext();
+  // The proxy and the client certificate; the CA bundle is the process's own (see setup-process.ts).
+  const http = await request.newContext(requestNetworkOptions(target.baseUrl, target.connection));
   try {
     const api = new ApiClient(http, context, newLog(), { steps: false });
     const company = await registerCompany(api, context, fixtures.company('SE'));

@@ -10,6 +10,8 @@ import { settingsEnvironment, type RunSettings } from '../../../load/lib/run-set
 import { segmentArguments, type Segment } from './segments.ts';
 import type { ScriptArtifacts } from './report.ts';
 import { bundleScript } from './bundle.ts';
+import { childNetwork } from '../../../lib/child-network.ts';
+import type { Connection } from '../../../lib/transport.ts';
 
 export const SCRIPTS_DIRECTORY = join(PROJECT_ROOT, 'load', 'scripts');
 export const DEFAULT_THRESHOLDS_FILE = join(PROJECT_ROOT, 'load', 'thresholds', 'default.json');
@@ -51,6 +53,8 @@ export interface RunScriptInput {
   segment?: Segment;
   /** Show k6's own output (progress bar, summary) on this terminal instead of a log file. */
   inheritOutput: boolean;
+  /** The run's proxy and CA bundle (issue 31): k6 reads HTTPS_PROXY/HTTP_PROXY and, through Go, SSL_CERT_FILE. */
+  connection?: Connection;
 }
 
 /** Runs k6; resolves with its exit code and the files it wrote. */
@@ -81,8 +85,9 @@ export async function runScript(input: RunScriptInput): Promise<ScriptArtifacts 
 async function runK6(input: RunScriptInput, args: string[], files: { raw: string; summary: string; dashboard: string; log: string }): Promise<ScriptArtifacts & { exitCode: number }> {
   const { raw, summary, dashboard, log } = files;
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DXS_') && !name.startsWith('K6_')));
+  const network = childNetwork(input.connection, inherited);
   const env = {
-    ...inherited,
+    ...network.env,
     ...settingsEnvironment(input.settings, true),
     K6_WEB_DASHBOARD: 'true',
     K6_WEB_DASHBOARD_EXPORT: dashboard,
@@ -92,6 +97,10 @@ async function runK6(input: RunScriptInput, args: string[], files: { raw: string
     K6_NO_USAGE_REPORT: 'true',
   };
   const exitCode = await new Promise<number>((resolve, reject) => {
+    const settle = (code: number): void => {
+      network.dispose();
+      resolve(code);
+    };
     const child = spawn(input.k6, args, { env, stdio: input.inheritOutput ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
     if (!input.inheritOutput) {
       const stream = createWriteStream(log);
@@ -107,11 +116,12 @@ async function runK6(input: RunScriptInput, args: string[], files: { raw: string
     process.on('SIGTERM', forward);
     child.on('error', (error) => {
       process.off('SIGTERM', forward);
+      network.dispose();
       reject(error);
     });
     child.on('close', (code, signal) => {
       process.off('SIGTERM', forward);
-      resolve(code ?? (signal ? 128 : 1));
+      settle(code ?? (signal ? 128 : 1));
     });
   });
   return {
