@@ -30,6 +30,7 @@ export const FAULTS: Record<string, string> = {
   'identifier-type-unchecked': 'add identifier accepts an unsupported Type',
   'identifier-202': 'add identifier answers 202 instead of 200 or 201',
   'status-processes-string': 'Details.Processes of the company status answer is one comma-separated string, not [string]',
+  'reregister-new-company': 'registering an ErpId again creates a second company (a new CompanyId) instead of updating the first',
   'delete-role-ignored': 'delete is accepted from an API key without the DeleteRegistration role',
   'delete-duplicate-202': 'a duplicate delete request answers 202 instead of 200',
   'delete-any-api-key': 'delete accepts an APIkey that is not configured (202, nothing deleted)',

@@ -92,7 +92,8 @@ export async function companiesArea(app: FastifyInstance, { context }: AreaOptio
     const erpId = requiredString(body, 'ErpId');
     const fields = companyFields(body, !hasFault(context, 'register-orgno-optional'), context);
     const apiKey = request.auth.apiKey as string;
-    const existing = store.companyByErpId(apiKey, erpId);
+    // The fault: registering an ErpId again makes a second company instead of updating the first.
+    const existing = hasFault(context, 'reregister-new-company') ? undefined : store.companyByErpId(apiKey, erpId);
     if (existing !== undefined) {
       // An update keeps the company (same CompanyId) and its registration status; with
       // reregister-pending it runs a new registration in the background.

@@ -60,6 +60,7 @@ export const FAULT_EXPECTATIONS: Record<string, FaultExpectation> = {
   'delete-id-optional': { areas: ['companies'], requirement: 'CMP-DEL-07' },
   'delete-every-api-key': { areas: ['companies'], requirement: 'CMP-DEL-09', destructive: true },
   'status-processes-string': { areas: ['companies'], requirement: 'CMP-STA-01' },
+  'reregister-new-company': { areas: ['flows'], requirement: 'FLOW-08' },
   // network
   'lookup-partyid-optional': { areas: ['network'], requirement: 'NET-LKP-02' },
   'lookup-exacthit-string': { areas: ['network'], requirement: 'NET-LKP-05' },
