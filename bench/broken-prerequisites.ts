@@ -5,7 +5,7 @@
 import { cpus, loadavg } from 'node:os';
 import { runDxsTest } from './run-dxs-test.ts';
 
-const RUNS = ['clean', 'token-answer-without-token', 'token-create-500', 'never-registered', 'never-delivered', 'providera-status-unlisted', 'inbox-never-receives'];
+const RUNS = ['clean', 'token-answer-without-token', 'token-create-500', 'never-registered', 'stays-pending', 'providera-status-unlisted', 'inbox-never-receives'];
 const only = (process.env.DXS_BENCH_FAULTS ?? '').split(',').map((name) => name.trim()).filter(Boolean);
 /** Bounded: a run that hangs is killed, and shows as exit -. */
 const KILL_AFTER_MS = 300_000;

@@ -46,7 +46,15 @@ export function authenticateClientToken(context: SandboxContext, request: Fastif
   if (token.Revoked && !hasFault(context, 'revoked-token-accepted')) throw new ApiError(401, 'clientTokenRevoked');
   if (token.ValidTo !== undefined && token.ValidTo <= Date.now() && !hasFault(context, 'expired-token-accepted')) throw new ApiError(401, 'clientTokenExpired');
   if (token.Kind === 'search') {
-    if (!allowSearch && !hasFault(context, 'search-token-company-access')) throw new ApiError(401, 'searchTokenNotAllowed');
+    if (!allowSearch && hasFault(context, 'search-token-company-access')) {
+      // The fault: a search token, made for no company, acts for the API key's latest company.
+      const company = latestCompany(context, token.ApiKey);
+      if (company !== undefined) {
+        request.auth = { apiKey: token.ApiKey, token, company };
+        return;
+      }
+    }
+    if (!allowSearch) throw new ApiError(401, 'searchTokenNotAllowed');
     request.auth = { apiKey: token.ApiKey, token };
     return;
   }

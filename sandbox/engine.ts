@@ -152,7 +152,10 @@ export class Engine {
         return true;
       });
     }
-    if (!this.options.faults.has('never-delivered')) steps.push(() => (setStatus('Delivered'), true));
+    steps.push(() => (setStatus('Delivered'), true));
+    // Sent may be a document's last status (transitions are not shown); never leaving Pending is
+    // what no reading allows: "The document passes through several statuses".
+    if (this.options.faults.has('stays-pending')) return;
     const run = (index: number) => {
       this.after(1, () => {
         // Offboarding provider A stops the document; a forgotten record needs no more work.

@@ -4,12 +4,15 @@
 
 /**
  * ISO 8601 date-time as the service writes it. ajv-formats' "date-time" is RFC 3339 and rejects
- * the "+0000" offsets of the guide examples, so offsets may be Z, +hh:mm or +hhmm here. A value
- * without an offset (a .NET DateTime of unspecified kind) is still ISO 8601 and passes.
+ * the "+0000" offsets of the guide examples, so offsets may be Z, +hh:mm, +hhmm or +hh here (ISO
+ * 8601 allows an hours-only offset), and fractions may follow a comma. A value without an offset
+ * (a .NET DateTime of unspecified kind) is still ISO 8601 and passes, and so does the basic format
+ * (20260101T100000Z), which ISO 8601 allows as well.
  */
-export const DATE_TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}(:\\d{2}(\\.\\d+)?)?([Zz]|[+-]\\d{2}:?\\d{2})?$';
+export const DATE_TIME_PATTERN = '^(\\d{4}-\\d{2}-\\d{2}[Tt]\\d{2}:\\d{2}(:\\d{2}([.,]\\d+)?)?([Zz]|[+-]\\d{2}(:?\\d{2})?)?|\\d{8}[Tt]\\d{4}(\\d{2}([.,]\\d+)?)?([Zz]|[+-]\\d{2}(\\d{2})?)?)$';
 
-const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:[Zz]|[+-](\d{2}):?(\d{2}))?$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2})(?::(\d{2})(?:[.,]\d+)?)?(?:[Zz]|[+-](\d{2})(?::?(\d{2}))?)?$/;
+const BASIC_DATE_TIME = /^(\d{4})(\d{2})(\d{2})[Tt](\d{2})(\d{2})(?:(\d{2})(?:[.,]\d+)?)?(?:[Zz]|[+-](\d{2})(\d{2})?)?$/;
 const DAYS_IN_MONTH = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
 
 function isLeapYear(year: number): boolean {
@@ -17,14 +20,14 @@ function isLeapYear(year: number): boolean {
 }
 
 export function isDxsDateTime(value: string): boolean {
-  const match = DATE_TIME.exec(value);
+  const match = DATE_TIME.exec(value) ?? BASIC_DATE_TIME.exec(value);
   if (match === null) return false;
   const [year, month, day, hour, minute] = [1, 2, 3, 4, 5].map((index) => Number(match[index]));
   const second = match[6] === undefined ? 0 : Number(match[6]);
   if (month < 1 || month > 12 || day < 1) return false;
   const daysInMonth = month === 2 && isLeapYear(year) ? 29 : DAYS_IN_MONTH[month - 1];
   if (day > daysInMonth || hour > 23 || minute > 59 || second > 60) return false;
-  if (match[7] !== undefined && (Number(match[7]) > 23 || Number(match[8]) > 59)) return false;
+  if (match[7] !== undefined && (Number(match[7]) > 23 || Number(match[8] ?? 0) > 59)) return false;
   return true;
 }
 

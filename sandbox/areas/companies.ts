@@ -92,7 +92,8 @@ export async function companiesArea(app: FastifyInstance, { context }: AreaOptio
     const erpId = requiredString(body, 'ErpId');
     const fields = companyFields(body, !hasFault(context, 'register-orgno-optional'), context);
     const apiKey = request.auth.apiKey as string;
-    const existing = store.companyByErpId(apiKey, erpId);
+    // The fault: registering an ErpId again makes a second company instead of updating the first.
+    const existing = hasFault(context, 'reregister-new-company') ? undefined : store.companyByErpId(apiKey, erpId);
     if (existing !== undefined) {
       // An update keeps the company (same CompanyId) and its registration status; with
       // reregister-pending it runs a new registration in the background.
@@ -171,17 +172,15 @@ export async function companiesArea(app: FastifyInstance, { context }: AreaOptio
     const body: Record<string, unknown> = companyStatusBody(request.auth.company as Company);
     if (hasFault(context, 'status-details-missing')) delete body.Details;
     if (hasFault(context, 'status-companyid-number')) body.CompanyId = Number.parseInt(String(body.CompanyId).replace(/\D/g, '').slice(0, 9) || '0', 10);
+    if (hasFault(context, 'status-processes-string')) body.Details = { ...(body.Details as Record<string, unknown>), Processes: ((body.Details as { Processes?: string[] }).Processes ?? []).join(',') };
     sendBody(context, reply, 200, body);
   });
 
   app.get<{ Params: { CompanyId: string } }>('/companies/details/:CompanyId', { preHandler: requireClientToken(context) }, async (request, reply) => {
-    let company = request.auth.company as Company;
-    // Another company's details are answered as not found, like an id that does not exist.
-    if (request.params.CompanyId !== company.CompanyId) {
-      const other = hasFault(context, 'details-other-company') ? store.companies.get(request.params.CompanyId) : undefined;
-      if (other === undefined) throw foreignOrNotFound(context, store.companies.has(request.params.CompanyId), `company ${request.params.CompanyId}`);
-      company = other;
-    }
+    const company = request.auth.company as Company;
+    // Another company's details are answered as not found, like an id that does not exist (a sandbox
+    // choice: the spec does not make details private, and another implementation may answer them).
+    if (request.params.CompanyId !== company.CompanyId) throw foreignOrNotFound(context, store.companies.has(request.params.CompanyId), `company ${request.params.CompanyId}`);
     const body: Record<string, unknown> = companyDetailsBody(company, hasVariant(context, 'capability-unlisted'));
     if (hasFault(context, 'details-invoicechecks-string')) body.HasInvoiceChecks = String(body.HasInvoiceChecks);
     if (hasFault(context, 'details-peppol-malformed')) body.PeppolParticipantIdentifiers = (body.PeppolParticipantIdentifiers as string[]).map((identifier) => identifier.replace('::', ':'));

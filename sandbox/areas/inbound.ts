@@ -99,6 +99,8 @@ export async function inboundArea(app: FastifyInstance, { context }: AreaOptions
     return sendFile(reply, uploadOf(context, document.UploadId, `document ${document.Id}`), { 'x-document-format': document.DocumentFormat });
   });
 
+  // The fault writes the list as one string: a type the spec does not give ("Attachments [string]").
+  const attachmentsOf = (urls: string[]) => (hasFault(context, 'info-attachments-string') ? urls.join(',') : urls);
   app.get<{ Params: { id: string } }>('/documents/:id/info', clientToken, async (request, reply) => {
     const document = ownInbound(context, request);
     return sendBody(context, reply, 200, {
@@ -108,7 +110,7 @@ export async function inboundArea(app: FastifyInstance, { context }: AreaOptions
       DocumentUrl: inboxUrl(context, request, `/documents/${document.Id}`),
       RenderedDocumentFormat: document.RenderedDocumentFormat ?? null,
       RenderedDocumentUrl: document.RenderedUploadId === undefined ? null : inboxUrl(context, request, `/documents/${document.Id}/rendered`),
-      Attachments: document.AttachmentUploadIds.map((_id, index) => inboxUrl(context, request, `/documents/${document.Id}/attachments/${index}`)),
+      Attachments: attachmentsOf(document.AttachmentUploadIds.map((_id, index) => inboxUrl(context, request, `/documents/${document.Id}/attachments/${index}`))),
     });
   });
 

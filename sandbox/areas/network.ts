@@ -103,7 +103,7 @@ function lookup(context: SandboxContext, kind: PartyKind) {
     return sendBody(context, reply, 200, {
       PotentialMatches: potentialMatches,
       ExactHit: hasFault(context, 'lookup-exacthit-string') ? String(potentialMatches === 1 && byIdentifier) : potentialMatches === 1 && byIdentifier,
-      Parties: found.map((party) => partyBody(party, kind, hasVariant(context, 'capability-unlisted'))),
+      Parties: found.map((party) => partyBody(party, kind, hasVariant(context, 'capability-unlisted'))).map((party) => (hasFault(context, 'lookup-connected-string') ? { ...party, Connected: String(party.Connected) } : party)),
     });
   };
 }

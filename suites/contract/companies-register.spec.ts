@@ -35,7 +35,7 @@ test('register accepts IsVatRegistered false and PostalCode without PostalZone',
   await expectCheck(response, [statusIs(202)], { requirement: 'CMP-REG-10' });
 });
 
-test('registering again with the same ErpId updates the company', { tag: tags('companies', 'CMP-REG-14') }, async ({ api, target, fixtures }) => {
+test('registering again with the same ErpId updates the company', { tag: tags('companies', 'CMP-REG-14', 'CMP-STA-07') }, async ({ api, target, fixtures }) => {
   const input = fixtures.company('FI');
   await expectCheck(await api.post('/companies/register', { auth: 'apiKey', json: input }), [statusIs(202)], { requirement: 'CMP-REG-01' });
   const before = await untilRegistered(api, target, input.ErpId);
@@ -49,14 +49,10 @@ test('registering again with the same ErpId updates the company', { tag: tags('c
     last = await api.get('/companies/status', { auth: { clientToken: before.token } });
     return last.data?.Details?.Name === renamed.Name ? true : undefined;
   }).catch(() => undefined);
-  await expectCheck(
-    last,
-    [
-      fieldSatisfies('Details', `carries the new Name ${renamed.Name}`, (details: any) => details?.Name === renamed.Name),
-      fieldSatisfies('CompanyId', `is still ${companyId}`, (value) => value === companyId),
-    ],
-    { requirement: 'CMP-REG-14' },
-  );
+  await expectCheck(last, [statusIs(200), fieldSatisfies('CompanyId', `is still ${companyId}`, (value) => value === companyId)], { requirement: 'CMP-REG-14' });
+  // The quote says the company is updated, not that Details echoes the new Name: a service may take
+  // the name from a business register (CMP-STA-07, hardening).
+  await expectCheck(last, [fieldSatisfies('Details', `carries the new Name ${renamed.Name}`, (details: any) => details?.Name === renamed.Name)], { requirement: 'CMP-STA-07' });
 });
 
 test('wrong JSON types on register give no server error', { tag: tags('companies', 'CMP-REG-19') }, async ({ api, fixtures }) => {

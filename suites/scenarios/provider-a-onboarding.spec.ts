@@ -14,11 +14,20 @@ const PENDING_ATTEMPTS = 3;
 const currentStatus = (response: ApiResponse): string | undefined => response.data?.CurrentStatus?.Status;
 const lastSegment = (location: string | undefined): string => (location ?? '').replace(/\/+$/, '').split(/[/:]/).pop() ?? '';
 
-async function sendBusinessToConsumer(api: ApiClient, token: string, body: (documentUri: string) => unknown): Promise<{ send: ApiResponse; documentId: string }> {
+/**
+ * Uploads and sends one B2C invoice. Whether a send to a person provider A does not report as
+ * registered is refused is not shown ("SSN is used only with provider A"): such a refusal is
+ * recorded and ends the send (undefined), anything else is judged.
+ */
+async function sendBusinessToConsumer(api: ApiClient, token: string, body: (documentUri: string) => unknown, ssnRegistered: boolean): Promise<{ send: ApiResponse; documentId: string } | undefined> {
   const invoice = fixtureFile('invoice.xml');
   const upload = await api.post('/documents', { auth: { clientToken: token }, multipart: { File: { name: invoice.name, mimeType: invoice.contentType, buffer: invoice.bytes } } });
   await expectCheck(upload, [statusIs(202), locationEndsWithUuid], { requirement: 'FLOW-06' });
   const send = await api.post('/documents/outbound', { auth: { clientToken: token }, json: body(upload.headers['location'] ?? '') });
+  if (!ssnRegistered && send.status >= 400 && send.status < 500) {
+    await observe('FLOW-06', `a B2C send to an SSN provider A did not report as registered answered ${send.status}`, send);
+    return undefined;
+  }
   await expectCheck(send, [statusIs(200), locationEndsWithUuid], { requirement: 'FLOW-06' });
   return { send, documentId: lastSegment(send.headers['location']) };
 }
@@ -61,29 +70,36 @@ test(
       if (registered.length === 0) test.info().annotations.push({ type: 'info', description: `FLOW-06: none of the ${ssns.length} SSNs sent is registered with provider A at this target; the B2C invoices go to an unregistered SSN` });
 
       const businessToConsumer = (documentUri: string) => fixtures.sendDocument('BusinessToConsumer', { documentUri, ssn, sender: company.input });
-      const first = await sendBusinessToConsumer(api, company.token, businessToConsumer);
+      const ssnRegistered = registered.length > 0;
+      const first = await sendBusinessToConsumer(api, company.token, businessToConsumer, ssnRegistered);
       const statusOf = (documentId: string) => api.get(`/documents/outbound/${documentId}`, { auth });
-      const progressed = await pollResponse(target, 'the B2C invoice leaving Pending', () => statusOf(first.documentId), (response) => response.status === 200 && currentStatus(response) !== undefined && currentStatus(response) !== 'Pending');
-      await expectCheck(progressed, [statusIs(200), fieldSatisfies('CurrentStatus', 'has moved on from Pending', (value: any) => typeof value?.Status === 'string' && value.Status !== 'Pending')], { requirement: 'FLOW-06' });
-
-      // The second invoice is sent right before offboarding, so it is still on its way; it is read
-      // once, just before, to know whether there is anything left to stop. Only an invoice read as
-      // Pending is surely undelivered when the offboarding arrives, and a fast target may move on
-      // within the read's round trip, so a few more are sent until one is read as Pending.
-      let secondId: string;
+      let secondId = '';
       let before: string | undefined;
-      let attempts = 0;
-      do {
-        secondId = (await sendBusinessToConsumer(api, company.token, businessToConsumer)).documentId;
-        before = currentStatus(await statusOf(secondId));
-      } while (before !== 'Pending' && ++attempts < PENDING_ATTEMPTS);
+      if (first !== undefined) {
+        const progressed = await pollResponse(target, 'the B2C invoice leaving Pending', () => statusOf(first.documentId), (response) => response.status === 200 && currentStatus(response) !== undefined && currentStatus(response) !== 'Pending');
+        await expectCheck(progressed, [statusIs(200), fieldSatisfies('CurrentStatus', 'has moved on from Pending', (value: any) => typeof value?.Status === 'string' && value.Status !== 'Pending')], { requirement: 'FLOW-06' });
+
+        // The second invoice is sent right before offboarding, so it is still on its way; it is read
+        // once, just before, to know whether there is anything left to stop. Only an invoice read as
+        // Pending is surely undelivered when the offboarding arrives, and a fast target may move on
+        // within the read's round trip, so a few more are sent until one is read as Pending.
+        let attempts = 0;
+        do {
+          const second = await sendBusinessToConsumer(api, company.token, businessToConsumer, ssnRegistered);
+          if (second === undefined) break;
+          secondId = second.documentId;
+          before = currentStatus(await statusOf(secondId));
+        } while (before !== 'Pending' && ++attempts < PENDING_ATTEMPTS);
+      }
 
       const offboard = await api.post(OFFBOARD_PATH, { auth });
       offboarded = offboard.status < 300;
       await expectCheck(offboard, [statusIs(200), hasHeader('Location')], { requirement: 'PRA-36' });
       await expectCheck(offboard, [isSuccess], { requirement: 'PRA-44' });
 
-      if (before === 'Delivered' || before === 'Stopped' || before === undefined) {
+      if (first === undefined || secondId === '') {
+        test.info().annotations.push({ type: 'info', description: 'FLOW-07 not checked: no B2C invoice was accepted (the SSN sent is not registered with provider A at this target)' });
+      } else if (before === 'Delivered' || before === 'Stopped' || before === undefined) {
         test.info().annotations.push({ type: 'warning', description: `FLOW-07 not checked: the B2C invoice was ${before ?? 'unreadable'} just before offboarding` });
       } else {
         const after = await pollResponse(target, 'the B2C invoice being stopped', () => statusOf(secondId), (response) => ['Stopped', 'Delivered'].includes(currentStatus(response) ?? ''));

@@ -3,8 +3,8 @@
 // by the CompanyId -> users and identifiers; then the update by the same ErpId, the first service
 // activation completing in the background, and a client token living exactly until it is revoked.
 import { PROCESSES } from '../../fixtures/index.ts';
-import { checks, createClientToken, expectCheck, pollUntil, registerCompany, revokeClientToken, tags, test, untilTokenRefused, type ApiResponse } from '../support/index.ts';
-import { activateServices, firstActivation } from '../support/companies-more.ts';
+import { checks, createClientToken, expectCheck, observe, pollUntil, registerCompany, revokeClientToken, tags, test, untilTokenRefused, type ApiResponse } from '../support/index.ts';
+import { activateServices, firstActivation, targetSettings } from '../support/companies-more.ts';
 
 const { statusIs, isRejected, fieldSatisfies, bodyIsEmpty } = checks;
 const isRegistered = fieldSatisfies('Status', 'is Registered', (value) => value === 'Registered');
@@ -35,17 +35,29 @@ test('a company registered with the API key reaches Registered, then sets and re
   const companyId = status.data?.CompanyId;
   await expectCheck(status, [fieldSatisfies('CompanyId', 'is a non-empty string', (value) => typeof value === 'string' && value !== '')], { requirement: 'FLOW-02' });
   const auth = { clientToken: token };
+  const company = { input, erpId: input.ErpId, companyId: String(companyId), token, status: status.data ?? {} };
 
+  // Rule 5: a client token sets the details of an activated company. Whether "activated" means
+  // Registered or services activated is not shown, so the services are activated first (the
+  // credential the target takes, as activatedCompany does): activated under both readings.
+  await activateServices(api, company, firstActivation(company, fixtures.searchId()));
+  await pollUntil(target, 'the company readable after its activation', async () => ((await api.get('/companies/status', { auth })).status === 200 ? true : undefined)).catch(() => undefined);
   const details = { ...fixtures.companyDetails(input), City: 'Dxsby' };
   const set = await api.post('/companies/details', { auth, json: details });
   await expectCheck(set, [statusIs(200)], { requirement: 'CMP-DET-01' });
-  const read = await api.get(`/companies/details/${encodeURIComponent(String(companyId))}`, { auth });
+  // The details may reach the read side a moment later: followed until the City shows (bounded),
+  // as CMP-DET-17 does. The Name is not compared: a service may take it from a business register
+  // (CMP-STA-07, hardening).
+  let read: ApiResponse | undefined;
+  await pollUntil(target, 'the City just set in the company details', async () => {
+    read = await api.get(`/companies/details/${encodeURIComponent(String(companyId))}`, { auth });
+    return read.data?.City === 'Dxsby' ? true : undefined;
+  }).catch(() => undefined);
   await expectCheck(
-    read,
+    read as ApiResponse,
     [
       statusIs(200),
       fieldSatisfies('CompanyId', `is ${companyId}, the one the status gave`, (value) => value === companyId),
-      fieldSatisfies('Name', `is ${details.Name}`, (value) => value === details.Name),
       fieldSatisfies('City', 'is Dxsby, the City just set', (value) => value === 'Dxsby'),
     ],
     { requirement: 'FLOW-02' },
@@ -57,12 +69,19 @@ test('a company registered with the API key reaches Registered, then sets and re
   const again = await api.post('/companies/users', { auth, json: user });
   await expectCheck(again, [statusIs(409)], { requirement: 'CMP-USR-10' });
 
-  const identifier = await api.post('/companies/identifiers', { auth, json: fixtures.identifier() });
-  await expectCheck(identifier, [statusIs(200, 201)], { requirement: 'CMP-IDN-01' });
+  const body = fixtures.identifier();
+  const identifier = await api.post('/companies/identifiers', { auth, json: body });
+  // The allowed types are "agreed beforehand with the operator": on a target whose set the run does
+  // not know, a 400 for the type this run assumes is recorded, not judged (as companies.spec.ts does).
+  if (identifier.status === 400 && !targetSettings(target).identifierTypesKnown) {
+    await observe('CMP-IDN-01', `an identifier of type ${body.Type} (one this run assumes; set DXS_IDENTIFIER_TYPES to the target's agreed types) answered 400: ${(identifier.text ?? '').slice(0, 200)}`, identifier);
+  } else {
+    await expectCheck(identifier, [statusIs(200, 201)], { requirement: 'CMP-IDN-01' });
+  }
 });
 
 test('registering again with the same ErpId updates the company instead of creating another', {
-  tag: tags('flows', 'FLOW-08', 'CMP-REG-14'),
+  tag: tags('flows', 'FLOW-08', 'CMP-REG-14', 'CMP-STA-07'),
 }, async ({ api, target, fixtures }) => {
   const company = await registerCompany(api, target, fixtures.company('DK'));
   const renamed = { ...company.input, Name: `${company.input.Name} Ny` };
@@ -75,16 +94,16 @@ test('registering again with the same ErpId updates the company instead of creat
     status = await api.get('/companies/status', { auth: { clientToken: company.token } });
     return status.data?.Details?.Name === renamed.Name && status.data?.Status === 'Registered' ? true : undefined;
   }).catch(() => undefined);
-  // The token taken before the update still names the same company, now renamed.
+  // The token taken before the update still names the same company. "To update, the same call is
+  // made with the same ErpId" says the company is updated, not that Details echoes the new Name: a
+  // service may take the name from a business register (CMP-STA-07, hardening: a warning).
   await expectCheck(
     status as ApiResponse,
-    [
-      statusIs(200),
-      fieldSatisfies('CompanyId', `is still ${company.companyId}`, (value) => value === company.companyId),
-      fieldSatisfies('Details', `carries the new Name ${renamed.Name}`, (value: any) => value?.Name === renamed.Name),
-    ],
+    [statusIs(200), fieldSatisfies('CompanyId', `is still ${company.companyId}`, (value) => value === company.companyId)],
     { requirement: 'FLOW-08' },
   );
+  await expectCheck(status as ApiResponse, [statusIs(200), fieldSatisfies('CompanyId', `is still ${company.companyId}`, (value) => value === company.companyId)], { requirement: 'CMP-REG-14' });
+  await expectCheck(status as ApiResponse, [fieldSatisfies('Details', `carries the new Name ${renamed.Name}`, (value: any) => value?.Name === renamed.Name)], { requirement: 'CMP-STA-07' });
   // A token created now for the ErpId is for that one company, not a second one.
   const { token } = await createClientToken(api, company.erpId);
   const fresh = await api.get('/companies/status', { auth: { clientToken: token ?? '' } });
@@ -92,7 +111,7 @@ test('registering again with the same ErpId updates the company instead of creat
 });
 
 test('a first service activation with RegistrationId and SearchId completes in the background', {
-  tag: tags('flows', 'FLOW-17', 'CMP-SVC-01'),
+  tag: tags('flows', 'FLOW-17', 'CMP-SVC-01', 'CMP-STA-08'),
 }, async ({ api, target, fixtures }) => {
   const processes = [...PROCESSES];
   const company = await registerCompany(api, target, fixtures.company('SE', { processes }));
@@ -108,10 +127,14 @@ test('a first service activation with RegistrationId and SearchId completes in t
     const listed = status.data?.Details?.Processes;
     return status.status === 200 && Array.isArray(listed) && processes.every((process) => listed.includes(process)) ? true : undefined;
   }).catch(() => undefined);
+  // The work completing in the background is what the quote says: the company stays readable. The
+  // services body carries no processes, so the listed processes are the registration's (CMP-STA-08,
+  // hardening: a warning).
+  await expectCheck(status as ApiResponse, [statusIs(200)], { requirement: 'FLOW-17' });
   await expectCheck(
     status as ApiResponse,
-    [statusIs(200), fieldSatisfies('Details', `lists the processes ${processes.join(', ')} after the activation (made with ${activatedWith})`, (value: any) => Array.isArray(value?.Processes) && processes.every((process) => value.Processes.includes(process)))],
-    { requirement: 'FLOW-17' },
+    [fieldSatisfies('Details', `lists the processes ${processes.join(', ')} after the activation (made with ${activatedWith})`, (value: any) => Array.isArray(value?.Processes) && processes.every((process) => value.Processes.includes(process)))],
+    { requirement: 'CMP-STA-08' },
   );
 });
 
@@ -138,7 +161,8 @@ test('a client token works until it is revoked and never after', { tag: tags('fl
   }
   const detailsAfter = await api.get(`/companies/details/${encodeURIComponent(registeredCompany.companyId)}`, { auth });
   await expectCheck(detailsAfter, [isRejected], { requirement: 'FLOW-09' });
-  // Revoking is of that one token: another token of the company, never revoked, still works.
+  // Revoking is of that one token: another token of the company, never revoked, still works. That is
+  // the natural reading of revoke, not part of the invariant (a refused credential): a warning only.
   const stillValid = await api.get('/companies/status', { auth: { clientToken: other as string } });
-  await expectCheck(stillValid, [statusIs(200)], { requirement: 'FLOW-09' });
+  await expectCheck(stillValid, [statusIs(200)], { requirement: 'FLOW-09', level: 'GUIDE' });
 });

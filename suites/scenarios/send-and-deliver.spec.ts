@@ -7,7 +7,7 @@
 import type { SendDocumentAsType } from '../../fixtures/bodies.ts';
 import type { Fixtures } from '../../fixtures/index.ts';
 import { checks, expectCheck, observe, schema, tags, type ApiClient, type RegisteredCompany, type RunContext } from '../support/index.ts';
-import { currentStatusOf, DOCUMENT_STATUSES, downloadOutbound, fact, sendableSsn, isBinaryDocument, historyOf, pollStatus, sentDocument, shapeOf, statusPath, test } from '../support/outbound.ts';
+import { currentStatusOf, DOCUMENT_STATUSES, downloadOutbound, fact, refusedForUnregisteredSsn, sendableSsn, isBinaryDocument, historyOf, pollStatus, sentDocument, shapeOf, statusPath, test, uploadAndSend } from '../support/outbound.ts';
 
 const { statusIs, fieldSatisfies } = checks;
 
@@ -15,12 +15,17 @@ interface Case {
   type: SendDocumentAsType;
   /** The catalog entry for this type's delivery. */
   requirement: string;
-  /** Whether the spec's flow for this type asks for Delivered (MUST) or only for progress beyond Pending. */
-  deliveredIs: 'MUST' | 'GUIDE';
+  /**
+   * Progress beyond Pending is what the spec asks of every type ("passes through several statuses");
+   * Delivered at the end only warns: Sent is a listed status too, and "Transitions: not shown", so a
+   * correct target may leave a document of any type in Sent (for an electronic send, the inbox shows
+   * the delivery: FLOW-04).
+   */
+  deliveredIs: 'GUIDE';
 }
 
 const CASES: Case[] = [
-  { type: 'Electronic', requirement: 'FLOW-03', deliveredIs: 'MUST' },
+  { type: 'Electronic', requirement: 'FLOW-03', deliveredIs: 'GUIDE' },
   { type: 'PDF', requirement: 'FLOW-12', deliveredIs: 'GUIDE' },
   { type: 'Paper', requirement: 'FLOW-13', deliveredIs: 'GUIDE' },
   { type: 'BusinessToConsumer', requirement: 'FLOW-06', deliveredIs: 'GUIDE' },
@@ -51,17 +56,19 @@ interface Scenario {
 
 async function sendAndFollow({ type, requirement, deliveredIs }: Case, { api, fixtures, target, company, recipient }: Scenario): Promise<void> {
   const auth = { clientToken: company.token };
-  const sent = await sentDocument(api, fixtures, company.token, type, {
-    sender: company,
-    recipient,
-    ssn: type === 'BusinessToConsumer' ? await sendableSsn(api, fixtures, company.token) : undefined,
-  });
+  const sendable = type === 'BusinessToConsumer' ? await sendableSsn(api, fixtures, company.token) : undefined;
+  const attempt = await uploadAndSend(api, fixtures, company.token, type, { sender: company, recipient, ssn: sendable?.ssn });
+  if (refusedForUnregisteredSsn(sendable, attempt.response)) {
+    await observe(requirement, `no SSN of the lookup is registered with provider A at this target, and a send to an unregistered one answered ${attempt.response.status}`, attempt.response);
+    return;
+  }
+  const sent = await sentDocument(api, fixtures, company.token, type, { sender: company, recipient, ssn: sendable?.ssn }, attempt);
   await expectCheck(sent.response, [statusIs(200)], { requirement: 'OUT-SEND-06' });
 
   const first = await api.get(statusPath(sent.documentId), { auth });
   await expectCheck(first, [statusIs(200), schema('outbound-document.response'), sameId(sent.documentId)], { requirement: 'OUT-STA-09' });
 
-  // Polled until a final status (Delivered, ConversionFailed, Stopped), bounded by the async timeout.
+  // Polled until a final status (Delivered, ConversionFailed, Stopped), or until it rests in Sent, bounded by the async timeout.
   const poll = await pollStatus(api, target, company.token, sent.documentId);
   const last = poll.last;
   const reads = [{ status: currentStatusOf(first.data), documentType: first.data?.DocumentType, history: historyOf(first.data) }, ...poll.reads];
@@ -71,21 +78,26 @@ async function sendAndFollow({ type, requirement, deliveredIs }: Case, { api, fi
 
   await expectCheck(last, [statusIs(200), schema('outbound-document.response')], { requirement: 'OUT-STA-09' });
   await expectCheck(last, [fact('Pending first', reads[0].status === 'Pending' || finalHistory.includes('Pending'), 'Pending at the first read, or among the StatusHistory entries', `first read ${reads[0].status}; StatusHistory ${finalHistory.join(', ') || '(empty)'}`)], { requirement: 'OUT-STA-10' });
+  // "The history of changes" may hold the current status or only the changes before it (the readings
+  // in schemas/README.md): a status seen earlier and since left is a past change under both, the
+  // current one is recorded.
   const seenStatuses = [...new Set(reads.map((read) => read.status).filter((status): status is string => status !== undefined))];
-  const missing = seenStatuses.filter((status) => !finalHistory.includes(status));
+  const left = seenStatuses.filter((status) => status !== finalStatus);
+  const missing = left.filter((status) => !finalHistory.includes(status));
   await expectCheck(
     last,
     [
-      fact('every status seen is in the history', missing.length === 0, `StatusHistory holding every CurrentStatus seen (${seenStatuses.join(', ')})`, missing.length === 0 ? finalHistory.join(', ') : `missing ${missing.join(', ')}`),
+      fact('every status left is in the history', missing.length === 0, `StatusHistory holding every CurrentStatus seen and since left (${left.join(', ') || 'none'})`, missing.length === 0 ? finalHistory.join(', ') : `missing ${missing.join(', ')}`),
       fact('history grows', growsOnly(reads.map((read) => read.history)), 'each read\'s StatusHistory holding the statuses of the previous one', reads.map((read) => `[${read.history.join(',')}]`).join(' ')),
-      fact('history holds CurrentStatus', finalStatus !== undefined && finalHistory.includes(finalStatus), `StatusHistory holding the CurrentStatus ${finalStatus}`, finalHistory.join(', ') || '(none)'),
       fact('statuses in the enum', finalHistory.every((status) => (DOCUMENT_STATUSES as readonly string[]).includes(status)), 'every status a DocumentStatus', finalHistory.join(', ')),
     ],
     { requirement: 'OUT-STA-11' },
   );
+  await observe('OUT-STA-19', `${type}: the final StatusHistory ${finalStatus !== undefined && finalHistory.includes(finalStatus) ? 'holds' : 'does not hold'} the CurrentStatus ${finalStatus}`, last);
 
   // Beyond Pending is what every type must reach; Delivered at the end is what the flow shows.
-  await expectCheck(last, [fact('progress', finalHistory.some((status) => status !== 'Pending'), 'a status other than Pending', `final ${finalStatus}`)], { requirement, level: 'MUST' });
+  // The current status counts too: a history of the changes before it may hold Pending alone.
+  await expectCheck(last, [fact('progress', (finalStatus !== undefined && finalStatus !== 'Pending') || finalHistory.some((status) => status !== 'Pending'), 'a status other than Pending', `final ${finalStatus}; StatusHistory ${finalHistory.join(', ') || '(empty)'}`)], { requirement, level: 'MUST' });
   await expectCheck(last, [fact('delivered', finalStatus === 'Delivered', 'CurrentStatus Delivered at the end (bounded by the async timeout)', `final ${finalStatus}; seen ${poll.seen.join(' -> ')}`)], { requirement, level: deliveredIs });
 
   // When the API's checks pass (at send, or later) is not observable: the type at each status is
@@ -120,7 +132,7 @@ function tagsOf({ type, requirement }: Case): string[] {
 }
 
 function titleOf({ type }: Case): string {
-  return `a document sent as ${type} starts Pending, reaches Delivered, is followed by id and ErpDocumentId, and downloads`;
+  return `a document sent as ${type} starts Pending, moves on through its statuses (Delivered at the end only warns), is followed by id and ErpDocumentId, and downloads`;
 }
 
 // Each test asks only for the companies it needs: a worker-scoped fixture is set up on first use.

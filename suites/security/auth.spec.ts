@@ -2,7 +2,6 @@
 // checks assert that the call was rejected (a 4xx), not which code came back; 401 or 403 is SEC-25
 // (hardening).
 import { checks, createClientToken, expectCheck, observe, revokeClientToken, tags, test, untilTokenRefused, type ApiResponse } from '../support/index.ts';
-import { refusedOrNotRevealing } from '../support/companies-more.ts';
 
 const { isRejected, statusIs } = checks;
 const WRONG_API_KEY = 'dxs-wrong-api-key-0000000000';
@@ -111,12 +110,15 @@ test.describe('revoked and expired tokens', () => {
 });
 
 test.describe('one company cannot see another', () => {
-  test("one company's token does not read another company's details", { tag: tags('security', 'CMP-DET-19', 'SEC-09') }, async ({ api, registeredCompany, otherCompany }) => {
+  // Company details are not private in the spec: the path names any CompanyId, lookups hand out other
+  // companies' CompanyIds, and the details carry what a trading partner needs (capabilities,
+  // InvoiceChecks). The company-isolation invariant covers documents, the inbox and provider A, so
+  // what a target answers here is recorded, not judged.
+  test("what one company's token gets for another company's details is recorded", { tag: tags('security', 'CMP-DET-19') }, async ({ api, registeredCompany, otherCompany }) => {
     const response = await api.get(`/companies/details/${encodeURIComponent(otherCompany.companyId)}`, { auth: { clientToken: registeredCompany.token } });
-    // A target may answer with the caller's own details whatever the path names: that reveals nothing.
-    const notTheOther = refusedOrNotRevealing(otherCompany.companyId, "the other company's CompanyId");
-    await expectCheck(response, [notTheOther], { requirement: 'CMP-DET-19' });
-    await expectCheck(response, [notTheOther], { requirement: 'SEC-09' });
+    const companyId = response.data?.CompanyId;
+    const answered = response.status >= 400 ? 'refused' : companyId === otherCompany.companyId ? "the other company's details" : companyId === registeredCompany.companyId ? "the caller's own details" : `CompanyId ${JSON.stringify(companyId)}`;
+    await observe('CMP-DET-19', `GET /companies/details/{another company's CompanyId} with a company's own token answered ${response.status}: ${answered}`, response);
   });
 
   test("a company's status call answers with its own company only", { tag: tags('security', 'SEC-09') }, async ({ api, registeredCompany, otherCompany }) => {

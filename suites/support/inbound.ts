@@ -8,7 +8,8 @@
 // names), and RecipientInformation holds B's registered identifiers. The routing scenario tries
 // each field on its own and records which ones route (FLOW-21).
 import { deriveSeed, fixtureFile, fixtureInfo, generateGln, generateOrgNo, mulberry32, vatNumberFor, type CompanyInput, type Fixtures } from '../../fixtures/index.ts';
-import { SetupFailed, pollUntil, registerCompany, type RegisteredCompany } from './companies.ts';
+import { SetupFailed, pollUntil, type RegisteredCompany } from './companies.ts';
+import { activatedCompany } from './companies-more.ts';
 import type { ApiClient, ApiResponse } from './client.ts';
 import { test as base } from './fixtures.ts';
 import { broken, recordBroken, requirePrerequisites, settle, unwrap, type Outcome } from './prerequisites.ts';
@@ -41,7 +42,10 @@ export const test = base.extend<InboundTestFixtures, InboundWorkerFixtures>({
       // routes by these identifiers: drawn from the run prefix, no earlier run's company shares them.
       const random = mulberry32(deriveSeed(target.seed, `${target.runPrefix}:w${workerInfo.workerIndex}:recipient`));
       const orgNo = generateOrgNo('FI', random);
-      await use(await settle(() => registerCompany(setupApi, target, { ...input, OrgNo: orgNo, VatNo: vatNumberFor('FI', orgNo), GLN: generateGln(random, 'FI') })));
+      // Registered with ReceiveInvoices and its services activated: whether register alone
+      // activates the process is a reading (register "activates services"; POST /companies/services
+      // "activates services on a registered company"), and the recipient is active under both.
+      await use(await settle(() => activatedCompany(setupApi, target, { ...input, OrgNo: orgNo, VatNo: vatNumberFor('FI', orgNo), GLN: generateGln(random, 'FI') }, fixtures.searchId())));
     },
     { scope: 'worker' },
   ],

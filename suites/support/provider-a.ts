@@ -5,10 +5,10 @@
 //   ssnLookupBodies   (worker) the 500000- and 500001-SSN lookup bodies, serialised once (~7 MB each)
 // Onboarding is never done on the shared registeredCompany: other suites send with it and expect
 // no business-to-consumer provider to be active.
-import type { ProviderARegistrationInput } from '../../fixtures/bodies.ts';
+import type { CompanyInput, ProviderARegistrationInput } from '../../fixtures/bodies.ts';
 import { fieldSatisfies, type Check } from '../../lib/checks.ts';
 import type { ApiClient, ApiResponse } from './client.ts';
-import { pollUntil, registerCompany, SetupFailed, shortly, type RegisteredCompany } from './companies.ts';
+import { createClientToken, pollUntil, registerCompany, SetupFailed, shortly, type RegisteredCompany } from './companies.ts';
 import { test as base } from './fixtures.ts';
 import { broken, recordBroken, requirePrerequisites, settle, unwrap, type Outcome, type RootCause } from './prerequisites.ts';
 import type { RunContext } from './run-context.ts';
@@ -27,10 +27,43 @@ function normalisedText(value: unknown): string {
   return String(value).toLowerCase().replace(/[\s\-()]/g, '');
 }
 
+/**
+ * One phone number in two writings: the national form and the international one (070-123 45 67
+ * and +46701234567) are the same number once the trunk zero and the country code (1 to 3 digits)
+ * are set aside, as a provider may normalise it.
+ */
+export function samePhoneNumber(left: unknown, right: unknown): boolean {
+  const significant = (value: unknown) => String(value).replace(/\D/g, '').replace(/^0+/, '');
+  const [a, b] = [significant(left), significant(right)].sort((x, y) => x.length - y.length);
+  return a.length > 0 && b.endsWith(a) && b.length - a.length <= 3;
+}
+
 /** The checks that the record shows the registered display name and contact fields (PRA-23). */
 export function recordShowsRegistration(registration: Pick<ProviderARegistrationInput, (typeof RECORD_CONTACT_FIELDS)[number]>): Check[] {
   return RECORD_CONTACT_FIELDS.map((field) =>
-    fieldSatisfies(field, `is the registered ${JSON.stringify(registration[field])} (case, spaces and dashes aside)`, (value) => typeof value === 'string' && normalisedText(value) === normalisedText(registration[field])));
+    field === 'ContactPhone'
+      ? fieldSatisfies(field, `is the registered ${JSON.stringify(registration[field])} (national or international form)`, (value) => typeof value === 'string' && samePhoneNumber(value, registration[field]))
+      : fieldSatisfies(field, `is the registered ${JSON.stringify(registration[field])} (case, spaces and dashes aside)`, (value) => typeof value === 'string' && normalisedText(value) === normalisedText(registration[field])));
+}
+
+/**
+ * A company registered with an OrgNo another company of the run already has, for the provider A
+ * tenant conflict. Whether a target registers two companies with one OrgNo is not shown: when it
+ * refuses, or the company never reaches Registered, the answer is undefined and no shared
+ * prerequisite is recorded broken (registerCompany would record one).
+ */
+export async function secondCompanyWithOrgNo(api: ApiClient, context: RunContext, input: CompanyInput): Promise<RegisteredCompany | undefined> {
+  const register = await api.post('/companies/register', { auth: 'apiKey', json: input });
+  if (register.status !== 202 && register.status !== 200) return undefined;
+  let token: string | undefined;
+  const status = await pollUntil(context, `company ${input.ErpId} reaching Status Registered`, async () => {
+    token ??= (await createClientToken(api, input.ErpId)).token;
+    if (token === undefined) return undefined;
+    const answer = await api.get('/companies/status', { auth: { clientToken: token } });
+    return answer.status === 200 && answer.data?.Status === 'Registered' ? (answer.data as Record<string, any>) : undefined;
+  }, ['client-token', 'registration']).catch(() => undefined);
+  if (status === undefined || token === undefined) return undefined;
+  return { input, erpId: input.ErpId, companyId: String(status.CompanyId ?? ''), token, status };
 }
 
 export interface ProviderACompany extends RegisteredCompany {

@@ -46,7 +46,6 @@ export const FAULT_EXPECTATIONS: Record<string, FaultExpectation> = {
   'status-companyid-number': { areas: ['companies'], requirement: 'CMP-STA-01' },
   'details-invoicechecks-string': { areas: ['companies'], requirement: 'CMP-DET-10' },
   'details-peppol-malformed': { areas: ['companies'], requirement: 'CMP-DET-10' },
-  'details-other-company': { areas: ['security'], requirement: 'CMP-DET-19' },
   'user-username-unchecked': { areas: ['companies'], requirement: 'CMP-USR-05' },
   'user-culture-unchecked': { areas: ['companies'], requirement: 'CMP-USR-08' },
   'user-email-unchecked': { areas: ['companies'], requirement: 'CMP-USR-03' },
@@ -60,6 +59,8 @@ export const FAULT_EXPECTATIONS: Record<string, FaultExpectation> = {
   'delete-client-token-accepted': { areas: ['companies'], requirement: 'CMP-DEL-11' },
   'delete-id-optional': { areas: ['companies'], requirement: 'CMP-DEL-07' },
   'delete-every-api-key': { areas: ['companies'], requirement: 'CMP-DEL-09', destructive: true },
+  'status-processes-string': { areas: ['companies'], requirement: 'CMP-STA-01' },
+  'reregister-new-company': { areas: ['flows'], requirement: 'FLOW-08' },
   // network
   'lookup-partyid-optional': { areas: ['network'], requirement: 'NET-LKP-02' },
   'lookup-exacthit-string': { areas: ['network'], requirement: 'NET-LKP-05' },
@@ -67,6 +68,7 @@ export const FAULT_EXPECTATIONS: Record<string, FaultExpectation> = {
   'setup-feedback-email-unchecked': { areas: ['network'], requirement: 'NET-SET-04' },
   'setup-processes-unchecked': { areas: ['network'], requirement: 'NET-SET-09' },
   'setup-requestid-missing': { areas: ['network'], requirement: 'NET-SET-03' },
+  'lookup-connected-string': { areas: ['network'], requirement: 'NET-LKP-07' },
   // outbound
   'upload-200': { areas: ['outbound'], requirement: 'OUT-UPL-01' },
   'upload-location-missing': { areas: ['outbound'], requirement: 'OUT-UPL-03' },
@@ -75,7 +77,7 @@ export const FAULT_EXPECTATIONS: Record<string, FaultExpectation> = {
   'send-location-missing': { areas: ['outbound'], requirement: 'OUT-SEND-03' },
   'send-type-unchecked': { areas: ['outbound'], requirement: 'OUT-SEND-07' },
   'send-format-optional': { areas: ['outbound'], requirement: 'OUT-SEND-04' },
-  'never-delivered': { areas: ['flows'], requirement: 'FLOW-03', prerequisite: 'outbound-final' },
+  'stays-pending': { areas: ['flows'], requirement: 'FLOW-03', prerequisite: 'outbound-final' },
   'status-time-malformed': { areas: ['outbound'], requirement: 'OUT-STA-05' },
   'status-unlisted': { areas: ['outbound'], requirement: 'OUT-STA-09' },
   'status-history-missing': { areas: ['outbound'], requirement: 'OUT-STA-06' },
@@ -95,6 +97,7 @@ export const FAULT_EXPECTATIONS: Record<string, FaultExpectation> = {
   'inbound-list-all-companies': { areas: ['inbound'], requirement: 'INB-18' },
   // The flows area holds only the tests that judge FLOW-04 itself; the inbound area's tests need the inbox.
   'inbox-never-receives': { areas: ['flows', 'inbound'], requirement: 'FLOW-04', prerequisite: 'inbox-delivery' },
+  'info-attachments-string': { areas: ['inbound'], requirement: 'INB-10' },
   // provider A
   'providera-pubagreement-unchecked': { areas: ['provider-a'], requirement: 'PRA-11' },
   'providera-not-swedish': { areas: ['provider-a'], requirement: 'PRA-15' },
