@@ -4,6 +4,7 @@ import { escapeHtml } from '../report/escape-html.ts';
 import type { Exchange } from '../suites/support/log.ts';
 import type { ClientRequirement } from '../schemas/client-requirements.ts';
 import type { ClientResults } from './results.ts';
+import { notExercisedReason } from './verdicts.ts';
 
 const CSS = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1d232a;background:#f6f7f9}
@@ -48,7 +49,8 @@ function renderMatrix(results: ClientResults, catalog: readonly ClientRequiremen
   return areas.map((area) => {
     const rows = catalog.filter((requirement) => requirement.area === area).map((requirement) => {
       const verdict = verdicts.get(requirement.id) ?? 'not exercised';
-      return `<tr><td>${escapeHtml(requirement.id)}</td><td>${escapeHtml(`${requirement.level} · ${requirement.basis ?? ''}`)}</td><td>${badge(verdict)}</td><td>${escapeHtml(requirement.statement)}${requirement.quote !== undefined ? `<br><span class="muted">spec: “${escapeHtml(requirement.quote)}”</span>` : ''}</td></tr>`;
+      const why = verdict === 'not exercised' ? `<br><span class="muted">${escapeHtml(notExercisedReason(requirement.id, results.client.flows.notTried))}</span>` : '';
+      return `<tr><td>${escapeHtml(requirement.id)}</td><td>${escapeHtml(`${requirement.level} · ${requirement.basis ?? ''}`)}</td><td>${badge(verdict)}${why}</td><td>${escapeHtml(requirement.statement)}${requirement.quote !== undefined ? `<br><span class="muted">spec: “${escapeHtml(requirement.quote)}”</span>` : ''}</td></tr>`;
     }).join('');
     return `<h3>${escapeHtml(area)}</h3><table><tr><th>ID</th><th>Level · basis</th><th>Verdict</th><th>Requirement</th></tr>${rows}</table>`;
   }).join('\n');

@@ -41,3 +41,15 @@ export function flowsOf(calls: readonly GradedCall[]): { tried: string[]; notTri
   for (const [flow, members] of Object.entries(FLOWS)) (members.some((endpoint) => endpoints.has(endpoint)) ? tried : notTried).push(flow);
   return { tried, notTried };
 }
+
+/** Why a requirement may go unexercised by a client that did everything it does right, where a switch of dxs would exercise it. */
+export const NOT_EXERCISED_HINTS: Record<string, string> = {
+  'CLI-PACE-01': 'no call was answered 429 (--provoke rate-limit answers some)',
+  'CLI-PACE-04': 'no call was answered with a 5xx (--provoke server-error answers one)',
+  'CLI-PACE-03': 'no resource was polled more than 5 times',
+};
+
+/** The reason a requirement is not exercised, for the report and the certificate. */
+export function notExercisedReason(id: string, notTried: readonly string[]): string {
+  return NOT_EXERCISED_HINTS[id] ?? `not exercised by the client${notTried.length > 0 ? ` (flows not tried: ${notTried.join(', ')})` : ''}`;
+}

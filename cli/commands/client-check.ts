@@ -5,6 +5,7 @@
 // Exit codes: 0 no client requirement failed, 1 one did, 2 usage, a command that could not run or
 // did not finish (non-zero exit, --timeout), or a grading sandbox that could not start.
 import { spawn } from 'node:child_process';
+import type { KeyObject } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
@@ -20,7 +21,10 @@ import { startRecorder, type Recorder } from '../../grading/recorder.ts';
 import { clientResults, type ClientResults } from '../../grading/results.ts';
 import { flowsOf, gradeRequirements } from '../../grading/verdicts.ts';
 import { writeClientReport } from '../../grading/write.ts';
+import { parseDeployment } from '../../report/certificate-facts.ts';
 import { addOptions, exitTwoOnUsageError } from '../options.ts';
+import { preparePackageDir, readKey, redactedCommand } from './certify.ts';
+import { writeClientPackage } from './client-certify.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -35,6 +39,9 @@ export const CLIENT_CHECK_OPTIONS: readonly OptionSpec[] = [
   { key: 'sandboxCasing', kind: 'string', argument: 'CASING', choices: ['pascal', 'camel'], description: 'field-name casing the grading sandbox answers in (default camel)' },
   { key: 'reportDir', kind: 'string', argument: 'DIR', description: 'where to write the report (default: reports/client-check-<timestamp>/)' },
   { key: 'config', kind: 'string', argument: 'FILE', description: 'JSON config file; keys are the camelCase option names' },
+  { key: 'certify', kind: 'boolean', default: false, description: 'write the signed package of dxs certify for the client: certificate (HTML, PDF, JSON), the report, manifest.json and a .zip (--report-dir is the package folder, default reports/client-certify-<timestamp>/)' },
+  { key: 'deployment', kind: 'string', argument: '"NAME VERSION"', description: 'with --certify: the client certified, its name and version (required), e.g. "acme-erp 7.2"' },
+  { key: 'signKey', kind: 'string', argument: 'PEM', description: 'with --certify: Ed25519 private key (PEM, from dxs keys generate) to sign manifest.json with' },
 ];
 
 /** What the client command is given. */
@@ -133,10 +140,11 @@ export interface ClientCheckOutcome {
   results?: ClientResults;
 }
 
-export async function runClientCheck(flags: Record<string, unknown>, command: readonly string[], env: NodeJS.ProcessEnv = process.env): Promise<ClientCheckOutcome> {
+export async function runClientCheck(flags: Record<string, unknown>, command: readonly string[], env: NodeJS.ProcessEnv = process.env, argv: readonly string[] = process.argv.slice(2)): Promise<ClientCheckOutcome> {
   const started = new Date();
   let options: Record<string, unknown>;
   let provoke: string[];
+  let certify: { deployment: { name: string; version: string }; signKey?: KeyObject; packageDir: string } | undefined;
   try {
     ({ options } = resolveCommandOptions(CLIENT_CHECK_OPTIONS, flags, env, (path) => readFileSync(path, 'utf8')));
     provoke = (options.provoke as string[] | undefined)?.flatMap((name) => name.split(',')).map((name) => name.trim()).filter((name) => name !== '') ?? [];
@@ -147,6 +155,14 @@ export async function runClientCheck(flags: Record<string, unknown>, command: re
     if (options.idle !== undefined && options.serve !== true) throw new ConfigError('--idle goes with --serve');
     const port = options.port as number;
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`--port ${port}: expected 0 to 65535`);
+    if (options.certify === true) {
+      const deployment = typeof options.deployment === 'string' ? parseDeployment(options.deployment) : undefined;
+      if (deployment === undefined) throw new ConfigError('--certify needs --deployment "<name> <version>" of the client, e.g. --deployment "acme-erp 7.2"');
+      const signKey = typeof options.signKey === 'string' ? readKey(options.signKey, 'private') : undefined;
+      certify = { deployment, signKey, packageDir: preparePackageDir(options.reportDir as string | undefined, started, 'client-certify') };
+    } else if (options.deployment !== undefined || options.signKey !== undefined) {
+      throw new ConfigError('--deployment and --sign-key go with --certify');
+    }
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`dxs client-check: ${error.message}`);
@@ -172,7 +188,8 @@ export async function runClientCheck(flags: Record<string, unknown>, command: re
   }
   secrets.add(sandbox.apiKey);
   secrets.add(sandbox.apiKeyWithoutDelete);
-  const reportDir = prepareReportDir(options.reportDir as string | undefined, started);
+  const reportDir = certify !== undefined ? join(certify.packageDir, 'report') : prepareReportDir(options.reportDir as string | undefined, started);
+  mkdirSync(reportDir, { recursive: true });
   const shownCommand = command.length > 0 ? secrets.redactText(command.map(quote).join(' ')) : undefined;
   const log: string[] = [];
   let run: ClientRun | undefined;
@@ -220,7 +237,7 @@ export async function runClientCheck(flags: Record<string, unknown>, command: re
   const written = writeClientReport(reportDir, results);
   if (log.length > 0) writeFileSync(join(reportDir, 'client.log'), secrets.redactText(log.join('')));
   const { summary } = written;
-  const exitCode: 0 | 1 | 2 = summary.failed > 0 ? 1 : problem !== undefined ? 2 : 0;
+  let exitCode: 0 | 1 | 2 = summary.failed > 0 ? 1 : problem !== undefined ? 2 : 0;
   console.error(
     `dxs client-check: ${summary.failed > 0 ? 'FAILED' : problem !== undefined ? 'NOT JUDGED WHOLE' : 'PASSED'}: ${summary.passed} passed, ${summary.failed} failed, ${summary.warning} warning, ${summary.info} info, ${written.client.notExercised.length} not exercised` +
       ` (${calls.length} calls)${problem !== undefined ? `; ${problem.message}` : ''}`,
@@ -229,6 +246,10 @@ export async function runClientCheck(flags: Record<string, unknown>, command: re
   if (failing.length > 0) console.error(`  failed: ${failing.join(', ')}`);
   if (written.client.flows.notTried.length > 0) console.error(`  flows not tried: ${written.client.flows.notTried.join(', ')}`);
   console.error(`report: ${displayPath(join(reportDir, 'index.html'))}`);
+  if (certify !== undefined) {
+    const { ok } = await writeClientPackage(certify.packageDir, written, { deployment: certify.deployment, signKey: certify.signKey, command: redactedCommand(argv) });
+    if (!ok) exitCode = 2;
+  }
   return { exitCode, reportDir, results: written };
 }
 
@@ -260,6 +281,8 @@ Examples:
   $ dxs client-check -- node my-erp-client.js --sync-once
   $ dxs client-check --provoke rate-limit,token-expiry -- npx tsx examples/reference-client/client.ts
   $ dxs client-check --serve --host 0.0.0.0 --port 4020 --idle 60
+  $ dxs client-check --certify --deployment "acme-erp 7.2" --sign-key keys/dxs-signing-key.pem -- ./erp-client
+  $ dxs certify verify reports/client-certify-<timestamp>.zip --public-key keys/dxs-signing-key.pub.pem
 
 Exit codes: 0 no client requirement failed (warnings and info allowed), 1 a requirement failed,
 2 usage error, the command could not start, exited non-zero or ran past --timeout.`,

@@ -151,3 +151,21 @@ test('--serve grades a client elsewhere after --idle seconds without a call', as
   // The registration was never followed with the status call: a warning (the spec's guide), not a failure.
   assert.equal(verdictOf(results, 'CLI-FLOW-01'), 'warning');
 });
+
+test('--certify makes the signed package of dxs certify for the client, and dxs certify verify accepts it', async () => {
+  const keys = join(scratch, 'keys');
+  assert.equal((await runDxs(['keys', 'generate', '--out', keys])).code, 0);
+  const packageDir = join(scratch, 'package');
+  const run = await runDxs(['client-check', '--certify', '--deployment', 'reference-client 1.0', '--sign-key', join(keys, 'dxs-signing-key.pem'), '--report-dir', packageDir, '--', ...REFERENCE_CLIENT], { timeoutMs: 180_000 });
+  assert.equal(run.code, 0, run.stderr);
+  for (const file of ['certificate.html', 'certificate.pdf', 'certificate.json', 'manifest.json', 'report/index.html', 'report/results.json', 'report/junit.xml']) assert.ok(reportTexts(packageDir).has(join(packageDir, file)), file);
+  const facts = JSON.parse(readFileSync(join(packageDir, 'certificate.json'), 'utf8')) as { verdict: string; profile: { name: string }; notCovered: Array<{ id: string; notes: string[] }> };
+  assert.equal(facts.verdict, 'CONFORMS');
+  assert.equal(facts.profile.name, 'client');
+  assert.match(facts.notCovered.find((requirement) => requirement.id === 'CLI-PACE-01')?.notes[0] ?? '', /--provoke rate-limit/);
+  const verified = await runDxs(['certify', 'verify', `${packageDir}.zip`, '--public-key', join(keys, 'dxs-signing-key.pub.pem')]);
+  assert.equal(verified.code, 0, verified.stderr);
+  const usage = await runDxs(['client-check', '--certify', '--', 'true']);
+  assert.equal(usage.code, 2);
+  assert.match(usage.stderr, /--deployment/);
+});
