@@ -9,6 +9,7 @@ import { registerFuzzCommand } from './commands/fuzz.ts';
 import { registerCleanCommand } from './commands/clean.ts';
 import { registerCertifyCommand } from './commands/certify.ts';
 import { registerKeysCommand } from './commands/keys.ts';
+import { registerClientCheckCommand } from './commands/client-check.ts';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -29,6 +30,7 @@ registerFuzzCommand(program);
 registerCleanCommand(program);
 registerCertifyCommand(program);
 registerKeysCommand(program);
+registerClientCheckCommand(program);
 
 program.addHelpText(
   'after',
@@ -48,6 +50,7 @@ Examples:
                                                a certification package: certificate (HTML, PDF), report, manifest, zip
   $ dxs certify verify reports/certify-<timestamp>.zip --public-key keys/dxs-signing-key.pub.pem
   $ dxs keys generate --out keys/              an Ed25519 key pair to sign packages with
+  $ dxs client-check -- node my-erp-client.js  grade an ERP client of the API against the spec
 
 Exit codes: 0 passed, 1 a test or threshold failed, 2 usage, configuration or unreachable target.`,
 );

@@ -45,7 +45,7 @@ const PACKAGE_FILES = ['certificate.html', 'certificate.pdf', 'certificate.json'
 
 class UsageError extends ConfigError {}
 
-function readKey(path: string, kind: 'private' | 'public'): KeyObject {
+export function readKey(path: string, kind: 'private' | 'public'): KeyObject {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -111,11 +111,11 @@ export function readFolder(folder: string): Map<string, Buffer> {
   return files;
 }
 
-/** The package folder: the one given (emptied of an earlier package), or a new reports/certify-<timestamp>/. */
-function preparePackageDir(reportDir: string | undefined, started: Date): string {
+/** The package folder: the one given (emptied of an earlier package), or a new reports/<prefix>-<timestamp>/. */
+export function preparePackageDir(reportDir: string | undefined, started: Date, prefix = 'certify'): string {
   if (reportDir === undefined) {
-    let directory = resolve('reports', `certify-${folderTimestamp(started)}`);
-    for (let suffix = 2; existsSync(directory); suffix++) directory = resolve('reports', `certify-${folderTimestamp(started)}-${suffix}`);
+    let directory = resolve('reports', `${prefix}-${folderTimestamp(started)}`);
+    for (let suffix = 2; existsSync(directory); suffix++) directory = resolve('reports', `${prefix}-${folderTimestamp(started)}-${suffix}`);
     mkdirSync(directory, { recursive: true });
     return directory;
   }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parseCircular, parseDependencyTree } from 'dpdm';
 
 const root = new URL('../..', import.meta.url).pathname;
-const FOLDERS = ['bin', 'cli', 'lib', 'report', 'sandbox', 'schemas', 'suites', 'fixtures', 'load', 'scripts', 'bench', 'test'];
+const FOLDERS = ['bin', 'cli', 'grading', 'examples', 'lib', 'report', 'sandbox', 'schemas', 'suites', 'fixtures', 'load', 'scripts', 'bench', 'test'];
 
 async function cyclesIn(context: string, patterns: string[]): Promise<{ files: number; cycles: string[][] }> {
   const tree = await parseDependencyTree(patterns, {

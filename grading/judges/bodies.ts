@@ -1,0 +1,118 @@
+// Request bodies against the spec export (schemas/openapi-spec.ts): the required fields, types,
+// enumerations and formats the spec gives, and nothing of the sandbox's own choices. Names are read
+// in any casing (the spec allows PascalCase and camelCase), so a camelCase client passes.
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { normaliseKeys } from '../../lib/casing.ts';
+import { DXS_FORMATS } from '../../schemas/formats.ts';
+import { describeErrors } from '../../schemas/describe-errors.ts';
+import { buildOpenApi } from '../../schemas/openapi.ts';
+import { SPEC_DATE_TIME_PATTERN } from '../../schemas/openapi-spec.ts';
+import { fieldAt, type Finding, type Judge } from '../graded-call.ts';
+
+interface BodyRule {
+  component: string;
+  /** The requirement a schema error counts against. */
+  id: string;
+  /** Errors at these paths count against another requirement. */
+  elsewhere?: Array<{ path: RegExp; id: string }>;
+  /** Fields the statement names that the spec export leaves optional (it drops what the spec only implies). */
+  present?: string[];
+}
+
+const PROCESSES = { path: /^\/Processes\//, id: 'CLI-BODY-06' };
+
+const RULES: Record<string, BodyRule> = {
+  'POST /clienttokens/create': { component: 'ClientTokenCreateRequest', id: 'CLI-BODY-01' },
+  'POST /clienttokens/revoke': { component: 'ClientTokenRevokeRequest', id: 'CLI-BODY-02' },
+  'POST /clienttokens/createsearchtoken': { component: 'SearchTokenCreateRequest', id: 'CLI-BODY-03', present: ['SearchId'] },
+  'POST /companies/register': { component: 'CompanyRegisterRequest', id: 'CLI-BODY-04', elsewhere: [PROCESSES] },
+  'POST /companies/details': { component: 'CompanyDetailsRequest', id: 'CLI-BODY-05', elsewhere: [PROCESSES] },
+  'POST /companies/services': { component: 'ServicesActivationRequest', id: 'CLI-BODY-07', elsewhere: [PROCESSES] },
+  'POST /companies/users': { component: 'AddUserRequest', id: 'CLI-BODY-08', elsewhere: [{ path: /^\/CultureCode$/, id: 'CLI-BODY-09' }] },
+  'POST /companies/identifiers': { component: 'AddIdentifierRequest', id: 'CLI-BODY-10', present: ['Type', 'Value'] },
+  'POST /companies/delete': { component: 'DeleteRegistrationRequest', id: 'CLI-BODY-11' },
+  'POST /buyerparties/lookup': { component: 'BuyerPartyLookupRequest', id: 'CLI-BODY-13', elsewhere: [{ path: /^\/PartyId$|^$/, id: 'CLI-BODY-12' }] },
+  'POST /sellerparties/lookup': { component: 'SellerPartyLookupRequest', id: 'CLI-BODY-13', elsewhere: [{ path: /^\/PartyId$|^$/, id: 'CLI-BODY-12' }] },
+  'POST /network/setup': { component: 'NetworkSetupRequest', id: 'CLI-BODY-14', elsewhere: [PROCESSES] },
+  'POST /documents/outbound': { component: 'SendDocumentRequest', id: 'CLI-BODY-15', elsewhere: [{ path: /^\/SendDocumentAs\/Type$/, id: 'CLI-BODY-16' }] },
+  'POST /documents/handled': { component: 'MarkHandledRequest', id: 'CLI-BODY-17', present: ['Documents'] },
+  'POST /companies/deliverymethods/b2c/providera': { component: 'ProviderARegistrationRequest', id: 'CLI-BODY-18' },
+  'PATCH /companies/deliverymethods/b2c/providera': { component: 'ProviderAPatchRequest', id: 'CLI-BODY-19' },
+  'POST /companies/deliverymethods/b2c/providera/icon': { component: 'ProviderAIconRequest', id: 'CLI-BODY-19' },
+  'POST /companies/deliverymethods/b2c/providera/lookup': { component: 'ProviderALookupRequest', id: 'CLI-BODY-19' },
+  'POST /documents/outbound/list': { component: 'OutboundListRequest', id: 'CLI-BODY-20' },
+};
+
+const SPEC_ID = 'https://dxs.invalid/client-check/spec-export';
+let validators: Map<string, ValidateFunction> | undefined;
+
+function validatorFor(component: string): ValidateFunction {
+  if (validators === undefined) {
+    validators = new Map();
+    // date-time as the spec export reads it: ISO 8601 in its extended form, any offset form.
+    const dateTime = new RegExp(SPEC_DATE_TIME_PATTERN);
+    const ajv = new Ajv2020({ allErrors: true, strict: false, formats: { ...DXS_FORMATS, 'date-time': (value: string) => dateTime.test(value) } });
+    const document = buildOpenApi({ casing: 'pascal' }) as { components: unknown };
+    ajv.addSchema({ $id: SPEC_ID, components: document.components });
+    for (const rule of Object.values(RULES)) {
+      if (!validators.has(rule.component)) validators.set(rule.component, ajv.compile({ $ref: `${SPEC_ID}#/components/schemas/${rule.component}` }));
+    }
+  }
+  return validators.get(component) as ValidateFunction;
+}
+
+/** An error's path, with the missing property of a `required` error appended. */
+function errorPath(error: ErrorObject): string {
+  const missing = error.keyword === 'required' ? (error.params as { missingProperty?: string }).missingProperty : undefined;
+  return missing === undefined ? error.instancePath : `${error.instancePath}/${missing}`;
+}
+
+export const judgeBodies: Judge = ({ calls }) => {
+  const findings: Finding[] = [];
+  for (const call of calls) {
+    const rule = RULES[call.endpoint];
+    if (rule === undefined || call.provocation !== undefined) continue;
+    // A body that is not JSON is CLI-CNV-02's; none at all is judged as an empty object.
+    if (call.bodyError !== undefined) continue;
+    const body = normaliseKeys(call.body ?? {});
+    const validate = validatorFor(rule.component);
+    const errors = validate(body) ? [] : [...(validate.errors ?? [])];
+    const byId = new Map<string, string[]>();
+    const own = (error: ErrorObject): string => rule.elsewhere?.find((other) => other.path.test(errorPath(error)))?.id ?? rule.id;
+    for (const error of errors) byId.set(own(error), [...(byId.get(own(error)) ?? []), ...describeErrors([error])]);
+    for (const name of rule.present ?? []) {
+      const value = fieldAt(body, name);
+      if (value === undefined || value === null || value === '') byId.set(rule.id, [...(byId.get(rule.id) ?? []), `(root) must have property '${name}'`]);
+    }
+    if (call.endpoint.endsWith('parties/lookup')) {
+      const partyId = fieldAt(body, 'PartyId');
+      if (typeof partyId !== 'string' || partyId.trim() === '') {
+        if (!(byId.get('CLI-BODY-12') ?? []).length) byId.set('CLI-BODY-12', [`PartyId is ${partyId === undefined ? 'missing' : JSON.stringify(partyId)}`]);
+      }
+    }
+    const ids = new Set([rule.id, ...(rule.elsewhere ?? []).map((other) => other.id)]);
+    for (const id of ids) {
+      const problems = byId.get(id);
+      // A requirement about one field is exercised only by bodies that carry it (or must).
+      if (problems === undefined && id !== rule.id && !(id === 'CLI-BODY-12') && !mentions(body, id)) continue;
+      findings.push({
+        id, verdict: problems === undefined ? 'passed' : 'failed', seq: call.seq, check: `the body of ${call.endpoint} matches the spec's ${rule.component}`,
+        expected: 'the required fields, types and allowed values the spec gives', actual: problems === undefined ? 'matches' : [...new Set(problems)].join('; '),
+      });
+    }
+  }
+  return findings;
+};
+
+function mentions(body: unknown, id: string): boolean {
+  switch (id) {
+    case 'CLI-BODY-06':
+      return fieldAt(body, 'Processes') !== undefined;
+    case 'CLI-BODY-09':
+      return fieldAt(body, 'CultureCode') !== undefined;
+    case 'CLI-BODY-16':
+      return fieldAt(body, 'SendDocumentAs.Type') !== undefined;
+    default:
+      return true;
+  }
+}

@@ -1,0 +1,171 @@
+// dxs client-check (issue 30): the reference client passes; copies of it that each break one rule
+// are caught by the requirement they break; clients correct under another reading pass; nothing
+// secret reaches a report file.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pool, reportTexts, ROOT, runDxs } from '../runner/helpers.ts';
+import type { ClientResults } from '../../grading/results.ts';
+
+const REFERENCE_CLIENT = [process.execPath, '--import', 'tsx', join(ROOT, 'examples/reference-client/client.ts')];
+const scratch = mkdtempSync(join(tmpdir(), 'dxs-client-check-'));
+test.after(() => rmSync(scratch, { recursive: true, force: true }));
+
+let runs = 0;
+async function clientCheck(options: string[], command: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stderr: string; stdout: string; results: ClientResults; reportDir: string }> {
+  const reportDir = join(scratch, `run-${++runs}`);
+  const result = await runDxs(['client-check', '--report-dir', reportDir, ...options, '--', ...command], { env, timeoutMs: 180_000 });
+  let results: ClientResults;
+  try {
+    results = JSON.parse(readFileSync(join(reportDir, 'results.json'), 'utf8')) as ClientResults;
+  } catch {
+    throw new Error(`no results.json (exit ${result.code}):\n${result.stderr}`);
+  }
+  return { ...result, results, reportDir };
+}
+
+function verdictOf(results: ClientResults, id: string): string {
+  return results.tests.find((test) => test.id === id)?.verdict ?? 'not exercised';
+}
+
+function failedIds(results: ClientResults): string[] {
+  return results.tests.filter((test) => test.verdict === 'failed').map((test) => test.id);
+}
+
+test('the reference client passes dxs client-check with 0 failed, and the report says what it did not try', async () => {
+  const { code, results, stderr } = await clientCheck([], REFERENCE_CLIENT);
+  assert.deepEqual(failedIds(results), [], stderr);
+  assert.equal(code, 0, stderr);
+  assert.equal(results.summary.warning, 0, stderr);
+  assert.equal(results.format, 'dxs-results/1');
+  // Every main flow of the issue was tried; what was not is named.
+  for (const flow of ['register a company', 'create a client token', 'look up trading partners', 'upload a document', 'send a document', 'follow an outbound status', 'list the inbox', 'mark documents handled', 'add a user', 'request deletion']) {
+    assert.ok(results.client.flows.tried.includes(flow), flow);
+  }
+  assert.ok(results.client.flows.notTried.includes('activate services'));
+  assert.ok(results.client.notExercised.includes('CLI-FLOW-02'));
+  const html = readFileSync(join(scratch, `run-${runs}`, 'index.html'), 'utf8');
+  assert.match(html, /Flows the client did not try/);
+  assert.match(html, /activate services/);
+});
+
+/** Each mutation of the reference client breaks one rule; the requirement it breaks catches it. */
+const KILL_TABLE: Array<{ mutation: string; id: string; verdict: 'failed' | 'warning'; provoke?: string }> = [
+  { mutation: 'wrong-header', id: 'CLI-AUTH-05', verdict: 'failed' },
+  { mutation: 'missing-field', id: 'CLI-BODY-08', verdict: 'failed' },
+  { mutation: 'bad-value', id: 'CLI-BODY-09', verdict: 'failed' },
+  { mutation: 'unknown-reference', id: 'CLI-REF-01', verdict: 'failed' },
+  // A recommendation of the spec ("Tokens of 10 minutes are recommended"): a warning.
+  { mutation: 'token-every-call', id: 'CLI-TOK-02', verdict: 'warning' },
+  // Rate limits are not shown: honouring Retry-After is hardening, a warning.
+  { mutation: 'ignore-retry-after', id: 'CLI-PACE-01', verdict: 'warning', provoke: 'rate-limit' },
+  { mutation: 'delete-with-token', id: 'CLI-AUTH-03', verdict: 'failed' },
+];
+
+test('the kill table for clients: each mutation of the reference client is caught by the requirement it breaks', async () => {
+  const only = process.env.DXS_CLIENT_KILL_TABLE?.split(',');
+  const rows = KILL_TABLE.filter((row) => only === undefined || only.includes(row.mutation));
+  const outcomes = await pool(rows, 2, async (row) => {
+    const { code, results, stderr } = await clientCheck(row.provoke === undefined ? [] : ['--provoke', row.provoke], REFERENCE_CLIENT, { REFERENCE_CLIENT_MUTATION: row.mutation });
+    return { row, code, results, stderr };
+  });
+  for (const { row, code, results, stderr } of outcomes) {
+    assert.equal(verdictOf(results, row.id), row.verdict, `${row.mutation}: ${row.id}\n${stderr}`);
+    // The mutation breaks that rule and no spec rule besides.
+    assert.deepEqual(failedIds(results).filter((id) => id !== row.id), [], `${row.mutation}: other failures`);
+    assert.equal(code, row.verdict === 'failed' ? 1 : 0, `${row.mutation}: exit code\n${stderr}`);
+  }
+});
+
+test('clients correct under another defensible reading pass: camelCase bodies, the other credential on the rule-7 calls', async () => {
+  const readings: Array<Record<string, string>> = [{ REFERENCE_CLIENT_CASING: 'camel' }, { REFERENCE_CLIENT_OPEN_CREDENTIAL: 'apikey' }, { REFERENCE_CLIENT_OPEN_CREDENTIAL: 'clienttoken' }];
+  const outcomes = await pool(readings, 2, async (env) => ({ env, ...(await clientCheck([], REFERENCE_CLIENT, env)) }));
+  for (const { env, code, results, stderr } of outcomes) {
+    assert.deepEqual(failedIds(results), [], `${JSON.stringify(env)}\n${stderr}`);
+    assert.equal(results.summary.warning, 0, JSON.stringify(env));
+    assert.equal(code, 0, JSON.stringify(env));
+  }
+  const camel = outcomes[0].results.tests.find((test) => test.id === 'CLI-CNV-04');
+  assert.match(JSON.stringify(camel?.checks), /camelCase [1-9]/);
+});
+
+test('with every provocation on, the reference client copes: named in the report, no failure, no warning', async () => {
+  const { code, results, stderr } = await clientCheck(['--provoke', 'rate-limit,token-expiry,server-error'], REFERENCE_CLIENT);
+  assert.deepEqual(failedIds(results), [], stderr);
+  assert.equal(results.summary.warning, 0, stderr);
+  assert.equal(code, 0, stderr);
+  const names = results.client.provocations.map((provocation) => provocation.name);
+  assert.deepEqual(names.sort(), ['rate-limit', 'server-error', 'token-expiry']);
+  for (const provocation of results.client.provocations) assert.ok(provocation.calls.length > 0, `${provocation.name} never triggered`);
+  assert.equal(verdictOf(results, 'CLI-PACE-01'), 'passed');
+  assert.equal(verdictOf(results, 'CLI-PACE-04'), 'passed');
+  assert.equal(verdictOf(results, 'CLI-TOK-04'), 'passed');
+});
+
+test('no key or token reaches a report file, even from a client that leaks them', async () => {
+  const secretsFile = join(scratch, 'leaked.txt');
+  const { results } = await clientCheck([], [process.execPath, join(ROOT, 'test/client-check/leaky-client.mjs')], { DXS_TEST_SECRETS_FILE: secretsFile });
+  const leaked = readFileSync(secretsFile, 'utf8').split('\n').filter((line) => line.length >= 6);
+  assert.equal(leaked.length, 2);
+  assert.equal(verdictOf(results, 'CLI-AUTH-09'), 'warning');
+  const texts = reportTexts(join(scratch, `run-${runs}`));
+  assert.ok(texts.size >= 4, [...texts.keys()].join(', '));
+  for (const [file, text] of texts) for (const secret of leaked) assert.ok(!text.includes(secret), `${file} holds a secret`);
+});
+
+test('exit 2 for a command that cannot run or does not succeed, and for bad options', async () => {
+  const missing = await clientCheck([], ['/nonexistent/erp-client']);
+  assert.equal(missing.code, 2, missing.stderr);
+  assert.match(missing.results.run.message ?? '', /could not start/);
+  const failing = await clientCheck([], [process.execPath, '-e', 'process.exit(3)']);
+  assert.equal(failing.code, 2);
+  assert.match(failing.results.run.message ?? '', /exited with code 3/);
+  const timedOut = await clientCheck(['--timeout', '1'], [process.execPath, '-e', 'setTimeout(() => {}, 60000)']);
+  assert.equal(timedOut.code, 2);
+  assert.match(timedOut.results.run.message ?? '', /--timeout/);
+  for (const args of [['client-check'], ['client-check', '--provoke', 'earthquake', '--', 'true'], ['client-check', '--serve', '--', 'true'], ['client-check', '--idle', '3', '--', 'true']]) {
+    const usage = await runDxs(args);
+    assert.equal(usage.code, 2, `${args.join(' ')}: ${usage.stderr}`);
+  }
+});
+
+test('--serve grades a client elsewhere after --idle seconds without a call', async () => {
+  const reportDir = join(scratch, 'serve');
+  let called = false;
+  const result = await runDxs(['client-check', '--serve', '--idle', '1', '--report-dir', reportDir], {
+    timeoutMs: 60_000,
+    onOutput: (stdout) => {
+      const url = /DXS_CLIENT_BASE_URL=(\S+)/.exec(stdout)?.[1];
+      const key = /DXS_CLIENT_API_KEY=(\S+)/.exec(stdout)?.[1];
+      if (url === undefined || key === undefined || called) return;
+      called = true;
+      void fetch(`${url}/companies/register`, { method: 'POST', headers: { 'Content-Type': 'application/json', APIkey: key }, body: JSON.stringify({ ErpId: 'served-1', ErpProduct: 'p 1', Name: 'Served AB', Email: 'a@example.com', CountryCode: 'SE', OrgNo: '5566778899' }) });
+    },
+  });
+  assert.equal(result.code, 0, result.stderr);
+  const results = JSON.parse(readFileSync(join(reportDir, 'results.json'), 'utf8')) as ClientResults;
+  assert.equal(results.client.calls.length, 1);
+  assert.equal(verdictOf(results, 'CLI-AUTH-02'), 'passed');
+  // The registration was never followed with the status call: a warning (the spec's guide), not a failure.
+  assert.equal(verdictOf(results, 'CLI-FLOW-01'), 'warning');
+});
+
+test('--certify makes the signed package of dxs certify for the client, and dxs certify verify accepts it', async () => {
+  const keys = join(scratch, 'keys');
+  assert.equal((await runDxs(['keys', 'generate', '--out', keys])).code, 0);
+  const packageDir = join(scratch, 'package');
+  const run = await runDxs(['client-check', '--certify', '--deployment', 'reference-client 1.0', '--sign-key', join(keys, 'dxs-signing-key.pem'), '--report-dir', packageDir, '--', ...REFERENCE_CLIENT], { timeoutMs: 180_000 });
+  assert.equal(run.code, 0, run.stderr);
+  for (const file of ['certificate.html', 'certificate.pdf', 'certificate.json', 'manifest.json', 'report/index.html', 'report/results.json', 'report/junit.xml']) assert.ok(reportTexts(packageDir).has(join(packageDir, file)), file);
+  const facts = JSON.parse(readFileSync(join(packageDir, 'certificate.json'), 'utf8')) as { verdict: string; profile: { name: string }; notCovered: Array<{ id: string; notes: string[] }> };
+  assert.equal(facts.verdict, 'CONFORMS');
+  assert.equal(facts.profile.name, 'client');
+  assert.match(facts.notCovered.find((requirement) => requirement.id === 'CLI-PACE-01')?.notes[0] ?? '', /--provoke rate-limit/);
+  const verified = await runDxs(['certify', 'verify', `${packageDir}.zip`, '--public-key', join(keys, 'dxs-signing-key.pub.pem')]);
+  assert.equal(verified.code, 0, verified.stderr);
+  const usage = await runDxs(['client-check', '--certify', '--', 'true']);
+  assert.equal(usage.code, 2);
+  assert.match(usage.stderr, /--deployment/);
+});
