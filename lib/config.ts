@@ -5,6 +5,8 @@
 //
 // Node-free on purpose (the file is read by the caller), although only the CLI uses it.
 
+import { DEFAULT_RATE_LIMIT_BUDGET_SECONDS } from './gateway.ts';
+
 /** A usage or configuration error: the CLI prints the message and exits 2. */
 export class ConfigError extends Error {
   override readonly name: string = 'ConfigError';
@@ -140,6 +142,7 @@ export const TARGET_OPTIONS: readonly OptionSpec[] = [
   { key: 'sandboxCasing', kind: 'string', argument: 'CASING', choices: ['pascal', 'camel'], description: 'field-name casing the embedded sandbox answers in (default camel; pascal when dxs test runs with --casing strict-pascal)' },
   { key: 'sandboxFault', kind: 'list', argument: 'NAME...', description: 'start the embedded sandbox with deliberate deviations from the spec (names: dxs sandbox --help), e.g. revoked-token-accepted' },
   { key: 'sandboxVariant', kind: 'list', argument: 'NAME...', description: 'start the embedded sandbox with legitimate differences from it that dxs must accept, e.g. pascal, gzip, slow, or contrarian (the other defensible choice on every point the spec leaves open)' },
+  { key: 'maxRps', kind: 'number', argument: 'N', check: positive, description: "at most N requests per second from dxs, all workers together, to stay under a gateway's known limit (dxs load: k6's rps; dxs fuzz: Schemathesis --rate-limit)" },
 ];
 
 /** Options of dxs test. */
@@ -175,6 +178,14 @@ export const TEST_OPTIONS: readonly OptionSpec[] = [
   },
   { key: 'baseline', kind: 'string', argument: 'PATH', description: 'results.json or report directory of an earlier run: exit 1 only for failures it did not have; its failures are listed as known, its fixed ones as fixed' },
   { key: 'expectFailures', kind: 'string', argument: 'FILE', description: 'JSON file of accepted failures (requirement or test id, reason, optional expiry date): they do not fail the run until they expire' },
+  {
+    key: 'rateLimitBudget',
+    kind: 'number',
+    argument: 'SECONDS',
+    default: DEFAULT_RATE_LIMIT_BUDGET_SECONDS,
+    check: (value) => ((value as number) >= 0 ? undefined : 'must be 0 or more'),
+    description: "waiting, in all, for a gateway's 429s and 503s with Retry-After (each call waits as Retry-After asks and is sent again); once spent, tests that meet one are blocked, \"rate limited by the target\"",
+  },
 ];
 
 /** Resolves the options of a command: flags, then env, then the config file named by --config or DXS_CONFIG. */

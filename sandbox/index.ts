@@ -12,6 +12,7 @@ import type { AreaOptions, Auth, SandboxContext } from './context.ts';
 import { Engine } from './engine.ts';
 import { ApiError, sendError } from './errors.ts';
 import { checkNames, expandVariants } from './faults.ts';
+import { addGateway } from './gateway.ts';
 import { answerUnsupportedMethods } from './methods.ts';
 import { Store } from './store.ts';
 import { tokensArea } from './areas/tokens.ts';
@@ -31,6 +32,8 @@ export interface SandboxOptions {
   faults?: string[];
   variants?: string[];
   logger?: boolean;
+  /** The rate-limit variant's requests a second (default: DXS_SANDBOX_RATE_LIMIT, else 15). */
+  rateLimit?: number;
 }
 
 export interface RunningSandbox {
@@ -162,6 +165,7 @@ async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyIns
     });
   }
   app.addHook('onClose', async () => engine.close());
+  addGateway(app, variants, { rateLimit: options.rateLimit });
 
   // An empty JSON body counts as no body (the register answer may be `{}`, clients send the same),
   // and a body that tries to set __proto__ is refused before it reaches normaliseKeys.
