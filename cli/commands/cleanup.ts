@@ -11,6 +11,7 @@ import {
 } from '../../suites/support/journal.ts';
 import type { RunContext } from '../../suites/support/run-context.ts';
 import { isSharedErpId } from '../../suites/support/shared-company.ts';
+import { budgetFor, pacerFor, sendThroughGateway, type GatewaySettings } from '../../suites/support/gateway.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -25,6 +26,7 @@ export interface DeleteOptions {
   deadlineMs?: number;
   /** Aborting leaves the companies not yet deleted, with that reason. */
   signal?: AbortSignal;
+  gateway?: CleanupGateway;
 }
 
 export interface DeleteOutcome {
@@ -43,7 +45,7 @@ function stopReason(status: number): string | undefined {
   return undefined;
 }
 
-async function deleteOne(baseUrl: string, apiKey: string, erpId: string, timeoutMs: number, signal?: AbortSignal): Promise<number> {
+async function deleteOne(baseUrl: string, apiKey: string, erpId: string, timeoutMs: number, signal?: AbortSignal): Promise<{ status: number; headers: Record<string, string> }> {
   const signals = [AbortSignal.timeout(Math.max(1, timeoutMs)), ...(signal === undefined ? [] : [signal])];
   const response = await fetch(`${baseUrl}/companies/delete`, {
     method: 'POST',
@@ -53,7 +55,12 @@ async function deleteOne(baseUrl: string, apiKey: string, erpId: string, timeout
     redirect: 'manual',
   });
   await response.arrayBuffer().catch(() => undefined);
-  return response.status;
+  return { status: response.status, headers: Object.fromEntries(response.headers) };
+}
+
+/** The run's gateway settings: the cleanup waits for 429s and 503s with Retry-After within the budget, paced by --max-rps. */
+export interface CleanupGateway extends GatewaySettings {
+  maxRps?: number;
 }
 
 /** Sends a delete for each company with the key it is registered under; never throws. */
@@ -63,6 +70,8 @@ export async function deleteCompanies(companies: readonly JournalCompany[], opti
   const left: CleanupCompany[] = [];
   const stopped = new Map<KeyLabel, string>();
   const queue = [...companies];
+  const budget = options.gateway === undefined ? undefined : budgetFor(options.gateway);
+  const pacer = pacerFor({ maxRps: options.gateway?.maxRps });
   const worker = async (): Promise<void> => {
     for (let company = queue.shift(); company !== undefined; company = queue.shift()) {
       const entry = shown(company);
@@ -80,8 +89,10 @@ export async function deleteCompanies(companies: readonly JournalCompany[], opti
         left.push({ ...entry, reason: `the cleanup's deadline of ${Math.round((options.deadlineMs ?? CLEANUP_DEADLINE_MS) / 1000)} s passed` });
       } else {
         try {
-          const status = await deleteOne(options.baseUrl, apiKey, company.ErpId, Math.min(REQUEST_TIMEOUT_MS, deadline - Date.now()), options.signal);
-          const reason = stopReason(status);
+          const send = () => deleteOne(options.baseUrl, apiKey, company.ErpId, Math.min(REQUEST_TIMEOUT_MS, Math.max(1, deadline - Date.now())), options.signal);
+          const answer = budget === undefined ? { response: await send(), gaveUp: undefined } : await sendThroughGateway({ endpoint: 'POST /companies/delete', send, pacer, budget });
+          const status = answer.response.status;
+          const reason = answer.gaveUp !== undefined ? `rate limited by the target: POST /companies/delete answered ${answer.gaveUp} after the run's budget of waiting was spent` : stopReason(status);
           if (status === 200 || status === 202) deleted.push({ ...entry, status });
           else if (reason !== undefined) {
             stopped.set(company.key, reason);
@@ -131,6 +142,7 @@ export interface CleanupInput {
   keepData?: boolean;
   signal?: AbortSignal;
   deadlineMs?: number;
+  gateway?: CleanupGateway;
 }
 
 /** Reads the journal of a report directory, deletes its live companies, records the deletes; never throws. */
@@ -152,7 +164,7 @@ export async function cleanUp(input: CleanupInput): Promise<CleanupReport> {
     const left = live.map((company) => ({ ...shown(company), reason: '--keep-data' }));
     return { ...base, status: 'kept', message: `--keep-data: the ${live.length} companies the run registered and did not delete were kept`, deleted: [], left, durationMs: Date.now() - started };
   }
-  const { deleted, left } = await deleteCompanies(live, { baseUrl: input.baseUrl, keys: input.keys, signal: input.signal, deadlineMs: input.deadlineMs });
+  const { deleted, left } = await deleteCompanies(live, { baseUrl: input.baseUrl, keys: input.keys, signal: input.signal, deadlineMs: input.deadlineMs, gateway: input.gateway });
   try {
     recordDeletes(input.reportDir, journal, deleted);
   } catch (error) {
@@ -176,7 +188,7 @@ export function cleanupLine(report: CleanupReport): string {
  * The hook of dxs test (after Playwright) and dxs load (after k6), before the embedded sandbox stops: a signal during
  * the cleanup ends it early (what is left is reported), a second one is left to its default.
  */
-export async function cleanUpAfterRun(context: Pick<RunContext, 'reportDir' | 'baseUrl' | 'apiKey' | 'apiKeyWithoutDelete' | 'embedded'>, keepData: boolean): Promise<CleanupReport> {
+export async function cleanUpAfterRun(context: Pick<RunContext, 'reportDir' | 'baseUrl' | 'apiKey' | 'apiKeyWithoutDelete' | 'embedded'> & Partial<Pick<RunContext, 'runPrefix' | 'maxRps' | 'rateLimitBudgetSeconds'>>, keepData: boolean): Promise<CleanupReport> {
   const controller = new AbortController();
   const interrupt = (): void => controller.abort();
   process.once('SIGINT', interrupt);
@@ -188,6 +200,7 @@ export async function cleanUpAfterRun(context: Pick<RunContext, 'reportDir' | 'b
       keys: { apiKey: context.apiKey, apiKeyWithoutDelete: context.apiKeyWithoutDelete },
       keepData,
       signal: controller.signal,
+      gateway: { reportDir: context.reportDir, runPrefix: context.runPrefix ?? 'cleanup', maxRps: context.maxRps, rateLimitBudgetSeconds: context.rateLimitBudgetSeconds },
     });
     if (report.status === 'kept' && context.embedded) report.message += ', until the embedded sandbox stopped with the run';
     return report;
