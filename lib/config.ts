@@ -5,6 +5,8 @@
 //
 // Node-free on purpose (the file is read by the caller), although only the CLI uses it.
 
+import { DEFAULT_RATE_LIMIT_BUDGET_SECONDS } from './gateway.ts';
+
 /** A usage or configuration error: the CLI prints the message and exits 2. */
 export class ConfigError extends Error {
   override readonly name: string = 'ConfigError';
@@ -146,6 +148,7 @@ export const TARGET_OPTIONS: readonly OptionSpec[] = [
   { key: 'clientCert', kind: 'string', argument: 'FILE', description: 'PEM client certificate for a target that requires mutual TLS (with --client-key)' },
   { key: 'clientKey', kind: 'string', argument: 'FILE', description: 'PEM private key of --client-cert' },
   { key: 'insecure', kind: 'boolean', default: false, description: "do not verify the target's TLS certificate (never the default; the report and the certificate say the run used it)" },
+  { key: 'maxRps', kind: 'number', argument: 'N', check: positive, description: "at most N requests per second from dxs, all workers together, to stay under a gateway's known limit (dxs load: k6's rps; dxs fuzz: Schemathesis --rate-limit)" },
 ];
 
 /** Options of dxs test. */
@@ -181,6 +184,14 @@ export const TEST_OPTIONS: readonly OptionSpec[] = [
   },
   { key: 'baseline', kind: 'string', argument: 'PATH', description: 'results.json or report directory of an earlier run: exit 1 only for failures it did not have; its failures are listed as known, its fixed ones as fixed' },
   { key: 'expectFailures', kind: 'string', argument: 'FILE', description: 'JSON file of accepted failures (requirement or test id, reason, optional expiry date): they do not fail the run until they expire' },
+  {
+    key: 'rateLimitBudget',
+    kind: 'number',
+    argument: 'SECONDS',
+    default: DEFAULT_RATE_LIMIT_BUDGET_SECONDS,
+    check: (value) => ((value as number) >= 0 ? undefined : 'must be 0 or more'),
+    description: "waiting, in all, for a gateway's 429s and 503s with Retry-After (each call waits as Retry-After asks and is sent again); once spent, tests that meet one are blocked, \"rate limited by the target\"",
+  },
 ];
 
 /** Resolves the options of a command: flags, then env, then the config file named by --config or DXS_CONFIG. */

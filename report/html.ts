@@ -8,6 +8,7 @@ import { renderCleanup } from './cleanup-html.ts';
 import { escapeHtml } from './escape-html.ts';
 import { connectionRows } from './connection.ts';
 import { describeCause, rootCauseHeadline, rootCausesOf } from './root-causes.ts';
+import { gatewayLine, type GatewaySummary } from './rate-limits.ts';
 
 // Renderers elsewhere (dxs fuzz's page, the tests) import it from here.
 export { escapeHtml };
@@ -213,6 +214,18 @@ function renderRootCauses(results: Results): string {
   return `<section class="card failed" id="root-causes"><h2>${escapeHtml(headline)}</h2><ol>${items.join('')}</ol></section>`;
 }
 
+/** The gateway's answers (issue 31): how many, where, and how long the run waited for them. */
+function renderGateway(gateway: GatewaySummary | undefined): string {
+  const line = gatewayLine(gateway);
+  if (gateway === undefined || line === undefined) return '';
+  const rows = Object.entries(gateway.byEndpoint)
+    .sort(([left], [right]) => left.localeCompare(right))
+    .map(([endpoint, byStatus]) => `<tr><td>${escapeHtml(endpoint)}</td><td>${Object.entries(byStatus).map(([status, count]) => `${escapeHtml(status)} ×${count}`).join(', ')}</td></tr>`);
+  return `<h2 id="gateway">Rate limits and maintenance answers</h2>
+<p>${escapeHtml(line.replace(/^gateway: /, ''))}. A 429, or a 503 with Retry-After, is the gateway's answer, not the target's: each call waited as Retry-After asked and was sent again; no check judged such an answer.${gateway.limit !== undefined ? ` The first one: ${escapeHtml(gateway.limit)}.` : ''}</p>
+${rows.length > 0 ? `<table><tr><th>Endpoint</th><th>Gateway answers</th></tr>${rows.join('')}</table>` : ''}`;
+}
+
 function renderAllTests(results: Results): string {
   const rows = results.tests.map(
     (test) =>
@@ -252,6 +265,7 @@ ${renderMatrix(results, catalog)}
 ${renderObservations(results, catalog)}
 <h2 id="coverage">Endpoint coverage</h2>
 ${renderCoverage(results, catalogEndpoints)}
+${renderGateway(results.gateway)}
 ${renderCleanup(results.cleanup)}
 <h2 id="tests">All tests (${results.tests.length})</h2>
 ${results.tests.length === 0 ? '<p class="muted">No test ran.</p>' : renderAllTests(results)}

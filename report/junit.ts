@@ -1,5 +1,6 @@
 // junit.xml, rendered from results.json (so a merged run gets one too). Warnings and
 // observations pass, as CI should; they are listed in each case's system-out.
+import { gatewayEndpointLines, gatewayLine, type GatewaySummary } from './rate-limits.ts';
 import type { Results, TestRecord } from './results.ts';
 
 function xml(value: unknown): string {
@@ -34,6 +35,21 @@ function testCase(test: TestRecord): string {
   return `    <testcase ${attributes}>${body}<system-out>${xml(notes)}</system-out></testcase>`;
 }
 
+/** The gateway's answers as properties CI can read, in a suite of no test (issue 31). */
+function gatewaySuite(gateway: GatewaySummary | undefined): string | undefined {
+  const line = gatewayLine(gateway);
+  if (gateway === undefined || line === undefined) return undefined;
+  const properties: Array<[string, unknown]> = [
+    ['dxs.gateway.answers', gateway.answers],
+    ...Object.entries(gateway.byStatus).map(([status, count]): [string, unknown] => [`dxs.gateway.${status}`, count]),
+    ['dxs.gateway.waitedSeconds', (gateway.waitedMs / 1000).toFixed(1)],
+    ['dxs.gateway.budgetExhausted', gateway.exhausted],
+    ...(gateway.budgetSeconds === undefined ? [] : [['dxs.gateway.budgetSeconds', gateway.budgetSeconds] as [string, unknown]]),
+    ...(gateway.maxRps === undefined ? [] : [['dxs.gateway.maxRps', gateway.maxRps] as [string, unknown]]),
+  ];
+  return `  <testsuite name="dxs gateway" tests="0" failures="0" skipped="0" errors="0" time="0"><properties>${properties.map(([name, value]) => `<property name="${xml(name)}" value="${xml(value)}"/>`).join('')}</properties><system-out>${xml([line, ...gatewayEndpointLines(gateway)].join('\n'))}</system-out></testsuite>`;
+}
+
 export function renderJunit(results: Results): string {
   const byFile = new Map<string, TestRecord[]>();
   for (const test of results.tests) byFile.set(test.file, [...(byFile.get(test.file) ?? []), test]);
@@ -45,6 +61,8 @@ export function renderJunit(results: Results): string {
     return `  <testsuite name="${xml(file)}" tests="${tests.length}" failures="${failures}" skipped="${skipped}" errors="${errors}" time="${time.toFixed(3)}">\n${tests.map(testCase).join('\n')}\n  </testsuite>`;
   });
   const { summary, run } = results;
+  const gateway = gatewaySuite(results.gateway);
+  if (gateway !== undefined) suites.push(gateway);
   // A run that could not be made is one failing case, so CI never reads it as green.
   if (run.status === 'unreachable' || run.status === 'error' || run.status === 'interrupted') {
     suites.push(`  <testsuite name="dxs run" tests="1" failures="1" skipped="0" errors="0" time="0"><testcase name="the run completes" classname="dxs"><failure message="${xml(run.message ?? run.status)}" type="${xml(run.status)}"/></testcase></testsuite>`);

@@ -13,6 +13,7 @@ import {
   addCoverage, areaOf, requirementsOf, requirementVerdicts, runStatus, summarise, testVerdict,
   type Results, type TestRecord, type TestStatus,
 } from './results.ts';
+import { takeGatewaySummary } from './rate-limits.ts';
 import { blockedBy, brokenPrerequisitesFile, describeCause, rootCausesOf } from './root-causes.ts';
 import { loadSecretsFile, writeReport } from './write.ts';
 
@@ -168,6 +169,7 @@ export default class DxsReporter implements Reporter {
       tests,
       coverage: this.coverage,
       rootCauses: summary.blocked > 0 ? rootCausesOf(tests) : undefined,
+      gateway: takeGatewaySummary(context),
     };
     writeReport(context.reportDir, results, secrets);
   }

@@ -3,7 +3,8 @@
 import type { CheckRecord, Exchange, Verdict } from '../suites/support/log.ts';
 import type { CleanupReport } from './cleanup.ts';
 import type { ConnectionInfo } from './connection.ts';
-import { BLOCKED_ANNOTATION, type RootCauseGroup } from './root-causes.ts';
+import type { GatewaySummary } from './rate-limits.ts';
+import { BLOCKED_ANNOTATION, rateLimitedBy, type RootCauseGroup } from './root-causes.ts';
 
 export type { Verdict };
 
@@ -83,6 +84,8 @@ export interface Results {
   baseline?: BaselineSection;
   /** The broken prerequisites and the tests each blocked, largest first (absent when none). */
   rootCauses?: RootCauseGroup[];
+  /** The gateway's answers (429, 503 with Retry-After) the run met, and how long it waited for them (issue 31; absent before). */
+  gateway?: GatewaySummary;
 }
 
 // The baseline section's entries: how the run's failures compare to what was known (computed by report/baseline.ts).
@@ -165,7 +168,9 @@ function isBlocked(annotations: ReadonlyArray<{ type: string }>): boolean {
   return annotations.some((annotation) => annotation.type === BLOCKED_ANNOTATION);
 }
 
-export function testVerdict(status: TestStatus, checks: readonly CheckRecord[], annotations: ReadonlyArray<{ type: string }>): Verdict {
+export function testVerdict(status: TestStatus, checks: readonly CheckRecord[], annotations: ReadonlyArray<{ type: string; description?: string }>): Verdict {
+  // A test the gateway stopped proves nothing either way, whatever it did after (a caught error, a timeout).
+  if (status !== 'passed' && rateLimitedBy({ annotations: [...annotations] })) return 'blocked';
   if (isFailure(status)) return 'failed';
   if (status !== 'passed') return isBlocked(annotations) ? 'blocked' : 'skipped';
   if (checks.some((check) => check.verdict === 'warning') || annotations.some((annotation) => annotation.type === 'warning')) return 'warning';
@@ -186,7 +191,7 @@ export function requirementVerdicts(requirements: readonly string[], status: Tes
     const noted = annotations
       .filter((annotation) => (annotation.type === 'warning' || annotation.type === 'info') && annotation.description?.startsWith(`${id}:`))
       .map((annotation) => annotation.type as Verdict);
-    if (status === 'skipped' && isBlocked(annotations)) result[id] = 'blocked';
+    if ((status === 'skipped' && isBlocked(annotations)) || (status !== 'passed' && rateLimitedBy({ annotations: [...annotations] }))) result[id] = 'blocked';
     else if (status === 'skipped' || status === 'interrupted' || status === 'not run') result[id] = 'skipped';
     else if (isFailure(status)) result[id] = own.includes('failed') || !attributed ? 'failed' : (worst([...own, ...noted]) ?? 'skipped');
     else result[id] = worst([...own, ...noted].filter((verdict) => verdict !== 'passed')) ?? 'passed';

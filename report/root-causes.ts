@@ -18,7 +18,8 @@ export interface BlockableTest {
   annotations: Array<{ type: string; description?: string }>;
 }
 
-export type PrerequisiteName = 'client-token' | 'registration' | 'outbound-final' | 'provider-a' | 'inbox-delivery';
+// rate-limit: not the target's own: its gateway kept answering 429 (or 503 with Retry-After) after the run's budget of waiting was spent (issue 31).
+export type PrerequisiteName = 'client-token' | 'registration' | 'outbound-final' | 'provider-a' | 'inbox-delivery' | 'rate-limit';
 
 /** What each prerequisite is, as the report names it. */
 export const PREREQUISITES: Record<PrerequisiteName, string> = {
@@ -27,6 +28,7 @@ export const PREREQUISITES: Record<PrerequisiteName, string> = {
   'outbound-final': 'an outbound document reaching a final status (or resting in Sent)',
   'provider-a': 'provider A reaching Completed',
   'inbox-delivery': 'a delivered invoice arriving in an inbox',
+  'rate-limit': 'rate limited by the target',
 };
 
 export const BLOCKED_ANNOTATION = 'blocked';
@@ -64,6 +66,11 @@ export function parseCause(text: string | undefined): RootCause | undefined {
   return { prerequisite: match[1] as PrerequisiteName, requirement: match[2], message: match[3] };
 }
 
+/** Blocked by the gateway: whatever the test did after, its verdict is blocked (report/results.ts). */
+export function rateLimitedBy(test: Pick<BlockableTest, 'annotations'>): boolean {
+  return blockedBy(test)?.prerequisite === 'rate-limit';
+}
+
 export function blockedBy(test: Pick<BlockableTest, 'annotations'>): RootCause | undefined {
   return parseCause(test.annotations.find((annotation) => annotation.type === BLOCKED_ANNOTATION)?.description);
 }
@@ -90,6 +97,7 @@ export function rootCauseHeadline(groups: readonly RootCauseGroup[]): string | u
 }
 
 export function describeCause(cause: RootCause): string {
+  if (cause.prerequisite === 'rate-limit') return `${PREREQUISITES[cause.prerequisite]}: ${cause.message}`;
   return `${PREREQUISITES[cause.prerequisite]} is broken (${cause.requirement}): ${cause.message}`;
 }
 

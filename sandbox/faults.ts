@@ -426,9 +426,19 @@ export const CONTRARIAN_VARIANTS: Record<string, ContrarianVariant> = {
   },
 };
 
+/**
+ * What stands in front of a deployment (issue 31; sandbox/gateway.ts): legitimate, run by
+ * test/deployment rather than the kill table, since a rate-limited run of every area is slow by design.
+ */
+export const GATEWAY_VARIANTS: Record<string, string> = {
+  'rate-limit': 'a gateway allows 15 requests a second (DXS_SANDBOX_RATE_LIMIT) and answers the rest 429 with Retry-After: 1',
+  'maintenance-503': 'one call in ten is answered 503 with Retry-After, as during a rolling deployment',
+};
+
 export const VARIANTS: Record<string, string> = {
   ...BASE_VARIANTS,
   ...DEPLOYMENT_VARIANTS,
+  ...GATEWAY_VARIANTS,
   ...Object.fromEntries(Object.entries(CONTRARIAN_VARIANTS).map(([name, variant]) => [name, variant.description])),
 };
 

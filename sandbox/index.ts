@@ -12,6 +12,7 @@ import type { AreaOptions, Auth, SandboxContext } from './context.ts';
 import { Engine } from './engine.ts';
 import { ApiError, sendError } from './errors.ts';
 import { checkNames, expandVariants } from './faults.ts';
+import { addGateway } from './gateway.ts';
 import { answerUnsupportedMethods } from './methods.ts';
 import { Store } from './store.ts';
 import { tokensArea } from './areas/tokens.ts';
@@ -35,6 +36,8 @@ export interface SandboxOptions {
   logger?: boolean;
   /** Host names the server certificate of the TLS variants names, besides localhost, 127.0.0.1 and ::1. */
   tlsHostNames?: string[];
+  /** The rate-limit variant's requests a second (default: DXS_SANDBOX_RATE_LIMIT, else 15). */
+  rateLimit?: number;
 }
 
 export interface RunningSandbox {
@@ -174,6 +177,7 @@ async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyIns
     engine.close();
     if (tls !== undefined) rmSync(tls.directory, { recursive: true, force: true });
   });
+  addGateway(app, variants, { rateLimit: options.rateLimit });
 
   // An empty JSON body counts as no body (the register answer may be `{}`, clients send the same),
   // and a body that tries to set __proto__ is refused before it reaches normaliseKeys.

@@ -6,6 +6,7 @@
 import type { Command } from 'commander';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { gatewayLine, takeGatewaySummary } from '../../report/rate-limits.ts';
 import { ConfigError, TARGET_OPTIONS, resolveCommandOptions, type OptionSpec } from '../../lib/config.ts';
 import { openTarget } from '../../lib/target.ts';
 import { networkOptionsOf } from '../../lib/transport.ts';
@@ -14,7 +15,7 @@ import { addOptions, exitTwoOnUsageError } from '../options.ts';
 import { cleanUp, CLEANUP_DEADLINE_MS } from './cleanup.ts';
 import { ensureLoadJournal } from './load/journal.ts';
 
-const SHARED = new Set(['baseUrl', 'apiKey', 'apiKeyWithoutDelete', 'config', 'proxy', 'caCert', 'clientCert', 'clientKey', 'insecure']);
+const SHARED = new Set(['baseUrl', 'apiKey', 'apiKeyWithoutDelete', 'config', 'proxy', 'caCert', 'clientCert', 'clientKey', 'insecure', 'maxRps']);
 
 export const CLEAN_OPTIONS: readonly OptionSpec[] = [
   { key: 'from', kind: 'string', argument: 'DIR', description: 'the report directory of the run (it holds created.jsonl or created.json)' },
@@ -76,8 +77,11 @@ export async function runCleanCommand(flags: Record<string, unknown>, env: NodeJ
     keys: { apiKey: target.apiKey, apiKeyWithoutDelete: target.apiKeyWithoutDelete },
     deadlineMs: (options.deadline as number) * 1000,
     connection: target.connection,
+    gateway: { reportDir, runPrefix: `clean-${journal.runPrefix}`, maxRps: options.maxRps as number | undefined },
   });
   await target.close();
+  const gateway = gatewayLine(takeGatewaySummary({ reportDir, runPrefix: `clean-${journal.runPrefix}`, maxRps: options.maxRps as number | undefined }));
+  if (gateway !== undefined) console.error(`dxs clean: ${gateway}`);
   for (const company of report.deleted) console.log(`deleted ${company.ErpId} (${company.key}, answered ${company.status})`);
   for (const company of report.left) console.log(`left    ${company.ErpId} (${company.key}): ${company.reason}`);
   console.error(`dxs clean: ${report.message}`);

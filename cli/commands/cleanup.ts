@@ -12,6 +12,7 @@ import {
 } from '../../suites/support/journal.ts';
 import type { RunContext } from '../../suites/support/run-context.ts';
 import { isSharedErpId } from '../../suites/support/shared-company.ts';
+import { budgetFor, pacerFor, sendThroughGateway, type GatewaySettings } from '../../suites/support/gateway.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -28,6 +29,7 @@ export interface DeleteOptions {
   signal?: AbortSignal;
   /** The run's proxy and TLS settings (default: a direct connection). */
   connection?: Connection;
+  gateway?: CleanupGateway;
 }
 
 export interface DeleteOutcome {
@@ -46,7 +48,7 @@ function stopReason(status: number): string | undefined {
   return undefined;
 }
 
-async function deleteOne(baseUrl: string, apiKey: string, erpId: string, timeoutMs: number, signal: AbortSignal | undefined, connection: Connection): Promise<number> {
+async function deleteOne(baseUrl: string, apiKey: string, erpId: string, timeoutMs: number, signal: AbortSignal | undefined, connection: Connection): Promise<{ status: number; headers: Record<string, string> }> {
   // Through the run's proxy and with its TLS settings, as every other call of the run.
   const answer = await send(`${baseUrl}/companies/delete`, {
     method: 'POST',
@@ -55,7 +57,13 @@ async function deleteOne(baseUrl: string, apiKey: string, erpId: string, timeout
     timeoutMs: Math.max(1, timeoutMs),
     signal,
   }, connection);
-  return answer.status;
+  const headers = Object.fromEntries(Object.entries(answer.headers).flatMap(([name, value]) => (value === undefined ? [] : [[name, Array.isArray(value) ? value.join(', ') : value]])));
+  return { status: answer.status, headers };
+}
+
+/** The run's gateway settings: the cleanup waits for 429s and 503s with Retry-After within the budget, paced by --max-rps. */
+export interface CleanupGateway extends GatewaySettings {
+  maxRps?: number;
 }
 
 /** Sends a delete for each company with the key it is registered under; never throws. */
@@ -65,6 +73,8 @@ export async function deleteCompanies(companies: readonly JournalCompany[], opti
   const left: CleanupCompany[] = [];
   const stopped = new Map<KeyLabel, string>();
   const queue = [...companies];
+  const budget = options.gateway === undefined ? undefined : budgetFor(options.gateway);
+  const pacer = pacerFor({ maxRps: options.gateway?.maxRps });
   const worker = async (): Promise<void> => {
     for (let company = queue.shift(); company !== undefined; company = queue.shift()) {
       const entry = shown(company);
@@ -82,8 +92,10 @@ export async function deleteCompanies(companies: readonly JournalCompany[], opti
         left.push({ ...entry, reason: `the cleanup's deadline of ${Math.round((options.deadlineMs ?? CLEANUP_DEADLINE_MS) / 1000)} s passed` });
       } else {
         try {
-          const status = await deleteOne(options.baseUrl, apiKey, company.ErpId, Math.min(REQUEST_TIMEOUT_MS, deadline - Date.now()), options.signal, options.connection ?? { insecure: false });
-          const reason = stopReason(status);
+          const sendDelete = () => deleteOne(options.baseUrl, apiKey, company.ErpId, Math.min(REQUEST_TIMEOUT_MS, Math.max(1, deadline - Date.now())), options.signal, options.connection ?? { insecure: false });
+          const answer = budget === undefined ? { response: await sendDelete(), gaveUp: undefined } : await sendThroughGateway({ endpoint: 'POST /companies/delete', send: sendDelete, pacer, budget });
+          const status = answer.response.status;
+          const reason = answer.gaveUp !== undefined ? `rate limited by the target: POST /companies/delete answered ${answer.gaveUp} after the run's budget of waiting was spent` : stopReason(status);
           if (status === 200 || status === 202) deleted.push({ ...entry, status });
           else if (reason !== undefined) {
             stopped.set(company.key, reason);
@@ -134,6 +146,7 @@ export interface CleanupInput {
   signal?: AbortSignal;
   deadlineMs?: number;
   connection?: Connection;
+  gateway?: CleanupGateway;
 }
 
 /** Reads the journal of a report directory, deletes its live companies, records the deletes; never throws. */
@@ -155,7 +168,7 @@ export async function cleanUp(input: CleanupInput): Promise<CleanupReport> {
     const left = live.map((company) => ({ ...shown(company), reason: '--keep-data' }));
     return { ...base, status: 'kept', message: `--keep-data: the ${live.length} companies the run registered and did not delete were kept`, deleted: [], left, durationMs: Date.now() - started };
   }
-  const { deleted, left } = await deleteCompanies(live, { baseUrl: input.baseUrl, keys: input.keys, signal: input.signal, deadlineMs: input.deadlineMs, connection: input.connection });
+  const { deleted, left } = await deleteCompanies(live, { baseUrl: input.baseUrl, keys: input.keys, signal: input.signal, deadlineMs: input.deadlineMs, connection: input.connection, gateway: input.gateway });
   try {
     recordDeletes(input.reportDir, journal, deleted);
   } catch (error) {
@@ -179,7 +192,7 @@ export function cleanupLine(report: CleanupReport): string {
  * The hook of dxs test (after Playwright) and dxs load (after k6), before the embedded sandbox stops: a signal during
  * the cleanup ends it early (what is left is reported), a second one is left to its default.
  */
-export async function cleanUpAfterRun(context: Pick<RunContext, 'reportDir' | 'baseUrl' | 'apiKey' | 'apiKeyWithoutDelete' | 'embedded' | 'connection'>, keepData: boolean): Promise<CleanupReport> {
+export async function cleanUpAfterRun(context: Pick<RunContext, 'reportDir' | 'baseUrl' | 'apiKey' | 'apiKeyWithoutDelete' | 'embedded' | 'connection'> & Partial<Pick<RunContext, 'runPrefix' | 'maxRps' | 'rateLimitBudgetSeconds'>>, keepData: boolean): Promise<CleanupReport> {
   const controller = new AbortController();
   const interrupt = (): void => controller.abort();
   process.once('SIGINT', interrupt);
@@ -192,6 +205,7 @@ export async function cleanUpAfterRun(context: Pick<RunContext, 'reportDir' | 'b
       keepData,
       signal: controller.signal,
       connection: context.connection,
+      gateway: { reportDir: context.reportDir, runPrefix: context.runPrefix ?? 'cleanup', maxRps: context.maxRps, rateLimitBudgetSeconds: context.rateLimitBudgetSeconds },
     });
     if (report.status === 'kept' && context.embedded) report.message += ', until the embedded sandbox stopped with the run';
     return report;

@@ -134,6 +134,8 @@ async function fuzz(flags: Record<string, unknown>): Promise<number> {
       '--checks', 'all', ...excludedChecksArguments(exportKind), '--max-examples', String(options.maxExamples),
       '--report', 'junit', '--report-junit-path', junitFile,
       ...(options.seed === undefined ? [] : ['--seed', String(options.seed)]),
+      // A gateway's 429 is waited out as Retry-After asks (auto), or avoided by pacing (--max-rps); hooks.py keeps it from every check.
+      '--rate-limit', options.maxRps === undefined ? 'auto' : `${Math.max(1, Math.floor(options.maxRps as number))}/s`,
     ];
     console.error(`dxs fuzz: schemathesis ${args.filter((arg) => arg !== configFile && arg !== '--config-file').join(' ')} (${exportKind} export in ${data.casing === 'camel' ? 'camelCase' : 'PascalCase'})`);
     const { code, interrupted } = await runSchemathesis(executable, args, join(reportDir, 'fuzz-output.txt'), (options.duration as number) * 1000, work, network.env);

@@ -23,6 +23,7 @@ import { newRunPrefix } from '../../fixtures/run-prefix.ts';
 import { appendCreated, markJournaled, startLoadJournal } from './load/journal.ts';
 import { cleanUpAfterRun, cleanupLine } from './cleanup.ts';
 import { connectionInfo, connectionLines, connectionNotes } from '../../report/connection.ts';
+import { gatewayLine, takeGatewaySummary } from '../../report/rate-limits.ts';
 import type { CleanupReport } from '../../report/cleanup.ts';
 import type { CreatedPoint } from './load/results.ts';
 import { DEFAULT_COMPARE_SETTINGS, type CompareSettings } from './load/statistics.ts';
@@ -257,7 +258,7 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
         notes.push(`Interrupted: ${script} and the scripts after it did not run.`);
         break;
       }
-      const run = await runScript({ k6, script, settings, directory: join(reportDir, script), segment, inheritOutput: process.stdout.isTTY === true, connection: target.connection });
+      const run = await runScript({ k6, script, settings, directory: join(reportDir, script), segment, inheritOutput: process.stdout.isTTY === true, connection: target.connection, maxRps: options.maxRps as number | undefined });
       artifacts.push(run);
       const code = exitCodeOf(run.exitCode);
       if (run.rawFiles.length > 0) {
@@ -277,7 +278,10 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
     process.off('SIGINT', onInterrupt);
     process.off('SIGTERM', onInterrupt);
     // Once k6 has ended (also after Ctrl-C or failed thresholds), before the embedded sandbox stops.
-    cleanup = await cleanUpAfterRun({ reportDir, baseUrl: target.baseUrl, apiKey: target.apiKey, embedded: target.embedded, connection: target.connection }, options.keepData === true);
+    cleanup = await cleanUpAfterRun({ reportDir, baseUrl: target.baseUrl, apiKey: target.apiKey, embedded: target.embedded, connection: target.connection, runPrefix: 'cleanup', maxRps: options.maxRps as number | undefined }, options.keepData === true);
+    // The cleanup's waits for the gateway: said on the console, the file not left behind.
+    const gateway = gatewayLine(takeGatewaySummary({ reportDir, runPrefix: 'cleanup' }));
+    if (gateway !== undefined) console.error(`dxs load: cleanup: ${gateway}`);
     console.error(`dxs load: ${cleanupLine(cleanup)}`);
     await target.close();
   }

@@ -21,6 +21,7 @@ import { exitCodeOf, type Results, type RunStatus } from '../../report/results.t
 import { applyBaseline, exitCodeWithBaseline, type BaselineInput } from '../../report/baseline.ts';
 import { baselineLines, loadBaselineInput } from '../../report/baseline-cli.ts';
 import { rootCauseLines } from '../../report/root-causes.ts';
+import { gatewayLine, mergeGatewaySummaries, takeGatewaySummary } from '../../report/rate-limits.ts';
 import { displayPath, folderTimestamp as timestamp, loadSecretsFile, readResults, writeReport } from '../../report/write.ts';
 import { RUN_CONTEXT_ENV, type CasingMode, type RunContext } from '../../suites/support/run-context.ts';
 import { addOptions, exitTwoOnUsageError } from '../options.ts';
@@ -180,7 +181,8 @@ function summaryLine(results: Results, reportDir: string): string {
   const knownOnly = run.status === 'failed' && results.baseline !== undefined && results.baseline.newFailures.length === 0;
   const verdict = run.status === 'passed' ? 'PASSED' : knownOnly ? 'PASSED (no new failure)' : run.status === 'failed' ? 'FAILED' : run.status.toUpperCase();
   // The root causes come last but one, where a CI log is read first.
-  const causes = rootCauseLines(results.tests).map((line) => `\n${line}`).join('');
+  const gateway = gatewayLine(results.gateway);
+  const causes = [...rootCauseLines(results.tests), ...(gateway === undefined ? [] : [gateway])].map((line) => `\n${line}`).join('');
   return `dxs test: ${verdict}: ${summary.passed} passed, ${summary.failed} failed, ${summary.warning} warning, ${summary.info} info, ${summary.skipped} skipped${summary.blocked ? `, ${summary.blocked} blocked` : ''}${run.message ? ` (${run.message})` : ''}${causes}\nreport: ${where}`;
 }
 
@@ -251,8 +253,11 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
     secretsFile,
     shard: options.shard as string | undefined,
     connection: target.connection,
+    maxRps: options.maxRps as number | undefined,
+    rateLimitBudgetSeconds: options.rateLimitBudget as number,
   };
   const workers = (options.workers as number | undefined) ?? defaultWorkers(target);
+  context.workers = workers;
   console.error(`dxs test: ${target.embedded ? 'embedded sandbox at ' : ''}${target.baseUrl}, profile ${selection.profile} (${selection.areas.join(', ')})${selection.strict ? ', strict' : ''}, ${workers} workers`);
 
   const args = ['test', '-c', PLAYWRIGHT_CONFIG, '--workers', String(workers)];
@@ -296,6 +301,8 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   }
   results.cleanup = cleanup;
   results.run.connection = connection;
+  // The cleanup's own waits for the gateway came after the reporter's summary.
+  results.gateway = mergeGatewaySummaries([results.gateway, takeGatewaySummary({ ...context, maxRps: undefined })]) ?? results.gateway;
   console.error(`dxs test: ${cleanupLine(cleanup)}`);
   if (judge !== undefined) results.baseline = applyBaseline(results, judge);
   // Rewritten with every secret the workers saw, and with the final status.
@@ -330,6 +337,8 @@ Examples:
   $ dxs test --area tokens companies --grep @TOK-01
   $ dxs test --shard 1/2 --report-dir reports/shard-1 && dxs test --shard 2/2 --report-dir reports/shard-2
   $ dxs report merge reports/shard-1 reports/shard-2 --out reports/merged
+  $ dxs test --base-url "$STAGING" --max-rps 10 --rate-limit-budget 300
+                                                      stay under a gateway's 10/s, wait up to 5 min in all for its 429s
   $ dxs test --base-url "$STAGING" --baseline reports/last-green --expect-failures dxs-expected.json
                                                       exit 1 only for failures that are new
 

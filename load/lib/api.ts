@@ -10,6 +10,7 @@ import { sleep } from 'k6';
 import { hasHeader, locationEndsWithUuid, bodyIsEmpty, isJson, notServerError, type ObservedResponse } from '../../lib/checks.ts';
 import { readField } from '../../lib/casing.ts';
 import { API_KEY_HEADER, CLIENT_TOKEN_HEADER } from '../../lib/defaults.ts';
+import { isGatewayAnswer, MAINTENANCE_STATUS, RATE_LIMITED_STATUS, retryAfterOf, retryAfterSeconds } from '../../lib/gateway.ts';
 import { settings } from './settings.ts';
 import { ENDPOINTS } from './endpoints.ts';
 import { endpointChecks, observe, verifyThat, named, vuSecrets, type EndpointChecks } from './observe.ts';
@@ -44,6 +45,21 @@ const API_KEY_HEADERS: Record<string, string> = { [API_KEY_HEADER]: settings.api
 
 function tokenHeaders(token: string): Record<string, string> {
   return { [CLIENT_TOKEN_HEADER]: token, 'Content-Type': 'application/json' };
+}
+
+/** Attempts of a call the gateway answers 429 (or 503 with Retry-After), Retry-After apart: a client that honours it. */
+const GATEWAY_ATTEMPTS = 4;
+
+/** Sends again, after Retry-After, while the gateway answers; each answer stays in http_reqs under its status. */
+function retried<T extends { status: number; headers: Record<string, string> }>(send: () => T): T {
+  let response = send();
+  for (let attempt = 1; attempt < GATEWAY_ATTEMPTS; attempt++) {
+    const status = response.status;
+    if ((status !== RATE_LIMITED_STATUS && status !== MAINTENANCE_STATUS) || !isGatewayAnswer(status, response.headers)) break;
+    sleep(retryAfterSeconds(retryAfterOf(response.headers)));
+    response = send();
+  }
+  return response;
 }
 
 function url(path: string): string {
@@ -104,7 +120,7 @@ export function clientTokenMaker(erpIds: readonly string[], validForMinutes: num
  * calls are `remembered`, so a logged failure never shows them.
  */
 export function clientToken(erpId: string, validForMinutes?: number, remember = false): string | undefined {
-  const observed = observe(http.post(CREATE_TOKEN_URL, tokenBody(erpId, validForMinutes), CREATE_TOKEN_PARAMS));
+  const observed = observe(retried(() => http.post(CREATE_TOKEN_URL, tokenBody(erpId, validForMinutes), CREATE_TOKEN_PARAMS)));
   TOKEN_CHECKS.verify(observed);
   const token = tokenOf(observed.json);
   if (typeof token !== 'string' || token === '') return undefined;
@@ -117,7 +133,7 @@ const REGISTER_PARAMS = params(REGISTER_CHECKS, API_KEY_HEADERS);
 
 /** POST /companies/register: true when accepted (202, empty body or {}). */
 export function registerCompany(company: CompanyInput): boolean {
-  const response = http.post(url('/companies/register'), JSON.stringify(company), REGISTER_PARAMS);
+  const response = retried(() => http.post(url('/companies/register'), JSON.stringify(company), REGISTER_PARAMS));
   // Journaled on any 2xx, before the checks judge the answer: an accepted registration exists whatever its body.
   if (response.status >= 200 && response.status < 300) journalCreated('company', { ErpId: company.ErpId, OrgNo: company.OrgNo, CountryCode: company.CountryCode, Name: company.Name });
   return REGISTER_CHECKS.verify(response);
@@ -127,7 +143,7 @@ const STATUS_CHECKS = endpointChecks(ENDPOINTS.status, [200], [], schemaCheck(SC
 
 /** GET /companies/status: the registration Status, or undefined. */
 export function companyStatus(token: string): { status?: string; companyId?: string } {
-  const observed = observe(http.get(url('/companies/status'), params(STATUS_CHECKS, tokenHeaders(token))));
+  const observed = observe(retried(() => http.get(url('/companies/status'), params(STATUS_CHECKS, tokenHeaders(token)))));
   STATUS_CHECKS.verify(observed);
   const status = readField(observed.json, 'Status');
   const companyId = readField(observed.json, 'CompanyId');
@@ -149,7 +165,7 @@ const PENDING_TOKEN_PARAMS = params(TOKEN_CHECKS, API_KEY_HEADERS, { responseCal
 
 /** A client token of a company whose registration may still run, or undefined; no check is recorded. */
 function tokenWhileRegistering(erpId: string): string | undefined {
-  const token = tokenOf(observe(http.post(CREATE_TOKEN_URL, tokenBody(erpId, undefined), PENDING_TOKEN_PARAMS)).json);
+  const token = tokenOf(observe(retried(() => http.post(CREATE_TOKEN_URL, tokenBody(erpId, undefined), PENDING_TOKEN_PARAMS))).json);
   if (typeof token !== 'string' || token === '') return undefined;
   vuSecrets.add(token);
   return token;
@@ -193,7 +209,7 @@ const UPLOAD_CHECKS = endpointChecks(ENDPOINTS.upload, [202], [named('upload Loc
 /** POST /documents: the DocumentUri (the Location URN), or undefined. */
 export function uploadDocument(token: string, content: string, filename: string, contentType: string): string | undefined {
   const body = { File: http.file(content, filename, contentType) };
-  const observed = observe(http.post(url('/documents'), body, params(UPLOAD_CHECKS, { [CLIENT_TOKEN_HEADER]: token })));
+  const observed = observe(retried(() => http.post(url('/documents'), body, params(UPLOAD_CHECKS, { [CLIENT_TOKEN_HEADER]: token }))));
   if (observed.status >= 200 && observed.status < 300) journalCreated('upload', { Location: observed.headers['location'] });
   return UPLOAD_CHECKS.verify(observed) ? observed.headers['location'] : undefined;
 }
@@ -202,7 +218,7 @@ const SEND_CHECKS = endpointChecks(ENDPOINTS.send, [200], [named('send Location 
 
 /** POST /documents/outbound: the DocumentId (last segment of Location), or undefined. */
 export function sendDocument(token: string, request: object): string | undefined {
-  const observed = observe(http.post(url('/documents/outbound'), JSON.stringify(request), params(SEND_CHECKS, tokenHeaders(token))));
+  const observed = observe(retried(() => http.post(url('/documents/outbound'), JSON.stringify(request), params(SEND_CHECKS, tokenHeaders(token)))));
   if (observed.status >= 200 && observed.status < 300) {
     journalCreated('document', { Location: observed.headers['location'], ErpDocumentId: (request as { Document?: { ErpDocumentId?: string } }).Document?.ErpDocumentId });
   }
@@ -214,7 +230,7 @@ const OUTBOUND_STATUS_CHECKS = endpointChecks(ENDPOINTS.outboundStatus, [200], [
 
 /** GET /documents/outbound/{DocumentId}: the current status, or undefined. */
 export function outboundStatus(token: string, documentId: string): string | undefined {
-  const observed = observe(http.get(url(`/documents/outbound/${documentId}`), params(OUTBOUND_STATUS_CHECKS, tokenHeaders(token))));
+  const observed = observe(retried(() => http.get(url(`/documents/outbound/${documentId}`), params(OUTBOUND_STATUS_CHECKS, tokenHeaders(token)))));
   OUTBOUND_STATUS_CHECKS.verify(observed);
   const status = readField(readField(observed.json, 'CurrentStatus'), 'Status');
   return typeof status === 'string' ? status : undefined;
@@ -228,7 +244,7 @@ const INCOMING_CHECKS = endpointChecks(ENDPOINTS.incoming, [200], [], schemaChec
 
 /** GET /documents/incoming?type=invoice: the unhandled documents. */
 export function listIncoming(token: string): IncomingEntry[] {
-  const observed = observe(http.get(url('/documents/incoming?type=invoice'), params(INCOMING_CHECKS, tokenHeaders(token))));
+  const observed = observe(retried(() => http.get(url('/documents/incoming?type=invoice'), params(INCOMING_CHECKS, tokenHeaders(token)))));
   INCOMING_CHECKS.verify(observed);
   const documents = readField(observed.json, 'Documents');
   if (!Array.isArray(documents)) return [];
@@ -256,7 +272,7 @@ const PROVIDER_A_REGISTER_CHECKS = endpointChecks(ENDPOINTS.providerARegister, [
 
 export function registerProviderA(token: string, company: CompanyInput): boolean {
   const body = JSON.stringify(providerARegistration(company));
-  const response = http.post(url('/companies/deliverymethods/b2c/providera'), body, params(PROVIDER_A_REGISTER_CHECKS, tokenHeaders(token)));
+  const response = retried(() => http.post(url('/companies/deliverymethods/b2c/providera'), body, params(PROVIDER_A_REGISTER_CHECKS, tokenHeaders(token))));
   if (response.status >= 200 && response.status < 300) journalCreated('provider-a', { ErpId: company.ErpId, OrgNo: company.OrgNo });
   return PROVIDER_A_REGISTER_CHECKS.verify(response);
 }

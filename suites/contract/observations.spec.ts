@@ -44,10 +44,11 @@ async function describeCall(label: string, call: () => Promise<ApiResponse>): Pr
 }
 
 test.describe('limits', () => {
+  // The burst's 429s are what it observes: the client hands them back instead of waiting them out.
   test('rate limiting under a bounded burst of 20 calls is recorded', { tag: tags('observe', 'OBS-01') }, async ({ api, registeredCompany }) => {
     const responses: ApiResponse[] = [];
     for (let sent = 0; sent < BURST_CALLS; sent += BURST_CONCURRENCY) {
-      const round = Array.from({ length: Math.min(BURST_CONCURRENCY, BURST_CALLS - sent) }, () => api.get('/companies/status', { auth: { clientToken: registeredCompany.token } }));
+      const round = Array.from({ length: Math.min(BURST_CONCURRENCY, BURST_CALLS - sent) }, () => api.get('/companies/status', { auth: { clientToken: registeredCompany.token }, gatewayAnswers: 'return' }));
       responses.push(...(await Promise.all(round)));
     }
     const statuses = new Map<number, number>();

@@ -2,7 +2,8 @@
 // - is a test.step named after it ("POST /companies/register"),
 // - sets its own auth header (no shared extraHTTPHeaders, so no call is authenticated by accident),
 // - registers every token value it receives as a secret, and
-// - records the request and the response, redacted, in the test's exchange log.
+// - records the request and the response, redacted, in the test's exchange log, and
+// - waits for the gateway's 429s and 503s with Retry-After and sends again (gateway.ts), so no check judges them.
 import { test, type APIRequestContext, type APIResponse } from '@playwright/test';
 import { normaliseKeys } from '../../lib/casing.ts';
 import type { ObservedResponse } from '../../lib/checks.ts';
@@ -11,8 +12,10 @@ import { API_KEY_HEADER, CLIENT_TOKEN_HEADER } from '../../lib/defaults.ts';
 import { describeNoResponse } from '../../lib/no-response.ts';
 import { secrets } from '../../lib/redact.ts';
 import { endpointOf } from '../../report/endpoints.ts';
+import { budgetFor, pacerFor, rateLimitCause, sendThroughGateway } from './gateway.ts';
 import { journalCall } from './journal.ts';
 import type { Exchange, ExchangeLog } from './log.ts';
+import { broken, RateLimited, recordBroken, settingUp } from './prerequisites.ts';
 import type { Auth, RunContext } from './run-context.ts';
 
 // Its home is the run context (journal.ts, below the client, needs it too); the suites import it from here.
@@ -36,6 +39,11 @@ export interface CallOptions {
   headers?: Record<string, string>;
   /** Per-call bound; the default is generous for slow staging targets. */
   timeoutMs?: number;
+  /**
+   * A 429 (or a 503 with Retry-After) is the gateway's: by default the call waits and is sent
+   * again, so no check ever judges it. 'return' hands it back, for the probe that observes the limit (OBS-01).
+   */
+  gatewayAnswers?: 'retry' | 'return';
 }
 
 export interface ApiResponse extends ObservedResponse {
@@ -75,6 +83,26 @@ function recordBody(body: Buffer | string | undefined, contentType: string | und
   }
   if (!isTextType(contentType)) return `(${body.length} bytes of ${contentType})`;
   return secrets.redactText(truncate(body.toString(), RECORDED_BODY_LIMIT));
+}
+
+/** Inside a test (not a worker fixture's setup), where a test can be skipped as blocked. */
+function insideTest(): boolean {
+  try {
+    test.info();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Waiting for the gateway is no slowness of the target: the running test gets that time added. */
+function extendTestTimeout(waitedMs: number): void {
+  try {
+    const info = test.info();
+    if (info.timeout > 0) info.setTimeout(info.timeout + waitedMs);
+  } catch {
+    // A worker fixture's setup, outside any test.
+  }
 }
 
 function parseJson(text: string): unknown {
@@ -158,28 +186,45 @@ export class ApiClient {
       durationMs: 0,
     };
     const index = this.log.exchanges.push(exchange) - 1;
-    const started = performance.now();
-    exchange.sentAt = new Date().toISOString();
+    let started = performance.now();
     const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    let response: APIResponse;
-    try {
-      response = await this.request.fetch(url.toString(), {
-        method,
-        headers,
-        data,
-        multipart: options.multipart,
-        failOnStatusCode: false,
-        maxRedirects: 0,
-        timeout,
-      });
-    } catch (error) {
-      exchange.durationMs = Math.round(performance.now() - started);
-      const failure = describeNoResponse((error as Error).message, exchange.durationMs, timeout);
-      exchange.error = secrets.redactText(failure.text);
-      exchange.cause = failure.cause;
-      // The message names the call and the cause, so a target that died mid-run reads as such.
-      throw new Error(`${title}: no response from the target: ${exchange.error}`);
-    }
+    const send = async (): Promise<{ status: number; headers: Record<string, string>; answer: APIResponse }> => {
+      // Each sending again is the same call: the exchange shows the last, with the waits before it.
+      started = performance.now();
+      exchange.sentAt = new Date().toISOString();
+      try {
+        const answer = await this.request.fetch(url.toString(), {
+          method,
+          headers,
+          data,
+          multipart: options.multipart,
+          failOnStatusCode: false,
+          maxRedirects: 0,
+          timeout,
+        });
+        return { status: answer.status(), headers: answer.headers(), answer };
+      } catch (error) {
+        exchange.durationMs = Math.round(performance.now() - started);
+        const failure = describeNoResponse((error as Error).message, exchange.durationMs, timeout);
+        exchange.error = secrets.redactText(failure.text);
+        exchange.cause = failure.cause;
+        // The message names the call and the cause, so a target that died mid-run reads as such.
+        throw new Error(`${title}: no response from the target: ${exchange.error}`);
+      }
+    };
+    const budget = budgetFor(this.context);
+    const sent = await sendThroughGateway({
+      endpoint: exchange.endpoint,
+      send,
+      pacer: pacerFor(this.context),
+      budget,
+      retry: options.gatewayAnswers !== 'return',
+      onWait: (wait) => {
+        (exchange.gatewayWaits ??= []).push(wait);
+        extendTestTimeout(wait.waitedMs);
+      },
+    });
+    const response = sent.response.answer;
     const body = await response.body();
     exchange.durationMs = Math.round(performance.now() - started);
     const responseHeaders = response.headers();
@@ -193,6 +238,12 @@ export class ApiClient {
       body: recordBody(body, contentType, json),
       size: body.length,
     };
+    if (sent.gaveUp !== undefined) {
+      // No check may judge the gateway's answer: the test is blocked, the cause said once for the run.
+      const cause = recordBroken(rateLimitCause(exchange.endpoint, sent.gaveUp, budget));
+      if (!settingUp() && insideTest()) broken(cause);
+      throw new RateLimited(cause, sent.gaveUp);
+    }
     const normalised = json === undefined ? undefined : normaliseKeys(json);
     journalCall(this.context, { method, path, auth: options.auth, json: options.json, rawBody: options.rawBody, status: response.status(), data: normalised, headers: responseHeaders });
     return {

@@ -34,6 +34,8 @@ export interface Exchange {
   /** When the request was sent (ISO), so a call still waiting when its test ended can say how long it waited. */
   sentAt?: string;
   durationMs: number;
+  /** The gateway's answers (429, 503 with Retry-After) waited for before this call was answered (issue 31). */
+  gatewayWaits?: Array<{ status: number; retryAfter?: string; waitedMs: number }>;
 }
 
 export interface CheckRecord {

@@ -28,6 +28,22 @@ export class PrerequisiteBroken extends Error {
   }
 }
 
+/**
+ * A call the target's gateway kept answering 429 (or 503 with Retry-After) after the run's budget
+ * of waiting was spent (suites/support/gateway.ts): no check may judge that answer, so the test is
+ * blocked. A PrerequisiteBroken, so that a worker fixture's settle() keeps it as its outcome.
+ */
+export class RateLimited extends PrerequisiteBroken {
+  override readonly name: string = 'RateLimited';
+  /** The last answer, e.g. "429 with Retry-After: 1". */
+  readonly limit: string;
+
+  constructor(cause: RootCause, limit: string) {
+    super(cause);
+    this.limit = limit;
+  }
+}
+
 function readShared(): void {
   let text: string;
   try {
@@ -66,6 +82,11 @@ export function recordBroken(cause: RootCause): RootCause {
 
 /** Worker fixtures set up inside settle(); there no test can be skipped, so broken() throws instead. */
 let settling = 0;
+
+/** Whether a worker fixture is being set up (settle), where no test can be skipped. */
+export function settingUp(): boolean {
+  return settling > 0;
+}
 
 /**
  * Ends the running test at once as blocked (inside a worker fixture's setup: throws PrerequisiteBroken).

@@ -38,6 +38,12 @@ export interface RunContext {
   shard?: string;
   /** Proxy (credentials included) and TLS files of the run (issue 31); absent: a direct connection, Node's roots. */
   connection?: Connection;
+  /** --max-rps: dxs's own calls, all workers together, stay under it (suites/support/gateway.ts). */
+  maxRps?: number;
+  /** Playwright workers of the run: each takes its share of maxRps. */
+  workers?: number;
+  /** --rate-limit-budget: seconds of waiting for 429s and 503s with Retry-After, in all, before tests that meet one are blocked. */
+  rateLimitBudgetSeconds?: number;
 }
 
 let cached: RunContext | undefined;
@@ -70,6 +76,8 @@ export function runContext(env: Record<string, string | undefined> = process.env
           embedded: false,
           version: 'dev',
           startedAt: new Date().toISOString(),
+          maxRps: env.DXS_MAX_RPS ? Number(env.DXS_MAX_RPS) : undefined,
+          rateLimitBudgetSeconds: env.DXS_RATE_LIMIT_BUDGET ? Number(env.DXS_RATE_LIMIT_BUDGET) : undefined,
         };
   secrets.add(context.apiKey);
   secrets.add(context.apiKeyWithoutDelete);

@@ -8,6 +8,7 @@ import { expect, test } from '@playwright/test';
 import { asWarning, casingIs, runChecks, type Check, type CheckOutcome } from '../../lib/checks.ts';
 import { secrets } from '../../lib/redact.ts';
 import { describeBasis, failureSeverity, requirementById, type Requirement } from '../../schemas/requirements.ts';
+import { BLOCKED_ANNOTATION, rateLimitedBy } from '../../report/root-causes.ts';
 import type { ApiResponse } from './client.ts';
 import { currentLog, type CheckRecord } from './log.ts';
 import { runContext } from './run-context.ts';
@@ -60,6 +61,9 @@ function strictCasing(): 'pascal' | 'camel' | undefined {
  * strict-pascal or strict-camel, every JSON body is also held to that casing (CNV-05).
  */
 export async function expectCheck(response: ApiResponse, checks: Check[], options: CheckOptions): Promise<void> {
+  // A test the gateway blocked that went on (a caught error) judges nothing more.
+  const rateLimited = test.info().annotations.find((annotation) => annotation.type === BLOCKED_ANNOTATION && rateLimitedBy({ annotations: [annotation] }));
+  if (rateLimited !== undefined) test.info().skip(true, `blocked: ${rateLimited.description ?? 'rate limited by the target'}`);
   const level = levelOf(options);
   const requirement = requirementById(options.requirement);
   const casing = strictCasing();

@@ -15,3 +15,45 @@ def filter_body(context, body):
         return '"__proto__"' not in json.dumps(body)
     except (TypeError, ValueError):
         return True
+
+
+# A 429, or a 503 with Retry-After, is the answer of a gateway in front of the target (issue 31:
+# "Rate limits: not shown", so any deployment may send them), not the target's verdict on the
+# request: no check judges it. `dxs fuzz` runs Schemathesis with --rate-limit auto (or the rate of
+# --max-rps), which waits as Retry-After asks and sends again; what still comes back from the
+# gateway is set aside here, so a 429 is never a finding (nor does it pass for a refusal).
+def _header(headers, name):
+    for key, value in (headers or {}).items():
+        if key.lower() == name:
+            return value[0] if isinstance(value, list) and value else value
+    return None
+
+
+def _is_gateway_answer(response):
+    status = getattr(response, "status_code", None)
+    if status == 429:
+        return True
+    return status == 503 and _header(getattr(response, "headers", None), "retry-after") is not None
+
+
+def _skipping_gateway_answers(run_checks):
+    def run_checks_unless_gateway(*args, **kwargs):
+        if _is_gateway_answer(kwargs.get("response")):
+            return set()
+        return run_checks(*args, **kwargs)
+
+    return run_checks_unless_gateway
+
+
+def _install_gateway_filter():
+    import schemathesis.checks as checks_module
+
+    checks_module.run_checks = _skipping_gateway_answers(checks_module.run_checks)
+    try:
+        import schemathesis.engine._validate as validate_module
+    except ImportError:
+        return
+    validate_module.run_checks = _skipping_gateway_answers(validate_module.run_checks)
+
+
+_install_gateway_filter()

@@ -94,6 +94,7 @@ function scriptSection(result: RunResult): string {
       return `<tr><td class="name endpoint">${escapeHtml(item.endpoint)}</td><td>${item.requests}</td><td>${item.requestsPerSecond.toFixed(1)}</td>` +
         `<td>${ms(item.latency.p50)}</td><td>${ms(item.latency.p90)}</td><td>${ms(item.latency.p95)}</td><td>${ms(item.latency.p99)}</td><td>${ms(item.latency.max)}</td>` +
         `<td class="${item.failed > 0 ? 'fail' : ''}">${item.failed} (${percent(item.failed, item.requests)})</td>` +
+        `<td class="${(item.rateLimited ?? 0) > 0 ? 'warn' : ''}">${item.rateLimited ?? 0}</td>` +
         `<td class="${item.checksFailed > 0 ? 'fail' : ''}">${item.checksPassed}/${item.checksPassed + item.checksFailed}</td><td class="name">${verdictText}</td></tr>`;
     })
     .join('\n');
@@ -106,8 +107,8 @@ function scriptSection(result: RunResult): string {
     .join('\n');
   return `<h2 id="${escapeHtml(result.script)}">${escapeHtml(result.script)} ${verdictBadge(result.passed)}</h2>
 <p>${result.iterations} iterations, ${result.requests} requests in ${result.durationSeconds.toFixed(1)} s${result.runners > 1 ? `, merged from ${result.runners} runners` : ''}.</p>
-<table><thead><tr><th class="name">endpoint</th><th>requests</th><th>req/s</th><th>p50 ms</th><th>p90 ms</th><th>p95 ms</th><th>p99 ms</th><th>max ms</th><th>failed</th><th>checks passed</th><th class="name">thresholds (actual)</th></tr></thead>
-<tbody>${rows || '<tr><td class="name" colspan="11">no requests</td></tr>'}</tbody></table>
+<table><thead><tr><th class="name">endpoint</th><th>requests</th><th>req/s</th><th>p50 ms</th><th>p90 ms</th><th>p95 ms</th><th>p99 ms</th><th>max ms</th><th>failed</th><th title="answers 429: the gateway's limit, neither failed nor judged">429</th><th>checks passed</th><th class="name">thresholds (actual)</th></tr></thead>
+<tbody>${rows || '<tr><td class="name" colspan="12">no requests</td></tr>'}</tbody></table>
 ${global.length > 0 ? `<table><thead><tr><th class="name">run-wide threshold</th><th class="name">expression</th><th>actual</th><th>verdict</th></tr></thead><tbody>${globalRows}</tbody></table>` : ''}
 <table><thead><tr><th class="name">check</th><th class="name">endpoint</th><th>passed</th><th>failed</th></tr></thead><tbody>${checkRows || '<tr><td class="name" colspan="4">no checks</td></tr>'}</tbody></table>`;
 }
@@ -119,7 +120,7 @@ export function summaryHtml(input: LoadReportInput): string {
 <dl><dt>target</dt><dd>${escapeHtml(input.target)}</dd><dt>profile</dt><dd>${escapeHtml(input.profile)}</dd><dt>started</dt><dd>${input.startedAt.toISOString()}</dd></dl>
 ${input.notes.map((note) => `<p class="muted">${escapeHtml(note)}</p>`).join('\n')}
 ${input.comparison === undefined ? '' : comparisonHtml(input.comparison, escapeHtml)}
-<p class="muted">Latencies are k6's http_req_duration; "failed" counts responses k6 flags in http_req_failed (status outside 200-399 or no response); thresholds are judged on all the points of the run.</p>
+<p class="muted">Latencies are k6's http_req_duration; "failed" counts responses k6 flags in http_req_failed (status outside 200-399 or no response); "429" counts the gateway's answers (a rate limit the load found: neither failed nor judged by a check; the call is sent again after Retry-After); thresholds are judged on all the points of the run.</p>
 ${input.results.map(scriptSection).join('\n')}
 ${cleanupSection(input.cleanup)}
 </body></html>
@@ -172,12 +173,18 @@ function checkTotals(result: RunResult): { passes: number; fails: number } {
   return result.checks.reduce((total, item) => ({ passes: total.passes + item.passes, fails: total.fails + item.fails }), { passes: 0, fails: 0 });
 }
 
+/** "POST /companies/register 12, GET /companies/status 3": where the gateway's limit was met. */
+function rateLimitedEndpoints(result: RunResult): string {
+  return result.endpoints.filter((item) => (item.rateLimited ?? 0) > 0).sort((a, b) => (b.rateLimited ?? 0) - (a.rateLimited ?? 0)).map((item) => `${item.endpoint} ${item.rateLimited}`).join(', ');
+}
+
 /** The line printed per script at the end of a run. */
 export function summaryLine(result: RunResult, reportPath: string): string {
   const checks = checkTotals(result);
   const failedThresholds = result.thresholds.filter((verdict) => !verdict.ok);
   const rate = result.durationSeconds > 0 ? result.requests / result.durationSeconds : 0;
-  return `${result.script}: ${result.passed ? 'passed' : 'FAILED'} - ${result.iterations} iterations, ${result.requests} requests (${rate.toFixed(1)}/s), checks ${checks.passes}/${checks.passes + checks.fails}, thresholds ${result.thresholds.length - failedThresholds.length}/${result.thresholds.length} passed` +
+  const rateLimited = result.endpoints.reduce((total, item) => total + (item.rateLimited ?? 0), 0);
+  return `${result.script}: ${result.passed ? 'passed' : 'FAILED'} - ${result.iterations} iterations, ${result.requests} requests (${rate.toFixed(1)}/s)${rateLimited > 0 ? `, ${rateLimited} answered 429 by the gateway (${rateLimitedEndpoints(result)})` : ''}, checks ${checks.passes}/${checks.passes + checks.fails}, thresholds ${result.thresholds.length - failedThresholds.length}/${result.thresholds.length} passed` +
     (failedThresholds.length > 0 ? ` (failed: ${failedThresholds.slice(0, 3).map((verdict) => `${verdict.metric} ${verdict.expression}`).join('; ')}${failedThresholds.length > 3 ? ' ...' : ''})` : '') +
     ` - ${reportPath}`;
 }

@@ -12,6 +12,8 @@ export interface EndpointResult {
   requests: number;
   requestsPerSecond: number;
   failed: number;
+  /** Answers 429: the gateway's limit, found by the load; neither failed nor judged by a check (absent before issue 31). */
+  rateLimited?: number;
   latency: { avg: number; p50: number; p90: number; p95: number; p99: number; max: number };
   checksPassed: number;
   checksFailed: number;
@@ -195,6 +197,7 @@ export function judge(expression: string, series: Series | undefined, type: stri
 
 interface EndpointAccumulator {
   requests: number;
+  rateLimited: number;
   failed: number;
   durations: number[];
   checksPassed: number;
@@ -213,7 +216,7 @@ export async function analyse(script: string, rawFiles: string[], thresholds: Ma
   const endpointOf = (name: string): EndpointAccumulator => {
     let found = endpoints.get(name);
     if (found === undefined) {
-      found = { requests: 0, failed: 0, durations: [], checksPassed: 0, checksFailed: 0 };
+      found = { requests: 0, rateLimited: 0, failed: 0, durations: [], checksPassed: 0, checksFailed: 0 };
       endpoints.set(name, found);
     }
     return found;
@@ -231,7 +234,11 @@ export async function analyse(script: string, rawFiles: string[], thresholds: Ma
         if (extras.created !== undefined && point.tags.kind !== undefined) extras.created.push({ kind: point.tags.kind, at: Number.isFinite(point.time) ? new Date(point.time).toISOString() : new Date().toISOString(), fields: point.metadata ?? {} });
       }
       else if (endpoint !== undefined) {
-        if (point.metric === 'http_reqs') endpointOf(endpoint).requests += point.value;
+        if (point.metric === 'http_reqs') {
+          const accumulator = endpointOf(endpoint);
+          accumulator.requests += point.value;
+          if (point.tags.status === '429') accumulator.rateLimited += point.value;
+        }
         else if (point.metric === 'http_req_duration') endpointOf(endpoint).durations.push(point.value);
         else if (point.metric === 'http_req_failed' && point.value !== 0) endpointOf(endpoint).failed++;
         else if (point.metric === 'checks') {
@@ -268,6 +275,7 @@ export async function analyse(script: string, rawFiles: string[], thresholds: Ma
         requests: accumulator.requests,
         requestsPerSecond: durationSeconds > 0 ? accumulator.requests / durationSeconds : 0,
         failed: accumulator.failed,
+        rateLimited: accumulator.rateLimited,
         latency: {
           avg: sorted.length === 0 ? 0 : sum / sorted.length,
           p50: percentile(sorted, 50),

@@ -55,6 +55,8 @@ export interface RunScriptInput {
   inheritOutput: boolean;
   /** The run's proxy and CA bundle (issue 31): k6 reads HTTPS_PROXY/HTTP_PROXY and, through Go, SSL_CERT_FILE. */
   connection?: Connection;
+  /** --max-rps: k6's own global cap on requests a second (its --rps), to stay under a gateway's limit. */
+  maxRps?: number;
 }
 
 /** Runs k6; resolves with its exit code and the files it wrote. */
@@ -66,6 +68,7 @@ export async function runScript(input: RunScriptInput): Promise<ScriptArtifacts 
   const log = join(input.directory, 'k6.log');
   const args = ['run', '--summary-export', summary, '--out', `json=${raw}`, '--system-tags', SYSTEM_TAGS, '--no-usage-report'];
   if (input.segment !== undefined) args.push(...segmentArguments(input.segment));
+  if (input.maxRps !== undefined) args.push('--rps', String(Math.max(1, Math.floor(input.maxRps))));
   // The bundle lives as long as the run; k6 reads it at start and in every VU's init.
   const bundleDirectory = input.scriptFile === undefined ? mkdtempSync(join(tmpdir(), 'dxs-load-script-')) : undefined;
   try {

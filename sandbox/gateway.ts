@@ -1,0 +1,82 @@
+// What stands in front of a real deployment (issue 31), as variants of the sandbox: legitimate,
+// since the spec says "Rate limits: not shown", and dxs must pass through them, never judging
+// their answers as the target's.
+//   rate-limit       a token bucket per sandbox: N requests a second with a burst of N
+//                    (DXS_SANDBOX_RATE_LIMIT, default 15); past it, 429 with Retry-After: 1 and a
+//                    JSON string body, as a gateway in front of a staging answered.
+//   maintenance-503  one call in MAINTENANCE_EVERY answered 503 with Retry-After (alternately in
+//                    seconds and as an HTTP date), as during a rolling deployment.
+// Both answer before the body is read, as a gateway does; only calls of the API are limited.
+import type { FastifyInstance } from 'fastify';
+import { API_PREFIX } from '../lib/defaults.ts';
+
+export const DEFAULT_SANDBOX_RATE_LIMIT = 15;
+/** One call in this many meets the maintenance answer: often enough that every run meets it. */
+export const MAINTENANCE_EVERY = 10;
+
+export interface GatewayOptions {
+  /** Requests a second the bucket refills; its size (the burst) is the same. */
+  rateLimit?: number;
+}
+
+/** The bucket's rate: the option, then DXS_SANDBOX_RATE_LIMIT, then the default. */
+export function rateLimitOf(options: GatewayOptions, env: Record<string, string | undefined> = process.env): number {
+  const value = options.rateLimit ?? (env.DXS_SANDBOX_RATE_LIMIT ? Number(env.DXS_SANDBOX_RATE_LIMIT) : DEFAULT_SANDBOX_RATE_LIMIT);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`invalid sandbox rate limit ${String(value)} (DXS_SANDBOX_RATE_LIMIT: requests a second, greater than 0)`);
+  return value;
+}
+
+class TokenBucket {
+  private tokens: number;
+  private last = performance.now();
+  private readonly rate: number;
+
+  constructor(rate: number) {
+    this.rate = rate;
+    this.tokens = rate;
+  }
+
+  take(): boolean {
+    const now = performance.now();
+    this.tokens = Math.min(this.rate, this.tokens + ((now - this.last) / 1000) * this.rate);
+    this.last = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+}
+
+function isApiCall(url: string): boolean {
+  return url.toLowerCase().startsWith(API_PREFIX.toLowerCase());
+}
+
+export function addGateway(app: FastifyInstance, variants: ReadonlySet<string>, options: GatewayOptions): void {
+  if (variants.has('rate-limit')) {
+    const rate = rateLimitOf(options);
+    const bucket = new TokenBucket(rate);
+    app.addHook('onRequest', (request, reply, done) => {
+      if (!isApiCall(request.url) || bucket.take()) return done();
+      reply
+        .code(429)
+        .header('retry-after', '1')
+        .header('ratelimit-policy', `${rate};w=1`)
+        .header('content-type', 'application/json; charset=utf-8')
+        .send(JSON.stringify(`Too many requests: the limit is ${rate} requests per second.`));
+    });
+  }
+  if (variants.has('maintenance-503')) {
+    let calls = 0;
+    let answered = 0;
+    app.addHook('onRequest', (request, reply, done) => {
+      if (!isApiCall(request.url) || ++calls % MAINTENANCE_EVERY !== 0) return done();
+      answered++;
+      // Both forms RFC 9110 allows: delay-seconds, and an HTTP-date one second ahead.
+      const retryAfter = answered % 2 === 0 ? new Date(Date.now() + 1000).toUTCString() : '1';
+      reply
+        .code(503)
+        .header('retry-after', retryAfter)
+        .header('content-type', 'application/json; charset=utf-8')
+        .send(JSON.stringify('The service is under maintenance; try again shortly.'));
+    });
+  }
+}

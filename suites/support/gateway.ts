@@ -1,0 +1,202 @@
+// Living with a gateway (issue 31), for every caller of dxs's own that runs in Node: the suites'
+// client, the cleanup after a run, dxs clean. Two parts:
+//   Pacer          --max-rps: calls leave no faster than a rate (a worker takes its share of it);
+//   GatewayBudget  the run's waiting for 429s and 503s with Retry-After, shared by every worker
+//                  through a file of the run (report/rate-limits.ts), so that --rate-limit-budget
+//                  bounds the run's waiting in all, not each worker's.
+// waitForGateway() puts them together for one call: it sends, and while the answer is the
+// gateway's it waits as Retry-After asks and sends again, until the budget is spent.
+import { appendFileSync, closeSync, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { DEFAULT_RATE_LIMIT_BUDGET_SECONDS, describeGatewayAnswer, isGatewayAnswer, retryAfterOf, retryAfterSeconds } from '../../lib/gateway.ts';
+import { formatGatewayAnswer, gatewayAnswersFile, parseGatewayAnswers, type GatewayAnswerRecord } from '../../report/rate-limits.ts';
+import type { RootCause } from '../../report/root-causes.ts';
+
+/** Spaces calls so that no more than requestsPerSecond leave a second (no burst: a gateway's bucket may be small). */
+export class Pacer {
+  private readonly intervalMs: number;
+  private next = 0;
+
+  constructor(requestsPerSecond: number) {
+    this.intervalMs = 1000 / requestsPerSecond;
+  }
+
+  /** Resolves when the caller may send its next call. */
+  async take(): Promise<void> {
+    const now = performance.now();
+    const slot = Math.max(now, this.next);
+    this.next = slot + this.intervalMs;
+    if (slot > now) await new Promise((resolve) => setTimeout(resolve, slot - now));
+  }
+}
+
+/**
+ * The pacer of one process of a run: --max-rps divided among the processes that call at once
+ * (the workers), so that together they never exceed it. Undefined when the run is not paced.
+ */
+export function pacerFor(settings: { maxRps?: number; workers?: number }): Pacer | undefined {
+  if (settings.maxRps === undefined || !(settings.maxRps > 0)) return undefined;
+  const key = `${settings.maxRps}/${settings.workers ?? 1}`;
+  let pacer = pacers.get(key);
+  if (pacer === undefined) {
+    pacer = new Pacer(settings.maxRps / Math.max(1, settings.workers ?? 1));
+    pacers.set(key, pacer);
+  }
+  return pacer;
+}
+
+const pacers = new Map<string, Pacer>();
+
+/** Where the run's gateway answers are written, and how much waiting it allows. */
+export interface GatewaySettings {
+  reportDir: string;
+  runPrefix: string;
+  /** --rate-limit-budget in seconds (default DEFAULT_RATE_LIMIT_BUDGET_SECONDS). */
+  rateLimitBudgetSeconds?: number;
+}
+
+/** The run's waiting so far, read from the file every process of the run appends to. */
+export class GatewayBudget {
+  readonly file: string;
+  readonly budgetMs: number;
+  private offset = 0;
+  private waitedMs = 0;
+  private spent = false;
+
+  constructor(settings: GatewaySettings) {
+    this.file = gatewayAnswersFile(settings);
+    this.budgetMs = (settings.rateLimitBudgetSeconds ?? DEFAULT_RATE_LIMIT_BUDGET_SECONDS) * 1000;
+  }
+
+  /** Reads what other processes (and this one) appended since the last look. */
+  private refresh(): void {
+    let descriptor: number;
+    try {
+      descriptor = openSync(this.file, 'r');
+    } catch {
+      return;
+    }
+    try {
+      const size = fstatSync(descriptor).size;
+      if (size <= this.offset) return;
+      const buffer = Buffer.alloc(size - this.offset);
+      readSync(descriptor, buffer, 0, buffer.length, this.offset);
+      const text = buffer.toString();
+      // A line still being written is read next time.
+      const complete = text.lastIndexOf('\n') + 1;
+      this.offset += Buffer.byteLength(text.slice(0, complete));
+      for (const record of parseGatewayAnswers(text.slice(0, complete))) {
+        this.waitedMs += record.waitedMs;
+        if (record.exhausted === true) this.spent = true;
+      }
+    } finally {
+      closeSync(descriptor);
+    }
+  }
+
+  /** Counts an answer of the gateway (waitedMs: what is about to be waited for it). */
+  record(record: GatewayAnswerRecord): void {
+    try {
+      mkdirSync(dirname(this.file), { recursive: true });
+      appendFileSync(this.file, `${formatGatewayAnswer(record)}\n`);
+    } catch {
+      // Without the file each process keeps to its own count: the report undercounts, the waits stay bounded.
+      this.waitedMs += record.waitedMs;
+      if (record.exhausted === true) this.spent = true;
+    }
+  }
+
+  /** Waiting so far, in all. */
+  waited(): number {
+    this.refresh();
+    return this.waitedMs;
+  }
+
+  /**
+   * Asks to wait record.waitedMs for an answer of the gateway: true (and the wait is counted) when
+   * the run's budget allows it; false, once the budget is spent, and from then on for every call.
+   */
+  request(record: GatewayAnswerRecord): boolean {
+    this.refresh();
+    if (this.spent || this.waitedMs + record.waitedMs > this.budgetMs) {
+      this.record({ ...record, waitedMs: 0, exhausted: true });
+      this.spent = true;
+      return false;
+    }
+    this.record(record);
+    return true;
+  }
+}
+
+const budgets = new Map<string, GatewayBudget>();
+
+/** The budget of a run, one object per process. */
+export function budgetFor(settings: GatewaySettings): GatewayBudget {
+  const key = `${gatewayAnswersFile(settings)}:${settings.rateLimitBudgetSeconds ?? ''}`;
+  let budget = budgets.get(key);
+  if (budget === undefined) {
+    budget = new GatewayBudget(settings);
+    budgets.set(key, budget);
+  }
+  return budget;
+}
+
+/** The root cause of the tests that met the gateway after the budget was spent. */
+export function rateLimitCause(endpoint: string, limit: string, budget: GatewayBudget): RootCause {
+  return {
+    prerequisite: 'rate-limit',
+    requirement: 'gateway',
+    message: `${endpoint} answered ${limit}; the run had waited ${(budget.waited() / 1000).toFixed(1)} s for such answers and its budget is ${budget.budgetMs / 1000} s (--rate-limit-budget; or pace the run under the limit with --max-rps)`,
+  };
+}
+
+/** What a caller needs of one answer to tell whether the gateway sent it. */
+export interface GatewayView {
+  status: number;
+  headers: Record<string, string>;
+}
+
+/** One wait for the gateway, as the exchange log shows it. */
+export interface GatewayWait {
+  status: number;
+  retryAfter?: string;
+  waitedMs: number;
+}
+
+export interface GatewayCall<T extends GatewayView> {
+  endpoint: string;
+  /** Sends the call (again); each send is paced. */
+  send: () => Promise<T>;
+  pacer?: Pacer;
+  budget: GatewayBudget;
+  /** false: the first answer is returned, the gateway's too (still counted, never waited for). */
+  retry?: boolean;
+  /** Called before each wait (a Playwright test extends its timeout by it). */
+  onWait?: (wait: GatewayWait) => void;
+}
+
+/**
+ * Sends a call and, while the gateway answers it, waits as Retry-After asks and sends it again.
+ * Returns the target's answer and the waits; or, once the run's budget is spent, the gateway's
+ * last answer with `gaveUp` set (the caller decides: a test is blocked, the cleanup leaves the rest).
+ */
+export async function sendThroughGateway<T extends GatewayView>(call: GatewayCall<T>): Promise<{ response: T; waits: GatewayWait[]; gaveUp?: string }> {
+  const waits: GatewayWait[] = [];
+  for (;;) {
+    await call.pacer?.take();
+    const response = await call.send();
+    if (!isGatewayAnswer(response.status, response.headers)) return { response, waits };
+    const retryAfter = retryAfterOf(response.headers);
+    const limit = describeGatewayAnswer(response.status, response.headers);
+    if (call.retry === false) {
+      call.budget.record({ endpoint: call.endpoint, status: response.status, retryAfter, waitedMs: 0, limit });
+      return { response, waits };
+    }
+    const waitedMs = Math.round(retryAfterSeconds(retryAfter) * 1000);
+    if (!call.budget.request({ endpoint: call.endpoint, status: response.status, retryAfter, waitedMs, limit })) return { response, waits, gaveUp: limit };
+    const wait: GatewayWait = { status: response.status, retryAfter, waitedMs };
+    waits.push(wait);
+    call.onWait?.(wait);
+    await new Promise((resolve) => setTimeout(resolve, waitedMs));
+  }
+}
