@@ -7,6 +7,7 @@ import { worst, type Results, type TestRecord, type Verdict } from './results.ts
 import { renderCleanup } from './cleanup-html.ts';
 import { escapeHtml } from './escape-html.ts';
 import { describeCause, rootCauseHeadline, rootCausesOf } from './root-causes.ts';
+import { timingLines } from './timing.ts';
 
 // Renderers elsewhere (dxs fuzz's page, the tests) import it from here.
 export { escapeHtml };
@@ -62,6 +63,10 @@ function renderMeta(results: Results): string {
     ['Tests', `${summary.total}: ${summary.passed} passed, ${summary.failed} failed, ${summary.warning} warning, ${summary.info} info, ${summary.skipped} skipped${summary.blocked ? `, ${summary.blocked} blocked` : ''}`],
   ];
   if (run.shards.length > 0) rows.push(['Shards', escapeHtml(run.shards.join(', '))]);
+  if (results.timing !== undefined) {
+    const [concurrency, network, background] = timingLines(results.timing).map((line) => escapeHtml(line.replace(/^[^:]*: /, '')));
+    rows.push(['Concurrency', concurrency], ['Waited for the network', network], ['Waited for background work', background]);
+  }
   return `<table class="meta">${rows.map(([name, value]) => `<tr><td>${name}</td><td>${value}</td></tr>`).join('')}</table>`;
 }
 

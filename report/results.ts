@@ -3,6 +3,7 @@
 import type { CheckRecord, Exchange, Verdict } from '../suites/support/log.ts';
 import type { CleanupReport } from './cleanup.ts';
 import { BLOCKED_ANNOTATION, type RootCauseGroup } from './root-causes.ts';
+import type { RunTiming } from './timing.ts';
 
 export type { Verdict };
 
@@ -80,6 +81,8 @@ export interface Results {
   baseline?: BaselineSection;
   /** The broken prerequisites and the tests each blocked, largest first (absent when none). */
   rootCauses?: RootCauseGroup[];
+  /** The concurrency chosen and why, and the time waited for the network and for background work (report/timing.ts). */
+  timing?: RunTiming;
 }
 
 // The baseline section's entries: how the run's failures compare to what was known (computed by report/baseline.ts).

@@ -12,6 +12,7 @@ import { describeNoResponse } from '../../lib/no-response.ts';
 import { secrets } from '../../lib/redact.ts';
 import { endpointOf } from '../../report/endpoints.ts';
 import { journalCall } from './journal.ts';
+import { recordCall } from './timing.ts';
 import type { Exchange, ExchangeLog } from './log.ts';
 import type { Auth, RunContext } from './run-context.ts';
 
@@ -174,6 +175,7 @@ export class ApiClient {
       });
     } catch (error) {
       exchange.durationMs = Math.round(performance.now() - started);
+      recordCall(exchange.durationMs);
       const failure = describeNoResponse((error as Error).message, exchange.durationMs, timeout);
       exchange.error = secrets.redactText(failure.text);
       exchange.cause = failure.cause;
@@ -182,6 +184,7 @@ export class ApiClient {
     }
     const body = await response.body();
     exchange.durationMs = Math.round(performance.now() - started);
+    recordCall(exchange.durationMs);
     const responseHeaders = response.headers();
     const contentType = responseHeaders['content-type'];
     const text = isTextType(contentType) ? body.toString() : undefined;
