@@ -54,6 +54,8 @@ export interface Target {
   embedded: boolean;
   /** Warnings worth showing (e.g. a base URL that does not end in /v1/api). */
   warnings: string[];
+  /** The median round trip of a few probes at the start: how long each call waits on the network and the target. */
+  latencyMs?: number;
   close(): Promise<void>;
 }
 
@@ -99,19 +101,21 @@ function describeFailure(error: NodeJS.ErrnoException): string {
 }
 
 /**
+ * Resolves with the round trip in milliseconds.
  * Any HTTP answer counts as reachable (even 404 or 401): only the transport is judged here.
  * node:http rather than fetch, which refuses the ports that browsers block (such as 1 or 6000).
  */
-export function probe(baseUrl: string, timeoutMs = 5000): Promise<void> {
+export function probe(baseUrl: string, timeoutMs = 5000): Promise<number> {
   const url = new URL(baseUrl);
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  const started = performance.now();
   return new Promise((resolve, reject) => {
     let settled = false;
     const finish = (error?: TargetUnreachable): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      if (error === undefined) resolve();
+      if (error === undefined) resolve(performance.now() - started);
       else reject(error);
     };
     const outgoing = request(url, { method: 'GET', headers: { accept: '*/*' } }, (response) => {
@@ -157,6 +161,7 @@ export async function openTarget(options: TargetOptions, registry: SecretRegistr
       close: () => sandbox.close(),
     };
     registerTargetSecrets(target, registry);
+    target.latencyMs = await measureLatency(target.baseUrl).catch(() => undefined);
     return target;
   }
   const { url, warnings } = checkBaseUrl(options.baseUrl);
@@ -180,7 +185,20 @@ export async function openTarget(options: TargetOptions, registry: SecretRegistr
   };
   registerTargetSecrets(target, registry);
   await probe(url, options.probeTimeoutMs ?? 5000);
+  target.latencyMs = await measureLatency(url).catch(() => undefined);
   return target;
+}
+
+/**
+ * The target's latency: the median of a few probes, so the one that opens a connection (a name to
+ * resolve, a TLS handshake) does not count. Cheap: no credential, nothing created, under a second
+ * on a slow target.
+ */
+export async function measureLatency(baseUrl: string, samples = 5, timeoutMs = 5000): Promise<number> {
+  const times: number[] = [];
+  for (let index = 0; index < samples; index++) times.push(await probe(baseUrl, timeoutMs));
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
 }
 
 export function registerTargetSecrets(target: { apiKey?: string; apiKeyWithoutDelete?: string }, registry: SecretRegistry = secrets): void {

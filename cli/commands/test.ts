@@ -7,11 +7,14 @@ import type { Command } from 'commander';
 import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { availableParallelism, freemem, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { ConfigError, TEST_OPTIONS, resolveCommandOptions, type ResolvedOptions } from '../../lib/config.ts';
 import { secrets } from '../../lib/redact.ts';
-import { isLoopback, openTarget, type Target } from '../../lib/target.ts';
+import { openTarget, type Target } from '../../lib/target.ts';
+import { chooseWorkers, WORKER_MEMORY_MB } from '../../lib/concurrency.ts';
+import { collectTiming, timingLines } from '../../report/timing.ts';
+import { TIMING_FOLDER } from '../../suites/support/timing.ts';
 import { newRunPrefix, runSeed } from '../../fixtures/run-prefix.ts';
 import { REQUIREMENT_AREAS } from '../../schemas/requirements.ts';
 import { exitCodeOf, type Results, type RunStatus } from '../../report/results.ts';
@@ -162,12 +165,14 @@ function runPlaywright(args: string[], env: NodeJS.ProcessEnv, onInterrupt: () =
 }
 
 /**
- * Against this machine the run is bound by its 2 cores (the sandbox shares them); against a remote
- * target each worker mostly waits on the network and on background work, so more of them finish
- * sooner (bench/broken-prerequisites.ts measures both).
+ * Without --workers: from the target's latency as the preflight measured it, within this
+ * machine's cores and memory (lib/concurrency.ts). Whether the target is on this machine says
+ * little: a local gateway can be slow and a remote one fast.
  */
-function defaultWorkers(target: Target): number {
-  return target.embedded || isLoopback(target.baseUrl) ? 2 : 8;
+function defaultWorkers(target: Target): { workers: number; reason: string } {
+  if (target.latencyMs === undefined) return { workers: 2, reason: 'the target\'s latency could not be measured: 2, as for a CPU-bound target' };
+  // Half of what is free: the target (the embedded sandbox), the runner and the rest of the machine need theirs.
+  return chooseWorkers({ latencyMs: target.latencyMs, cores: availableParallelism(), freeMemoryMb: freemem() / 2 ** 20 / 2 });
 }
 
 function summaryLine(results: Results, reportDir: string): string {
@@ -243,8 +248,10 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
     secretsFile,
     shard: options.shard as string | undefined,
   };
-  const workers = (options.workers as number | undefined) ?? defaultWorkers(target);
-  console.error(`dxs test: ${target.embedded ? 'embedded sandbox at ' : ''}${target.baseUrl}, profile ${selection.profile} (${selection.areas.join(', ')})${selection.strict ? ', strict' : ''}, ${workers} workers`);
+  const chosen = options.workers === undefined ? defaultWorkers(target) : { workers: options.workers as number, reason: 'set by --workers' };
+  const workers = chosen.workers;
+  if (target.latencyMs !== undefined) context.latencyMs = Math.round(target.latencyMs);
+  console.error(`dxs test: ${target.embedded ? 'embedded sandbox at ' : ''}${target.baseUrl}, profile ${selection.profile} (${selection.areas.join(', ')})${selection.strict ? ', strict' : ''}, ${workers} workers (${chosen.reason})`);
 
   const args = ['test', '-c', PLAYWRIGHT_CONFIG, '--workers', String(workers)];
   const maxFailures = options.failFast === true ? 1 : (options.maxFailures as number | undefined);
@@ -284,6 +291,8 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
     results = runReport({ ...context }, interrupted ? 'interrupted' : 'error', interrupted ? 'the run was interrupted before any result was written' : `Playwright exited with code ${code} before writing results`, started);
   }
   results.cleanup = cleanup;
+  results.timing = collectTiming(join(reportDir, TIMING_FOLDER), { workers, workersReason: chosen.reason, latencyMs: context.latencyMs, workerMemoryMb: options.workers === undefined ? WORKER_MEMORY_MB : undefined });
+  for (const line of timingLines(results.timing)) console.error(`dxs test: ${line}`);
   console.error(`dxs test: ${cleanupLine(cleanup)}`);
   if (judge !== undefined) results.baseline = applyBaseline(results, judge);
   // Rewritten with every secret the workers saw, and with the final status.
@@ -322,8 +331,10 @@ Examples:
                                                       exit 1 only for failures that are new
 
 Reports: <report dir>/index.html (our page), results.json, junit.xml, playwright/index.html.
-Workers: 2 against the embedded sandbox or this machine (CPU-bound), 8 against a remote target
-(I/O-bound); --workers N overrides. A broken prerequisite (no client token, registration never
+Workers: chosen from the target's latency, measured at the start (a few probes): enough to keep
+this machine's cores busy while calls wait, within memory (2 to 16); the console and the report say
+what was chosen and why, and how long the run waited for the network and for background work;
+--workers N overrides. A broken prerequisite (no client token, registration never
 Registered, no final status, provider A never Completed, no invoice in the inbox) is awaited once
 and the tests that need it end at once as blocked, the root causes listed last.
 

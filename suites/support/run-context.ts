@@ -34,6 +34,8 @@ export interface RunContext {
   /** Where workers leave the token values they saw, so the reporter can redact them too (outside the report directory). */
   secretsFile?: string;
   shard?: string;
+  /** The target's round trip as the preflight measured it: polls for background work pace themselves by it. */
+  latencyMs?: number;
 }
 
 let cached: RunContext | undefined;
