@@ -2,11 +2,11 @@
 // the embedded sandbox with 80 ms added to every answer and 1 s per background step
 // (--sandbox-variant latency-80ms,async-1s), no --workers. Prints the wall time next to the floor
 // it computes from the run itself (its calls x the latency / its workers, plus the longest
-// background chain), the CPU time the run took, what a Playwright worker costs in memory, and
-// the run's own account of its waits. Never asserts. Traffic stays on 127.0.0.1.
+// background chain), the CPU time the run took, what a Playwright worker costs in memory and
+// CPU, and the run's own account of its waits (results.json's timing). Never asserts. Traffic stays on 127.0.0.1.
 // DXS_BENCH_STAGING_VARIANTS=latency-80ms,async-1s, DXS_BENCH_STAGING_ARGS (more dxs test flags),
 // DXS_BENCH_STAGING_RUNS=1.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { addedLatencyMs, variantStepDelayMs } from '../sandbox/timing-variants.ts';
 import { runDxsTest } from './run-dxs-test.ts';
@@ -30,48 +30,11 @@ function childrenCpuSeconds(): number | undefined {
   }
 }
 
-/** Each process's parent and resident memory (MB), from /proc. */
-function processTable(): Map<number, { parent: number; rssMb: number }> {
-  const table = new Map<number, { parent: number; rssMb: number }>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const status = readFileSync(`/proc/${entry}/status`, 'utf8');
-      const parent = Number(/^PPid:\s+(\d+)/m.exec(status)?.[1]);
-      const rss = Number(/^VmRSS:\s+(\d+)/m.exec(status)?.[1] ?? 0) / 1024;
-      table.set(Number(entry), { parent, rssMb: rss });
-    } catch {
-      // Gone meanwhile.
-    }
-  }
-  return table;
-}
-
-/** The largest resident memory seen of each Playwright worker: the processes two levels below `dxs test` (dxs, its Playwright runner, the workers). */
-function sampleWorkers(root: number, peaks: Map<number, number>): void {
-  const table = processTable();
-  const childrenOf = (pid: number) => [...table].filter(([, info]) => info.parent === pid).map(([child]) => child);
-  for (const runner of childrenOf(root)) {
-    for (const worker of childrenOf(runner)) peaks.set(worker, Math.max(peaks.get(worker) ?? 0, table.get(worker)?.rssMb ?? 0));
-  }
-}
-
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-
 console.log(`dxs test --profile full-destructive --sandbox-variant ${variants.join(',')}${extra.length > 0 ? ` ${extra.join(' ')}` : ''} (default workers unless given)`);
 console.log(`machine: ${cpus().length} cores, load average ${loadavg()[0].toFixed(1)} at the start`);
 for (let run = 1; run <= runs; run++) {
   const cpuBefore = childrenCpuSeconds();
-  const peaks = new Map<number, number>();
-  let sampler: NodeJS.Timeout | undefined;
-  const { seconds, code, results } = await runDxsTest(['--profile', 'full-destructive', '--sandbox-variant', variants.join(','), ...extra], {
-    killAfterMs: KILL_AFTER_MS,
-    name: 'slow-staging',
-    onSpawn: (pid) => {
-      sampler = setInterval(() => sampleWorkers(pid, peaks), 1000);
-    },
-  });
-  clearInterval(sampler);
+  const { seconds, code, results } = await runDxsTest(['--profile', 'full-destructive', '--sandbox-variant', variants.join(','), ...extra], { killAfterMs: KILL_AFTER_MS, name: 'slow-staging' });
   const cpuAfter = childrenCpuSeconds();
   const summary = results?.summary;
   const timing = results?.timing;
@@ -87,8 +50,8 @@ for (let run = 1; run <= runs; run++) {
     console.log(`  floor: n/a (results.json has no timing section; ${coverageCalls} calls of the tests alone)`);
   }
   if (cpuBefore !== undefined && cpuAfter !== undefined) console.log(`  CPU: ${(cpuAfter - cpuBefore).toFixed(1)} s of all processes of the run (${((cpuAfter - cpuBefore) / cpus().length).toFixed(1)} s on ${cpus().length} cores at best)`);
-  if (peaks.size > 0) console.log(`  a Playwright worker: ${median([...peaks.values()]).toFixed(0)} MB resident (median of ${peaks.size} workers' peaks; largest ${Math.max(...peaks.values()).toFixed(0)} MB)`);
   if (timing !== undefined) {
+    console.log(`  a Playwright worker: ${timing.workerRssMb ?? '?'} MB resident at its end, ${((timing.workerStartupCpuMs ?? 0) / 1000).toFixed(1)} s of CPU to start (medians of ${timing.workerProcesses}); all workers ${((timing.workerCpuMs ?? 0) / 1000).toFixed(1)} s of CPU`);
     console.log(`  concurrency: ${timing.workers} workers (${timing.workersReason})`);
     console.log(`  waited for the network ${(timing.networkMs / 1000).toFixed(1)} s, for background work ${(timing.backgroundMs / 1000).toFixed(1)} s in ${timing.backgroundWaits} polls (summed over workers)`);
   }

@@ -7,8 +7,8 @@
 
 /** CPU time of one call on this machine, all processes of a run together (bench/slow-staging.ts: CPU seconds / calls). */
 export const CPU_MS_PER_CALL = 20;
-/** A Playwright worker's resident memory, as measured (bench/slow-staging.ts prints it). */
-export const WORKER_MEMORY_MB = 110;
+/** A Playwright worker's resident memory: about 210 MB at the end of a full run (bench/slow-staging.ts prints it). */
+export const WORKER_MEMORY_MB = 210;
 /** Past this, more workers add start-up cost and load on the target without finishing sooner. */
 export const MAX_DEFAULT_WORKERS = 16;
 export const MIN_DEFAULT_WORKERS = 2;
