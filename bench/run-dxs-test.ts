@@ -17,13 +17,14 @@ export interface TestRun {
   kept?: string;
 }
 
-export async function runDxsTest(args: readonly string[], options: { killAfterMs: number; keep?: boolean; name?: string }): Promise<TestRun> {
+export async function runDxsTest(args: readonly string[], options: { killAfterMs: number; keep?: boolean; name?: string; onSpawn?: (pid: number) => void }): Promise<TestRun> {
   const directory = mkdtempSync(join(tmpdir(), `dxs-bench-${options.name ?? 'test'}-`));
   const env: Record<string, string | undefined> = { ...process.env, FORCE_COLOR: '0' };
   for (const name of Object.keys(env)) if (name.startsWith('DXS_')) delete env[name];
   const started = performance.now();
   const code = await new Promise<number | null>((resolve) => {
     const child = spawn(process.execPath, [join(root, 'bin', 'dxs.js'), 'test', ...args, '--report-dir', directory], { cwd: root, env, stdio: ['ignore', 'ignore', 'ignore'] });
+    if (child.pid !== undefined) options.onSpawn?.(child.pid);
     const timer = setTimeout(() => child.kill('SIGKILL'), options.killAfterMs);
     child.on('close', (exitCode) => {
       clearTimeout(timer);

@@ -60,6 +60,8 @@ export interface Target {
   connection: Connection;
   /** The server's certificate, when the target speaks HTTPS. */
   certificate?: ServerCertificate;
+  /** The median round trip of a few probes at the start: how long each call waits on the network and the target. */
+  latencyMs?: number;
   close(): Promise<void>;
 }
 
@@ -155,6 +157,7 @@ export async function openTarget(options: TargetOptions, registry: SecretRegistr
         throw error;
       }
     }
+    target.latencyMs = await measureLatency(target.baseUrl, connection).catch(() => undefined);
     return target;
   }
   const { url, warnings } = checkBaseUrl(options.baseUrl);
@@ -180,7 +183,24 @@ export async function openTarget(options: TargetOptions, registry: SecretRegistr
   };
   registerTargetSecrets(target, registry);
   target.certificate = await probe(url, options.probeTimeoutMs ?? 5000, connection);
+  target.latencyMs = await measureLatency(url, connection).catch(() => undefined);
   return target;
+}
+
+/**
+ * The target's latency: the median of a few probes, so the one that opens a connection (a name to
+ * resolve, a TLS handshake) does not count. Cheap: no credential, nothing created, under a second
+ * on a slow target.
+ */
+export async function measureLatency(baseUrl: string, connection: Connection = { insecure: false }, samples = 5, timeoutMs = 5000): Promise<number> {
+  const times: number[] = [];
+  for (let index = 0; index < samples; index++) {
+    const started = performance.now();
+    await probe(baseUrl, timeoutMs, connection);
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)];
 }
 
 export function registerTargetSecrets(target: { apiKey?: string; apiKeyWithoutDelete?: string }, registry: SecretRegistry = secrets): void {

@@ -9,6 +9,7 @@ import { escapeHtml } from './escape-html.ts';
 import { connectionRows } from './connection.ts';
 import { describeCause, rootCauseHeadline, rootCausesOf } from './root-causes.ts';
 import { gatewayLine, type GatewaySummary } from './rate-limits.ts';
+import { timingLines } from './timing.ts';
 
 // Renderers elsewhere (dxs fuzz's page, the tests) import it from here.
 export { escapeHtml };
@@ -65,6 +66,10 @@ function renderMeta(results: Results): string {
   ];
   if (run.shards.length > 0) rows.push(['Shards', escapeHtml(run.shards.join(', '))]);
   rows.push(...connectionRows(run.connection));
+  if (results.timing !== undefined) {
+    const [concurrency, network, background] = timingLines(results.timing).map((line) => escapeHtml(line.replace(/^[^:]*: /, '')));
+    rows.push(['Concurrency', concurrency], ['Waited for the network', network], ['Waited for background work', background]);
+  }
   return `<table class="meta">${rows.map(([name, value]) => `<tr><td>${name}</td><td>${value}</td></tr>`).join('')}</table>`;
 }
 

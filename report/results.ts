@@ -5,6 +5,7 @@ import type { CleanupReport } from './cleanup.ts';
 import type { ConnectionInfo } from './connection.ts';
 import type { GatewaySummary } from './rate-limits.ts';
 import { BLOCKED_ANNOTATION, rateLimitedBy, type RootCauseGroup } from './root-causes.ts';
+import type { RunTiming } from './timing.ts';
 
 export type { Verdict };
 
@@ -86,6 +87,8 @@ export interface Results {
   rootCauses?: RootCauseGroup[];
   /** The gateway's answers (429, 503 with Retry-After) the run met, and how long it waited for them (issue 31; absent before). */
   gateway?: GatewaySummary;
+  /** The concurrency chosen and why, and the time waited for the network and for background work (report/timing.ts). */
+  timing?: RunTiming;
 }
 
 // The baseline section's entries: how the run's failures compare to what was known (computed by report/baseline.ts).

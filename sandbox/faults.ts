@@ -4,6 +4,7 @@
 // Each fault breaks a statement the spec makes explicitly (or the security model), never a
 // "not shown" choice; test/faults/expectations.ts names the catalog ID whose test must catch it.
 import { DEPLOYMENT_VARIANTS } from './tls.ts';
+import { isTimingVariant } from './timing-variants.ts';
 
 export const FAULTS: Record<string, string> = {
   // tokens
@@ -107,6 +108,9 @@ export const BASE_VARIANTS: Record<string, string> = {
   'absolute-location': 'Location headers as absolute URLs (the default)',
   'relative-location': 'Location headers as paths relative to the host',
   'delay-token-create-50ms': 'POST /clienttokens/create answers 50 ms later (a slower build, for dxs load --baseline to find)',
+  // A slow staging (issue 27); any latency-<N>ms and async-<N>s or async-<N>ms is accepted too.
+  'latency-80ms': 'every answer 80 ms later, as across a network (latency-<N>ms for another figure)',
+  'async-1s': 'each background step takes 1 s (async-<N>s or async-<N>ms for another figure)',
 };
 
 /**
@@ -464,6 +468,6 @@ export function expandVariants(names: readonly string[]): string[] {
 export function checkNames(kind: 'fault' | 'variant', names: readonly string[]): void {
   const known: Record<string, unknown> = kind === 'fault' ? FAULTS : { ...VARIANTS, ...VARIANT_GROUPS };
   for (const name of names) {
-    if (!(name in known)) throw new Error(`unknown ${kind} "${name}" (known: ${Object.keys(known).join(', ')})`);
+    if (!(name in known) && !(kind === 'variant' && isTimingVariant(name))) throw new Error(`unknown ${kind} "${name}" (known: ${Object.keys(known).join(', ')})`);
   }
 }

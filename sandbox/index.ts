@@ -13,6 +13,7 @@ import { Engine } from './engine.ts';
 import { ApiError, sendError } from './errors.ts';
 import { checkNames, expandVariants } from './faults.ts';
 import { addGateway } from './gateway.ts';
+import { addedLatencyMs, variantStepDelayMs } from './timing-variants.ts';
 import { answerUnsupportedMethods } from './methods.ts';
 import { Store } from './store.ts';
 import { tokensArea } from './areas/tokens.ts';
@@ -132,7 +133,7 @@ async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyIns
   if (options.casing !== undefined && options.casing !== 'camel' && options.casing !== 'pascal') {
     throw new Error(`unknown casing "${String(options.casing)}" (known: camel, pascal)`);
   }
-  const delay = options.asyncDelayMs ?? DEFAULT_ASYNC_DELAY_MS;
+  const delay = variantStepDelayMs(variants) ?? options.asyncDelayMs ?? DEFAULT_ASYNC_DELAY_MS;
   if (!Number.isFinite(delay) || delay < 0) throw new Error(`invalid async delay ${delay}`);
   const config = options.configFile !== undefined ? loadConfigFile(options.configFile) : defaultConfig();
   const store = new Store(config);
@@ -178,6 +179,14 @@ async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyIns
     if (tls !== undefined) rmSync(tls.directory, { recursive: true, force: true });
   });
   addGateway(app, variants, { rateLimit: options.rateLimit });
+  const latency = addedLatencyMs(variants);
+  if (latency > 0) {
+    // Half on the way in and half on the way out, as a network adds it: a poll sees the state of
+    // the moment it arrives, and its answer comes back later still.
+    const half = (done: () => void) => void setTimeout(done, latency / 2);
+    app.addHook('onRequest', (_request, _reply, done) => half(() => done()));
+    app.addHook('onSend', (_request, _reply, payload, done) => half(() => done(null, payload)));
+  }
 
   // An empty JSON body counts as no body (the register answer may be `{}`, clients send the same),
   // and a body that tries to set __proto__ is refused before it reaches normaliseKeys.

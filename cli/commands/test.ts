@@ -7,14 +7,17 @@ import type { Command } from 'commander';
 import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { availableParallelism, freemem, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { ConfigError, TEST_OPTIONS, resolveCommandOptions, type ResolvedOptions } from '../../lib/config.ts';
 import { secrets } from '../../lib/redact.ts';
-import { isLoopback, openTarget, type Target } from '../../lib/target.ts';
+import { openTarget, type Target } from '../../lib/target.ts';
 import { networkOptionsOf } from '../../lib/transport.ts';
 import { childNetwork } from '../../lib/child-network.ts';
 import { connectionInfo, connectionLines } from '../../report/connection.ts';
+import { chooseWorkers, WORKER_MEMORY_MB } from '../../lib/concurrency.ts';
+import { collectTiming, timingLines } from '../../report/timing.ts';
+import { TIMING_FOLDER } from '../../suites/support/timing.ts';
 import { newRunPrefix, runSeed } from '../../fixtures/run-prefix.ts';
 import { REQUIREMENT_AREAS } from '../../schemas/requirements.ts';
 import { exitCodeOf, type Results, type RunStatus } from '../../report/results.ts';
@@ -166,12 +169,14 @@ function runPlaywright(args: string[], env: NodeJS.ProcessEnv, onInterrupt: () =
 }
 
 /**
- * Against this machine the run is bound by its 2 cores (the sandbox shares them); against a remote
- * target each worker mostly waits on the network and on background work, so more of them finish
- * sooner (bench/broken-prerequisites.ts measures both).
+ * Without --workers: from the target's latency as the preflight measured it, within this
+ * machine's cores and memory (lib/concurrency.ts). Whether the target is on this machine says
+ * little: a local gateway can be slow and a remote one fast.
  */
-function defaultWorkers(target: Target): number {
-  return target.embedded || isLoopback(target.baseUrl) ? 2 : 8;
+function defaultWorkers(target: Target, maxRps: number | undefined): { workers: number; reason: string } {
+  if (target.latencyMs === undefined) return { workers: 2, reason: 'the target\'s latency could not be measured: 2, as for a CPU-bound target' };
+  // Half of what is free: the target (the embedded sandbox), the runner and the rest of the machine need theirs.
+  return chooseWorkers({ latencyMs: target.latencyMs, cores: availableParallelism(), freeMemoryMb: freemem() / 2 ** 20 / 2, maxRps });
 }
 
 function summaryLine(results: Results, reportDir: string): string {
@@ -256,9 +261,11 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
     maxRps: options.maxRps as number | undefined,
     rateLimitBudgetSeconds: options.rateLimitBudget as number,
   };
-  const workers = (options.workers as number | undefined) ?? defaultWorkers(target);
+  const chosen = options.workers === undefined ? defaultWorkers(target, options.maxRps as number | undefined) : { workers: options.workers as number, reason: 'set by --workers' };
+  const workers = chosen.workers;
   context.workers = workers;
-  console.error(`dxs test: ${target.embedded ? 'embedded sandbox at ' : ''}${target.baseUrl}, profile ${selection.profile} (${selection.areas.join(', ')})${selection.strict ? ', strict' : ''}, ${workers} workers`);
+  if (target.latencyMs !== undefined) context.latencyMs = Math.round(target.latencyMs);
+  console.error(`dxs test: ${target.embedded ? 'embedded sandbox at ' : ''}${target.baseUrl}, profile ${selection.profile} (${selection.areas.join(', ')})${selection.strict ? ', strict' : ''}, ${workers} workers (${chosen.reason})`);
 
   const args = ['test', '-c', PLAYWRIGHT_CONFIG, '--workers', String(workers)];
   const maxFailures = options.failFast === true ? 1 : (options.maxFailures as number | undefined);
@@ -303,6 +310,8 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   results.run.connection = connection;
   // The cleanup's own waits for the gateway came after the reporter's summary.
   results.gateway = mergeGatewaySummaries([results.gateway, takeGatewaySummary({ ...context, maxRps: undefined })]) ?? results.gateway;
+  results.timing = collectTiming(join(reportDir, TIMING_FOLDER), { workers, workersReason: chosen.reason, latencyMs: context.latencyMs, workerMemoryMb: options.workers === undefined ? WORKER_MEMORY_MB : undefined });
+  for (const line of timingLines(results.timing)) console.error(`dxs test: ${line}`);
   console.error(`dxs test: ${cleanupLine(cleanup)}`);
   if (judge !== undefined) results.baseline = applyBaseline(results, judge);
   // Rewritten with every secret the workers saw, and with the final status.
@@ -343,8 +352,10 @@ Examples:
                                                       exit 1 only for failures that are new
 
 Reports: <report dir>/index.html (our page), results.json, junit.xml, playwright/index.html.
-Workers: 2 against the embedded sandbox or this machine (CPU-bound), 8 against a remote target
-(I/O-bound); --workers N overrides. A broken prerequisite (no client token, registration never
+Workers: chosen from the target's latency, measured at the start (a few probes): enough to keep
+this machine's cores busy while calls wait, within memory (2 to 16); the console and the report say
+what was chosen and why, and how long the run waited for the network and for background work;
+--workers N overrides. A broken prerequisite (no client token, registration never
 Registered, no final status, provider A never Completed, no invoice in the inbox) is awaited once
 and the tests that need it end at once as blocked, the root causes listed last.
 

@@ -14,6 +14,7 @@ import { secrets } from '../../lib/redact.ts';
 import { endpointOf } from '../../report/endpoints.ts';
 import { budgetFor, pacerFor, rateLimitCause, sendThroughGateway } from './gateway.ts';
 import { journalCall } from './journal.ts';
+import { recordCall } from './timing.ts';
 import type { Exchange, ExchangeLog } from './log.ts';
 import { broken, RateLimited, recordBroken, settingUp } from './prerequisites.ts';
 import type { Auth, RunContext } from './run-context.ts';
@@ -205,6 +206,7 @@ export class ApiClient {
         return { status: answer.status(), headers: answer.headers(), answer };
       } catch (error) {
         exchange.durationMs = Math.round(performance.now() - started);
+        recordCall(exchange.durationMs);
         const failure = describeNoResponse((error as Error).message, exchange.durationMs, timeout);
         exchange.error = secrets.redactText(failure.text);
         exchange.cause = failure.cause;
@@ -227,6 +229,7 @@ export class ApiClient {
     const response = sent.response.answer;
     const body = await response.body();
     exchange.durationMs = Math.round(performance.now() - started);
+    recordCall(exchange.durationMs);
     const responseHeaders = response.headers();
     const contentType = responseHeaders['content-type'];
     const text = isTextType(contentType) ? body.toString() : undefined;

@@ -133,8 +133,8 @@ export async function activateServices(api: ApiClient, company: RegisteredCompan
  * after both, the client token is the credential rule 5 names for setting details under either.
  * The activation itself is judged in companies-services.spec.ts, not here.
  */
-export async function activatedCompany(api: ApiClient, target: RunContext, input: CompanyInput, searchId: string): Promise<RegisteredCompany> {
-  const company = await registerCompany(api, target, input);
+export async function activatedCompany(api: ApiClient, target: RunContext, input: CompanyInput, searchId: string, early?: Promise<ApiResponse | undefined>): Promise<RegisteredCompany> {
+  const company = await registerCompany(api, target, input, 'apiKey', early);
   await activateServices(api, company, firstActivation(company, searchId));
   const auth = { clientToken: company.token };
   await pollUntil(target, 'the company readable after its activation', async () => ((await api.get('/companies/status', { auth })).status === 200 ? true : undefined)).catch(() => undefined);

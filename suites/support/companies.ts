@@ -6,6 +6,7 @@ import { secrets } from '../../lib/redact.ts';
 import type { ApiClient, ApiResponse } from './client.ts';
 import { broken, brokenPrerequisite, recordBroken, requirePrerequisites, type PrerequisiteName, type RootCause } from './prerequisites.ts';
 import type { RunContext } from './run-context.ts';
+import { backgroundKind, nextPollWait, recordBackgroundWait } from './timing.ts';
 
 export interface RegisteredCompany {
   input: CompanyInput;
@@ -30,22 +31,36 @@ export function shortly(response: ApiResponse): string {
 
 /**
  * Calls `attempt` until it returns a value, within the run's async timeout. The wait between
- * attempts grows from 50 ms to 1 s, so a fast sandbox is not slowed and staging is not hammered.
+ * attempts follows what this target showed (timing.ts: a bounded backoff, paced by the quickest
+ * completion of the same kind of work seen so far), so a fast sandbox is not slowed and staging
+ * is not hammered. The time spent waiting is counted for the report.
  * `after`: the shared prerequisites the awaited state depends on; when one is already known broken
  * the target has had its async timeout once, so one attempt is made and its answer judged.
  */
 export async function pollUntil<T>(context: RunContext, description: string, attempt: () => Promise<T | undefined>, after: readonly PrerequisiteName[] = []): Promise<T> {
   const known = after.some((name) => brokenPrerequisite(name) !== undefined);
   const deadline = Date.now() + (known ? 0 : context.asyncTimeoutSeconds * 1000);
-  let wait = 50;
-  for (let tries = 1; ; tries++) {
-    const value = await attempt();
-    if (value !== undefined) return value;
-    if (Date.now() + wait > deadline) {
-      throw new SetupFailed(`${description}: not reached within the async timeout of ${context.asyncTimeoutSeconds} s (${tries} attempts; raise it with --async-timeout)`);
+  const kind = backgroundKind(description);
+  const started = performance.now();
+  let tries = 0;
+  let completed = false;
+  try {
+    for (;;) {
+      tries++;
+      const value = await attempt();
+      if (value !== undefined) {
+        // A value of false gives up; only a state reached after a wait says how long the work takes.
+        completed = value !== false && tries > 1;
+        return value;
+      }
+      const wait = nextPollWait(kind, performance.now() - started, tries - 1, context.latencyMs);
+      if (Date.now() + wait > deadline) {
+        throw new SetupFailed(`${description}: not reached within the async timeout of ${context.asyncTimeoutSeconds} s (${tries} attempts; raise it with --async-timeout)`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, wait));
     }
-    await new Promise((resolve) => setTimeout(resolve, wait));
-    wait = Math.min(wait * 2, 1000);
+  } finally {
+    recordBackgroundWait(kind, performance.now() - started, completed);
   }
 }
 
@@ -89,13 +104,15 @@ export function registrationCause(context: RunContext, last: ApiResponse | undef
 }
 
 /**
- * Registers a company and waits until it is Registered with a client token. Both are shared
+ * Registers a company (or takes the answer to its register call made early) and waits until it is
+ * Registered with a client token. Both are shared
  * prerequisites (prerequisites.ts): when either is already known broken the test ends at once as
  * blocked, and when this call finds one broken it is recorded for every later test.
  */
-export async function registerCompany(api: ApiClient, context: RunContext, input: CompanyInput, apiKey: ApiKeyAuth = 'apiKey'): Promise<RegisteredCompany> {
+export async function registerCompany(api: ApiClient, context: RunContext, input: CompanyInput, apiKey: ApiKeyAuth = 'apiKey', early?: Promise<ApiResponse | undefined>): Promise<RegisteredCompany> {
   requirePrerequisites('client-token', 'registration');
-  const register = await api.post('/companies/register', { auth: apiKey, json: input });
+  // The answer to a register call made early (head-start.ts) is judged here, as if made now.
+  const register = (await early) ?? (await api.post('/companies/register', { auth: apiKey, json: input }));
   if (register.status !== 202 && register.status !== 200) {
     broken(recordBroken({ prerequisite: 'registration', requirement: 'CMP-REG-01', message: `registering a company was refused: ${shortly(register)}` }));
   }

@@ -18,6 +18,8 @@ import { settle, unwrap, type Outcome } from './prerequisites.ts';
 import { runContext, type RunContext } from './run-context.ts';
 import { configuredIdentifierTypes } from './companies-more.ts';
 import { requestNetworkOptions } from './request-network.ts';
+import { HeadStart, type CompanyRole } from './head-start.ts';
+import { recordWorkerStarted, writeWorkerTiming } from './timing.ts';
 
 interface TestFixtures {
   api: ApiClient;
@@ -30,8 +32,17 @@ interface WorkerFixtures {
   fixtures: Fixtures;
   /** A client for worker-scoped setup: no test steps, its log is not attached to any test. */
   setupApi: ApiClient;
+  /** The worker's companies, their register calls sent when the worker starts (head-start.ts). */
+  headStart: HeadStart;
   registeredCompanyOutcome: Outcome<RegisteredCompany>;
   otherCompanyOutcome: Outcome<RegisteredCompany>;
+  /** Writes where the worker's time went when it stops (timing.ts). */
+  workerTiming: void;
+}
+
+/** A worker fixture's company: registered (from its early register call, if any) and Registered, or why not. */
+export function registerRole(headStart: HeadStart, setupApi: ApiClient, target: RunContext, role: CompanyRole): Promise<Outcome<RegisteredCompany>> {
+  return settle(() => registerCompany(setupApi, target, headStart.input(role), 'apiKey', headStart.take(role)));
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -65,16 +76,35 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: 'worker' },
   ],
 
+  workerTiming: [
+    async ({ target }, use, workerInfo) => {
+      recordWorkerStarted();
+      await use();
+      writeWorkerTiming(target, workerInfo.workerIndex);
+    },
+    { scope: 'worker', auto: true },
+  ],
+
+  headStart: [
+    async ({ setupApi, target, fixtures }, use, workerInfo) => {
+      const headStart = new HeadStart({ fixtures, target, workerIndex: workerInfo.workerIndex });
+      headStart.start(setupApi);
+      await use(headStart);
+      await headStart.settled();
+    },
+    { scope: 'worker', auto: true },
+  ],
+
   registeredCompanyOutcome: [
-    async ({ setupApi, target, fixtures }, use) => {
-      await use(await settle(() => registerCompany(setupApi, target, fixtures.company('SE'))));
+    async ({ setupApi, target, headStart }, use) => {
+      await use(await registerRole(headStart, setupApi, target, 'registeredCompany'));
     },
     { scope: 'worker' },
   ],
 
   otherCompanyOutcome: [
-    async ({ setupApi, target, fixtures }, use) => {
-      await use(await settle(() => registerCompany(setupApi, target, fixtures.company('DK'))));
+    async ({ setupApi, target, headStart }, use) => {
+      await use(await registerRole(headStart, setupApi, target, 'otherCompany'));
     },
     { scope: 'worker' },
   ],

@@ -7,11 +7,11 @@
 // PeppolParticipantIdentifiers as the target reported them (the only identifier form the spec
 // names), and RecipientInformation holds B's registered identifiers. The routing scenario tries
 // each field on its own and records which ones route (FLOW-21).
-import { deriveSeed, fixtureFile, fixtureInfo, generateGln, generateOrgNo, mulberry32, vatNumberFor, type CompanyInput, type Fixtures } from '../../fixtures/index.ts';
+import { fixtureFile, fixtureInfo, type CompanyInput, type Fixtures } from '../../fixtures/index.ts';
 import { SetupFailed, pollUntil, type RegisteredCompany } from './companies.ts';
 import { activatedCompany } from './companies-more.ts';
 import type { ApiClient, ApiResponse } from './client.ts';
-import { test as base } from './fixtures.ts';
+import { registerRole, test as base } from './fixtures.ts';
 import { broken, recordBroken, requirePrerequisites, settle, unwrap, type Outcome } from './prerequisites.ts';
 import { peppolIdentifiersOf } from './network.ts';
 import { sendDocument, uploadFile } from './outbound.ts';
@@ -36,16 +36,12 @@ interface InboundTestFixtures {
 
 export const test = base.extend<InboundTestFixtures, InboundWorkerFixtures>({
   recipientCompanyOutcome: [
-    async ({ setupApi, target, fixtures }, use, workerInfo) => {
-      const input = fixtures.company('FI', { processes: ['ReceiveInvoices', 'SendInvoices'] });
-      // The seed repeats between runs (always 1 when Playwright is run directly), and a target
-      // routes by these identifiers: drawn from the run prefix, no earlier run's company shares them.
-      const random = mulberry32(deriveSeed(target.seed, `${target.runPrefix}:w${workerInfo.workerIndex}:recipient`));
-      const orgNo = generateOrgNo('FI', random);
+    async ({ setupApi, target, fixtures, headStart }, use) => {
       // Registered with ReceiveInvoices and its services activated: whether register alone
       // activates the process is a reading (register "activates services"; POST /companies/services
       // "activates services on a registered company"), and the recipient is active under both.
-      await use(await settle(() => activatedCompany(setupApi, target, { ...input, OrgNo: orgNo, VatNo: vatNumberFor('FI', orgNo), GLN: generateGln(random, 'FI') }, fixtures.searchId())));
+      // Its identifiers are drawn from the run prefix (head-start.ts): a target routes by them.
+      await use(await settle(() => activatedCompany(setupApi, target, headStart.input('recipientCompany'), fixtures.searchId(), headStart.take('recipientCompany'))));
     },
     { scope: 'worker' },
   ],

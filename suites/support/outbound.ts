@@ -11,7 +11,7 @@ import { fixtureFile, type FixtureFileName, type Fixtures } from '../../fixtures
 import type { Check } from '../../lib/checks.ts';
 import type { ApiClient, ApiResponse, MultipartFile } from './client.ts';
 import { pollUntil, registerCompany, SetupFailed, type RegisteredCompany } from './companies.ts';
-import { test as base } from './fixtures.ts';
+import { registerRole, test as base } from './fixtures.ts';
 import { broken, recordBroken, requirePrerequisites, settle, unwrap, type Outcome } from './prerequisites.ts';
 import { providerACause, providerARefused } from './provider-a.ts';
 import type { RunContext } from './run-context.ts';
@@ -322,17 +322,17 @@ interface OutboundTestFixtures {
 
 export const test = base.extend<OutboundTestFixtures, OutboundWorkerFixtures>({
   outboundRecipientOutcome: [
-    async ({ setupApi, target, fixtures }, use) => {
-      await use(await settle(() => registerCompany(setupApi, target, fixtures.company('DK', { processes: ['ReceiveInvoices', 'SendInvoices'] }))));
+    async ({ setupApi, target, headStart }, use) => {
+      await use(await registerRole(headStart, setupApi, target, 'outboundRecipient'));
     },
     { scope: 'worker' },
   ],
 
   b2cSenderOutcome: [
-    async ({ setupApi, target, fixtures }, use) => {
+    async ({ setupApi, target, fixtures, headStart }, use) => {
       const outcome = await settle(async () => {
-        // Provider A requires a company registered in Sweden.
-        const company = await registerCompany(setupApi, target, fixtures.company('SE'));
+        // Provider A requires a company registered in Sweden (head-start.ts draws one).
+        const company = await registerCompany(setupApi, target, headStart.input('b2cSender'), 'apiKey', headStart.take('b2cSender'));
         await activateProviderA(setupApi, target, fixtures, company);
         return company;
       });

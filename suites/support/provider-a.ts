@@ -9,7 +9,7 @@ import type { CompanyInput, ProviderARegistrationInput } from '../../fixtures/bo
 import { fieldSatisfies, type Check } from '../../lib/checks.ts';
 import type { ApiClient, ApiResponse } from './client.ts';
 import { createClientToken, pollUntil, registerCompany, SetupFailed, shortly, type RegisteredCompany } from './companies.ts';
-import { test as base } from './fixtures.ts';
+import { registerRole, test as base } from './fixtures.ts';
 import { broken, recordBroken, requirePrerequisites, settle, unwrap, type Outcome, type RootCause } from './prerequisites.ts';
 import type { RunContext } from './run-context.ts';
 
@@ -176,9 +176,9 @@ interface ProviderATestFixtures {
 
 export const test = base.extend<ProviderATestFixtures, ProviderAWorkerFixtures>({
   providerACompanyOutcome: [
-    async ({ setupApi, target, fixtures }, use) => {
+    async ({ setupApi, target, fixtures, headStart }, use) => {
       const outcome = await settle(async () => {
-        const company = await registerCompany(setupApi, target, fixtures.company('SE'));
+        const company = await registerCompany(setupApi, target, headStart.input('providerACompany'), 'apiKey', headStart.take('providerACompany'));
         return onboardProviderA(setupApi, target, company, fixtures.providerARegistration(company.input));
       });
       await use(outcome);
@@ -189,8 +189,8 @@ export const test = base.extend<ProviderATestFixtures, ProviderAWorkerFixtures>(
   ],
 
   swedishCompanyOutcome: [
-    async ({ setupApi, target, fixtures }, use) => {
-      await use(await settle(() => registerCompany(setupApi, target, fixtures.company('SE'))));
+    async ({ setupApi, target, headStart }, use) => {
+      await use(await registerRole(headStart, setupApi, target, 'swedishCompany'));
     },
     { scope: 'worker' },
   ],

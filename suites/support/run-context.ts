@@ -44,6 +44,8 @@ export interface RunContext {
   workers?: number;
   /** --rate-limit-budget: seconds of waiting for 429s and 503s with Retry-After, in all, before tests that meet one are blocked. */
   rateLimitBudgetSeconds?: number;
+  /** The target's round trip as the preflight measured it: polls for background work pace themselves by it. */
+  latencyMs?: number;
 }
 
 let cached: RunContext | undefined;

@@ -137,4 +137,8 @@ export const VARIANT_AREAS: Record<string, RequirementArea[] | 'all'> = {
   'relative-location': 'all',
   // Slower token answers only: the tokens area is enough to see the suites tolerate them.
   'delay-token-create-50ms': ['tokens'],
+  // A slow staging: test/runner/slow-target.test.ts runs both on the whole destructive profile and
+  // compares its verdicts with a default run; here one area each keeps the kill table's time.
+  'latency-80ms': ['tokens'],
+  'async-1s': ['companies'],
 };

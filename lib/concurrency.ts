@@ -1,0 +1,66 @@
+// How many Playwright workers a run gets when --workers is not given (issue 27): from what the
+// preflight measured of the target, not from its address. A worker spends each call partly on this
+// machine's cores (building the request, checks, the sandbox when it is embedded) and partly
+// waiting (the round trip, background work); while it waits another worker can use the cores. So
+// the cores are kept busy by cores x (cpu + wait) / cpu workers, bounded by memory and by a
+// requests-per-second cap when one is set. Pure: the caller measures and passes the figures in.
+
+/** CPU time of one call on this machine, all processes of a run together (bench/slow-staging.ts: CPU seconds / calls). */
+export const CPU_MS_PER_CALL = 20;
+/** A Playwright worker's resident memory: about 210 MB at the end of a full run (bench/slow-staging.ts prints it). */
+export const WORKER_MEMORY_MB = 210;
+/** Past this, more workers add start-up cost and load on the target without finishing sooner. */
+export const MAX_DEFAULT_WORKERS = 16;
+export const MIN_DEFAULT_WORKERS = 2;
+/**
+ * A round trip this short is this machine's own work (the embedded sandbox, a busy core), not
+ * waiting: only the latency beyond it calls for more workers.
+ */
+export const LOCAL_LATENCY_MS = 15;
+
+export interface ConcurrencyInput {
+  /** Round trip of a cheap call, as measured at the start (median). */
+  latencyMs: number;
+  /** How long one background step took, when it was measured; each poll waits roughly this long. */
+  backgroundDelayMs?: number;
+  cores: number;
+  /** Memory free for workers (the caller leaves a margin). */
+  freeMemoryMb: number;
+  /** A cap on requests per second (--max-rps): no more workers than can stay under it. */
+  maxRps?: number;
+  cpuMsPerCall?: number;
+  workerMemoryMb?: number;
+}
+
+export interface ConcurrencyChoice {
+  workers: number;
+  /** One sentence for the console and the report: the figures and the bound that decided. */
+  reason: string;
+}
+
+export function chooseWorkers(input: ConcurrencyInput): ConcurrencyChoice {
+  const cpu = input.cpuMsPerCall ?? CPU_MS_PER_CALL;
+  const perWorker = input.workerMemoryMb ?? WORKER_MEMORY_MB;
+  const latency = Math.max(0, input.latencyMs - LOCAL_LATENCY_MS);
+  // Background work is waited for in polls between calls: a slow one idles a worker longer, but
+  // early starts and paced polls (suites/support) keep most of that off the worker, so it counts a tenth.
+  const background = input.backgroundDelayMs === undefined ? 0 : input.backgroundDelayMs / 10;
+  const wait = latency + background;
+  const cores = Math.max(1, input.cores);
+  const byCpu = Math.ceil((cores * (cpu + wait)) / cpu);
+  const byMemory = Math.max(1, Math.floor(input.freeMemoryMb / perWorker));
+  // One worker makes at most 1000 / (cpu + latency) calls a second.
+  const byRate = input.maxRps === undefined ? Infinity : Math.max(1, Math.floor((input.maxRps * (cpu + latency)) / 1000));
+  const bounds: Array<[number, string]> = [
+    [Math.max(MIN_DEFAULT_WORKERS, byCpu), `${cores} cores kept busy while each call waits ${Math.round(wait)} ms beyond this machine's own work (about ${cpu} ms of CPU a call)`],
+    [MAX_DEFAULT_WORKERS, `at most ${MAX_DEFAULT_WORKERS} by default`],
+    [byMemory, `memory: ${Math.round(input.freeMemoryMb)} MB free at ${perWorker} MB a worker`],
+    [byRate, `--max-rps ${input.maxRps}`],
+  ];
+  let [workers, decided] = bounds[0];
+  for (const [bound, why] of bounds.slice(1)) {
+    if (bound < workers) [workers, decided] = [bound, why];
+  }
+  const measured = `target latency ${Math.max(0, input.latencyMs).toFixed(0)} ms${input.backgroundDelayMs === undefined ? '' : `, background step ${Math.round(input.backgroundDelayMs)} ms`}`;
+  return { workers, reason: `${measured}: ${decided}` };
+}

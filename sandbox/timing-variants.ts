@@ -1,0 +1,45 @@
+// Variants that change how fast the sandbox answers, not what it answers (issue 27): a staging
+// behind a network (`latency-<N>ms`: every answer N ms later) and background work that takes
+// seconds (`async-<N>s` or `async-<N>ms`: each background step). Both are legitimate: the spec
+// promises no speed. The names are patterns, so faults.ts lists the usual ones and accepts these.
+
+const LATENCY = /^latency-(\d{1,5})ms$/;
+const ASYNC = /^async-(\d{1,4})(s|ms)$/;
+/** Bounds that keep a mistyped name from making a sandbox that never answers. */
+const MAX_LATENCY_MS = 60_000;
+const MAX_STEP_MS = 600_000;
+
+export function isTimingVariant(name: string): boolean {
+  return latencyOf(name) !== undefined || stepDelayOf(name) !== undefined;
+}
+
+function latencyOf(name: string): number | undefined {
+  const match = LATENCY.exec(name);
+  if (match === null) return undefined;
+  const ms = Number(match[1]);
+  return ms <= MAX_LATENCY_MS ? ms : undefined;
+}
+
+function stepDelayOf(name: string): number | undefined {
+  const match = ASYNC.exec(name);
+  if (match === null) return undefined;
+  const ms = Number(match[1]) * (match[2] === 's' ? 1000 : 1);
+  return ms <= MAX_STEP_MS ? ms : undefined;
+}
+
+/** The latency every answer gets (the largest named), 0 without a latency variant. */
+export function addedLatencyMs(variants: Iterable<string>): number {
+  let latency = 0;
+  for (const name of variants) latency = Math.max(latency, latencyOf(name) ?? 0);
+  return latency;
+}
+
+/** The background step the variants ask for (the largest named), undefined without an async variant. */
+export function variantStepDelayMs(variants: Iterable<string>): number | undefined {
+  let step: number | undefined;
+  for (const name of variants) {
+    const ms = stepDelayOf(name);
+    if (ms !== undefined) step = Math.max(step ?? 0, ms);
+  }
+  return step;
+}

@@ -1,0 +1,55 @@
+// The default concurrency (lib/concurrency.ts), the sandbox's timing variants and the pace of polls:
+// pure functions, checked on their figures (no clock involved).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { chooseWorkers, MAX_DEFAULT_WORKERS, MIN_DEFAULT_WORKERS } from '../../lib/concurrency.ts';
+import { checkNames } from '../../sandbox/faults.ts';
+import { addedLatencyMs, variantStepDelayMs } from '../../sandbox/timing-variants.ts';
+import { backgroundKind, nextPollWait, recordBackgroundWait } from '../../suites/support/timing.ts';
+
+const machine = { cores: 2, freeMemoryMb: 8000 };
+
+test('the default workers follow the measured latency, within cores, memory and --max-rps', () => {
+  const local = chooseWorkers({ ...machine, latencyMs: 1 });
+  assert.equal(local.workers, MIN_DEFAULT_WORKERS, 'a target that answers at once is CPU-bound: as many workers as before');
+  const slow = chooseWorkers({ ...machine, latencyMs: 80 });
+  assert.ok(slow.workers > local.workers, 'a target 80 ms away gets more workers');
+  assert.match(slow.reason, /target latency 80 ms/);
+  const slower = chooseWorkers({ ...machine, latencyMs: 400 });
+  assert.ok(slower.workers >= slow.workers);
+  assert.ok(slower.workers <= MAX_DEFAULT_WORKERS);
+  const tight = chooseWorkers({ ...machine, latencyMs: 400, freeMemoryMb: 450 });
+  assert.ok(tight.workers < slower.workers, 'memory bounds the workers');
+  assert.match(tight.reason, /memory/);
+  const capped = chooseWorkers({ ...machine, latencyMs: 80, maxRps: 10 });
+  assert.ok(capped.workers < slow.workers, '--max-rps bounds the workers');
+  assert.match(capped.reason, /--max-rps 10/);
+  assert.ok(chooseWorkers({ ...machine, latencyMs: 80, backgroundDelayMs: 1000 }).workers >= slow.workers, 'slow background work never lowers the choice');
+});
+
+test('latency-<N>ms and async-<N>s / async-<N>ms are variant names the sandbox accepts', () => {
+  assert.doesNotThrow(() => checkNames('variant', ['latency-80ms', 'async-1s', 'latency-5ms', 'async-250ms']));
+  assert.throws(() => checkNames('variant', ['latency-80']), /unknown variant/);
+  assert.throws(() => checkNames('fault', ['latency-80ms']), /unknown fault/);
+  assert.equal(addedLatencyMs(['gzip', 'latency-80ms']), 80);
+  assert.equal(addedLatencyMs(['gzip']), 0);
+  assert.equal(variantStepDelayMs(['async-1s']), 1000);
+  assert.equal(variantStepDelayMs(['async-250ms']), 250);
+  assert.equal(variantStepDelayMs(['slow']), undefined);
+});
+
+test('polls back off within bounds, and once a completion was seen they sleep through most of it', () => {
+  assert.equal(backgroundKind('company dxs-1 reaching Status Registered'), 'registration');
+  assert.equal(backgroundKind('document 6f1c reaching the expected status'), 'document status');
+  assert.equal(backgroundKind('the City just set in the company details'), 'other');
+  const unpaced = Array.from({ length: 12 }, (_, waits) => nextPollWait('inbox delivery', 0, waits));
+  assert.equal(unpaced[0], 50);
+  assert.ok(unpaced.every((wait, index) => index === 0 || wait >= unpaced[index - 1]), 'the wait only grows');
+  assert.ok(Math.max(...unpaced) <= 1000, 'the wait is bounded');
+  recordBackgroundWait('provider A', 4000, true);
+  const first = nextPollWait('provider A', 0, 0, 80);
+  assert.ok(first > 3000 && first < 4000, `the first wait sleeps through most of the quickest completion (${first} ms)`);
+  const later = Array.from({ length: 12 }, (_, waits) => nextPollWait('provider A', 4000, waits, 80));
+  assert.ok(later.every((wait) => wait >= 50 && wait <= 1000), 'past it, the waits stay between 50 ms and 1 s');
+  assert.equal(nextPollWait('other', 0, 0), 50, 'other waits are never paced by another kind');
+});
