@@ -71,6 +71,8 @@ export const FAULTS: Record<string, string> = {
   'inbound-read-any-company': 'one company\'s client token downloads and reads another company\'s inbound documents',
   'inbound-list-all-companies': 'the incoming list holds other companies\' documents',
   'inbox-never-receives': 'an electronic invoice is Delivered but never arrives in the recipient\'s inbox',
+  'inbox-leak-to-third-company': 'the incoming list also shows documents delivered to other companies, except to the company that sent them',
+  'inbox-leak-after-handled': 'a document its recipient marked handled also shows in every other company\'s incoming list',
   // provider A
   'providera-pubagreement-unchecked': 'provider A registration accepts PubAgreement false',
   'providera-not-swedish': 'provider A accepts a company not registered in Sweden',

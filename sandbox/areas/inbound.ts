@@ -45,6 +45,25 @@ function uploadOf(context: SandboxContext, id: string | undefined, what: string)
   return upload;
 }
 
+/**
+ * The company's inbox, and with the isolation faults the other companies' documents that leak into
+ * it: those of which it is not the sender (inbox-leak-to-third-company), or those their recipient
+ * has marked handled (inbox-leak-after-handled). Neither shows in the list of the document's sender
+ * at the moment of delivery, which is all a single read of one list sees.
+ */
+function withLeaks(context: SandboxContext, company: Company): string[] {
+  const toThird = hasFault(context, 'inbox-leak-to-third-company');
+  const afterHandled = hasFault(context, 'inbox-leak-after-handled');
+  if (!toThird && !afterHandled) return company.Inbox;
+  const leaked: string[] = [];
+  for (const document of context.store.inbound.values()) {
+    if (document.CompanyId === company.CompanyId) continue;
+    const sender = context.store.outbound.get(document.SourceDocumentId)?.CompanyId;
+    if ((toThird && sender !== company.CompanyId) || (afterHandled && document.Handled)) leaked.push(document.Id);
+  }
+  return [...company.Inbox, ...leaked];
+}
+
 export async function inboundArea(app: FastifyInstance, { context }: AreaOptions): Promise<void> {
   const { store } = context;
   const clientToken = { preHandler: requireClientToken(context) };
@@ -63,7 +82,7 @@ export async function inboundArea(app: FastifyInstance, { context }: AreaOptions
     const company = request.auth.company as Company;
     const documents: Array<Record<string, unknown>> = [];
     let total = 0;
-    const inbox = hasFault(context, 'inbound-list-all-companies') ? [...store.inbound.keys()] : company.Inbox;
+    const inbox = hasFault(context, 'inbound-list-all-companies') ? [...store.inbound.keys()] : withLeaks(context, company);
     // Oldest first (SequenceNo order), or newest first with the inbound-newest-first variant.
     const ordered = hasVariant(context, 'inbound-newest-first') ? [...inbox].reverse() : inbox;
     // sequenceNo starts the list after it, or at it with the inbound-sequenceno-inclusive variant.

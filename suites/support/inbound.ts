@@ -36,18 +36,26 @@ interface InboundTestFixtures {
 export const test = base.extend<InboundTestFixtures, InboundWorkerFixtures>({
   recipientCompanyOutcome: [
     async ({ setupApi, target, fixtures }, use, workerInfo) => {
-      const input = fixtures.company('FI', { processes: ['ReceiveInvoices', 'SendInvoices'] });
-      // The seed repeats between runs (always 1 when Playwright is run directly), and a target
-      // routes by these identifiers: drawn from the run prefix, no earlier run's company shares them.
-      const random = mulberry32(deriveSeed(target.seed, `${target.runPrefix}:w${workerInfo.workerIndex}:recipient`));
-      const orgNo = generateOrgNo('FI', random);
-      await use(await settle(() => registerCompany(setupApi, target, { ...input, OrgNo: orgNo, VatNo: vatNumberFor('FI', orgNo), GLN: generateGln(random, 'FI') })));
+      await use(await settle(() => registerReceivingCompany(setupApi, target, fixtures, `w${workerInfo.workerIndex}:recipient`)));
     },
     { scope: 'worker' },
   ],
 
   recipientCompany: async ({ recipientCompanyOutcome }, use) => use(unwrap(recipientCompanyOutcome)),
 });
+
+/**
+ * Registers a company with ReceiveInvoices that a target can route to. The seed repeats between
+ * runs (always 1 when Playwright is run directly), and a target routes by the identifiers: drawn
+ * from the run prefix and `label`, no earlier run's company shares them.
+ */
+export function registerReceivingCompany(api: ApiClient, context: RunContext, fixtures: Fixtures, label: string): Promise<RegisteredCompany> {
+  const input = fixtures.company('FI', { processes: ['ReceiveInvoices', 'SendInvoices'] });
+  // The ErpId (unique in the worker) keeps two companies of one label apart.
+  const random = mulberry32(deriveSeed(context.seed, `${context.runPrefix}:${label}:${input.ErpId}`));
+  const orgNo = generateOrgNo('FI', random);
+  return registerCompany(api, context, { ...input, OrgNo: orgNo, VatNo: vatNumberFor('FI', orgNo), GLN: generateGln(random, 'FI') });
+}
 
 export type Addressing = 'both' | 'RecipientId' | 'RecipientInformation.OrgNo' | 'RecipientInformation.GLN' | 'RecipientInformation.VatNo';
 

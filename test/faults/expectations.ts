@@ -95,6 +95,9 @@ export const FAULT_EXPECTATIONS: Record<string, FaultExpectation> = {
   'inbound-list-all-companies': { areas: ['inbound'], requirement: 'INB-18' },
   // The flows area holds only the tests that judge FLOW-04 itself; the inbound area's tests need the inbox.
   'inbox-never-receives': { areas: ['flows', 'inbound'], requirement: 'FLOW-04', prerequisite: 'inbox-delivery' },
+  // A leak only a third company's list, or a list read after the recipient marked the document, shows.
+  'inbox-leak-to-third-company': { areas: ['inbound'], requirement: 'INB-18' },
+  'inbox-leak-after-handled': { areas: ['inbound'], requirement: 'INB-18' },
   // provider A
   'providera-pubagreement-unchecked': { areas: ['provider-a'], requirement: 'PRA-11' },
   'providera-not-swedish': { areas: ['provider-a'], requirement: 'PRA-15' },
