@@ -45,6 +45,8 @@ export interface EngineOptions {
   faults: ReadonlySet<string>;
   /** inbound-id-is-document-id: an inbox entry keeps the DocumentId of the send that made it. */
   inboundIdIsDocumentId?: boolean;
+  /** final-sent-for-pdf-paper variant: a PDF or paper document ends in Sent, never Delivered. */
+  finalSentForPdfPaper?: boolean;
 }
 
 function routingKey(value: string): string {
@@ -152,7 +154,9 @@ export class Engine {
         return true;
       });
     }
-    if (!this.options.faults.has('never-delivered')) steps.push(() => (setStatus('Delivered'), true));
+    // Whether e-mail and post report a delivery is not shown: with final-sent-for-pdf-paper they do not.
+    const endsInSent = this.options.finalSentForPdfPaper === true && (document.SendType === 'PDF' || document.SendType === 'Paper');
+    if (!this.options.faults.has('never-delivered') && !endsInSent) steps.push(() => (setStatus('Delivered'), true));
     const run = (index: number) => {
       this.after(1, () => {
         // Offboarding provider A stops the document; a forgotten record needs no more work.

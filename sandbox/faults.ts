@@ -421,6 +421,71 @@ export const CONTRARIAN_VARIANTS: Record<string, ContrarianVariant> = {
     allowedBy: 'Provider A lookup: "registeredSsns: [string], the subset that is registered" (order: not shown)',
     areas: ['provider-a', 'flows'],
   },
+  // issue 28: readings derived from the spec's silences (schemas/README.md, the readings tables)
+  'unset-absent': {
+    description: 'a field nothing set is left out: unset strings and empty lists of the company status, details, parties and inbound info; ErpDocumentId and Error of a document',
+    allowedBy: 'the response field lists give each field a type, not how a field nothing set is written (null, absent or empty)',
+    areas: ['companies', 'network', 'outbound', 'inbound', 'flows', 'security'],
+  },
+  'unset-null': {
+    description: 'a list nothing set is null too (Processes, PeppolParticipantIdentifiers, Attachments), not an empty list',
+    allowedBy: 'the response field lists give each field a type, not how a field nothing set is written (null, absent or empty)',
+    areas: ['companies', 'network', 'outbound', 'inbound', 'flows', 'security'],
+    alone: 'unset-absent takes unset values in the group',
+  },
+  'unset-empty': {
+    description: 'a string nothing set is an empty string ("") instead of null; ErpDocumentId too',
+    allowedBy: 'the response field lists give each field a type, not how a field nothing set is written (null, absent or empty)',
+    areas: ['companies', 'network', 'outbound', 'inbound', 'flows', 'security'],
+    alone: 'unset-absent takes unset values in the group',
+  },
+  'final-sent-for-pdf-paper': {
+    description: 'PDF and paper documents end in Sent: e-mail and post report no delivery, so they never show Delivered',
+    allowedBy: 'DocumentStatus: "The document passes through several statuses before it is actually delivered." and "Transitions: not shown."',
+    areas: ['outbound', 'inbound', 'provider-a', 'security', 'flows'],
+    alone: 'runs alone until FLOW-03 and the outbound-final prerequisite take Sent as a last status',
+  },
+  'revoke-token-only': {
+    description: 'token revoke takes the ClientToken being revoked only (an APIkey alone is 401)',
+    allowedBy: 'Authentication 7: "Which scheme applies to token revoke ...: not shown."',
+    areas: ['tokens', 'companies', 'security', 'flows'],
+    alone: 'revoke-apikey-only takes the scheme of revoke in the group',
+  },
+  'search-token-open': {
+    description: 'search token creation needs no credential (a credential sent is still checked)',
+    allowedBy: 'Authentication 7: "Which scheme applies to ... search token creation ...: not shown."; createsearchtoken: "no company registration needed"',
+    areas: ['tokens', 'network', 'security', 'companies'],
+    alone: 'search-token-apikey-only takes the scheme of search token creation in the group',
+  },
+  'services-token-only': {
+    description: 'service activation takes a ClientToken only (an APIkey alone is 401)',
+    allowedBy: 'Authentication 7: "Which scheme applies to ... service activation ...: not shown."',
+    areas: ['companies', 'flows', 'security'],
+    alone: 'services-apikey-only takes the scheme of service activation in the group',
+  },
+  'seller-lookup-apikey-only': {
+    description: 'the seller lookup takes an APIkey only (a client or search token alone is 401)',
+    allowedBy: 'Authentication 7: "Which scheme applies to ... seller lookup ...: not shown."',
+    areas: ['network', 'security', 'flows'],
+    alone: 'seller-lookup-token-only takes the scheme of the seller lookup in the group',
+  },
+  'outbound-list-apikey-only': {
+    description: 'the outbound list takes an APIkey only (a ClientToken alone is 401) and lists the documents of every company of that key',
+    allowedBy: 'Authentication 7: "Which scheme applies to ... outbound list ...: not shown."',
+    areas: ['outbound', 'security', 'flows'],
+    alone: 'outbound-list-token-only takes the scheme of the outbound list in the group',
+  },
+  'outbound-download-apikey-only': {
+    description: 'the outbound download takes an APIkey only (a ClientToken alone is 401)',
+    allowedBy: 'Authentication 7: "Which scheme applies to ... outbound download: not shown."',
+    areas: ['outbound', 'security', 'flows'],
+    alone: 'outbound-download-token-only takes the scheme of the outbound download in the group',
+  },
+  'lookup-parties-5': {
+    description: 'a lookup answer holds at most 5 Parties; PotentialMatches still counts every match',
+    allowedBy: 'Lookup response: "PotentialMatches integer", "Parties [Party]" (how many parties one answer holds: not shown)',
+    areas: ['network', 'flows'],
+  },
 };
 
 export const VARIANTS: Record<string, string> = {

@@ -8,6 +8,7 @@ import { foreignOrNotFound } from './companies.ts';
 import { badRequest, notFound } from '../errors.ts';
 import type { Company, InboundDocument } from '../store.ts';
 import { sendFile } from './outbound.ts';
+import { unsetReading, withUnset } from '../views.ts';
 import { allowedValue, bodyOf, optionalStringArray, queryValue } from '../validate.ts';
 
 /** Values of the type query and the DocumentTypes each covers (credit notes count as invoices). */
@@ -120,7 +121,7 @@ export async function inboundArea(app: FastifyInstance, { context }: AreaOptions
 
   app.get<{ Params: { id: string } }>('/documents/:id/info', clientToken, async (request, reply) => {
     const document = ownInbound(context, request);
-    return sendBody(context, reply, 200, {
+    return sendBody(context, reply, 200, withUnset({
       Id: document.Id,
       DocumentType: document.DocumentType,
       DocumentFormat: document.DocumentFormat,
@@ -128,7 +129,7 @@ export async function inboundArea(app: FastifyInstance, { context }: AreaOptions
       RenderedDocumentFormat: document.RenderedDocumentFormat ?? null,
       RenderedDocumentUrl: document.RenderedUploadId === undefined ? null : inboxUrl(context, request, `/documents/${document.Id}/rendered`),
       Attachments: document.AttachmentUploadIds.map((_id, index) => inboxUrl(context, request, `/documents/${document.Id}/attachments/${index}`)),
-    });
+    }, unsetReading(context.variants), ['Attachments']));
   });
 
   app.get<{ Params: { id: string } }>('/documents/:id/rendered', clientToken, async (request, reply) => {

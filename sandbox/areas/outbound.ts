@@ -2,11 +2,12 @@
 // paged outbound list.
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { requireClientToken, requireEither } from '../auth.ts';
+import { requireApiKey, requireClientToken, requireEither } from '../auth.ts';
 import { foreignOrNotFound } from './companies.ts';
 import { apiUrl, formatTime, hasFault, hasVariant, locationOf, sendBody, type AreaOptions, type Auth, type SandboxContext } from '../context.ts';
 import { ApiError, badRequest, localise, notFound } from '../errors.ts';
 import { normaliseOrgNo, type Company, type OutboundDocument, type Upload } from '../store.ts';
+import { unsetReading } from '../views.ts';
 import {
   allowedValue, bodyOf, optionalDateTime, optionalEmail, optionalInteger, optionalObject, optionalString, optionalStringArray, queryBoolean,
   requiredEmail, requiredObject, requiredString, type Body,
@@ -143,6 +144,11 @@ function outboundBody(context: SandboxContext, request: FastifyRequest, document
         Status: hasVariant(context, 'error-status-code') ? 'CONVERSION_FAILED' : document.Error.Status,
       },
   };
+  // The unset-* readings of an ErpDocumentId not given at send time, and, left out, of no Error.
+  const reading = unsetReading(context.variants);
+  if (body.ErpDocumentId === null && reading === 'absent') delete body.ErpDocumentId;
+  if (body.ErpDocumentId === null && reading === 'empty') body.ErpDocumentId = '';
+  if (body.Error === null && reading === 'absent') delete body.Error;
   if (includeFileInfo && !hasFault(context, 'file-info-ignored')) {
     const info = fileInfo(context, request, document);
     // file-info-list: another structure for what the spec does not show.
@@ -278,8 +284,10 @@ export async function outboundArea(app: FastifyInstance, { context }: AreaOption
   });
 
   // The scheme of the download and the list is not shown: either, or a ClientToken alone with a variant.
-  const downloadAuth = hasVariant(context, 'outbound-download-token-only') ? requireClientToken(context) : requireEither(context);
-  const listAuth = hasVariant(context, 'outbound-list-token-only') ? requireClientToken(context) : requireEither(context);
+  const downloadAuth = hasVariant(context, 'outbound-download-token-only') ? requireClientToken(context)
+    : hasVariant(context, 'outbound-download-apikey-only') ? requireApiKey(context) : requireEither(context);
+  const listAuth = hasVariant(context, 'outbound-list-token-only') ? requireClientToken(context)
+    : hasVariant(context, 'outbound-list-apikey-only') ? requireApiKey(context) : requireEither(context);
 
   app.get<{ Params: { DocumentId: string } }>('/documents/outbound/download/:DocumentId', { preHandler: downloadAuth }, async (request, reply) => {
     const id = documentIdParam(context, request.params.DocumentId);
