@@ -63,6 +63,8 @@ export const FAULTS: Record<string, string> = {
   'outbound-list-all-companies': 'the outbound list holds other companies\' documents',
   'outbound-download-any-company': 'one company\'s client token downloads another company\'s outbound document',
   'outbound-bad-uuid-500': 'a DocumentId that is not a uuid gives 500',
+  'outbound-read-by-idle-company': 'a company that has sent nothing reads and downloads other companies\' outbound documents',
+  'outbound-list-leak-after-sent': 'the outbound list also shows other companies\' documents once they reached Sent',
   // inbound
   'handled-ignored': 'documents marked handled stay in the list made without sequenceNo',
   'sequenceno-ignored': 'with sequenceNo, handled documents are still left out',
@@ -84,6 +86,7 @@ export const FAULTS: Record<string, string> = {
   'providera-icon-unchecked': 'icons of any size, shape and format are accepted',
   'providera-ssn-limit-off': 'the SSN lookup accepts more than 500000 SSNs',
   'offboard-keeps-b2c': 'offboarding provider A does not stop its business-to-consumer invoices',
+  'providera-record-to-unregistered': 'a company that never registered provider A is answered the record of another company of its API key',
   // security
   'auth-not-enforced': 'ClientToken calls without a credential act for the latest registered company',
   'apikey-as-client-token': 'the API key is accepted in the ClientToken header',

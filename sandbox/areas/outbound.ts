@@ -46,6 +46,19 @@ export function visibleTo(context: SandboxContext, auth: Auth, companyId: string
   return context.store.companies.get(companyId)?.ApiKey === auth.apiKey;
 }
 
+/** outbound-read-by-idle-company: a company that has sent nothing reads and downloads any company's documents. */
+function idleReader(context: SandboxContext, auth: Auth): boolean {
+  if (!hasFault(context, 'outbound-read-by-idle-company') || auth.company === undefined) return false;
+  const reader = auth.company.CompanyId;
+  for (const document of context.store.outbound.values()) if (document.CompanyId === reader) return false;
+  return true;
+}
+
+/** outbound-list-leak-after-sent: a document that reached Sent shows in every company's list. */
+function listedOnceSent(context: SandboxContext, document: OutboundDocument): boolean {
+  return hasFault(context, 'outbound-list-leak-after-sent') && document.StatusHistory.some((entry) => entry.Status === 'Sent');
+}
+
 function documentIdParam(context: SandboxContext, value: string): string {
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) {
     // outbound-malformed-id-404: an id that is not a uuid names no document.
@@ -267,7 +280,7 @@ export async function outboundArea(app: FastifyInstance, { context }: AreaOption
     const { DocumentId } = request.params as { DocumentId: string };
     if (hasFault(context, 'outbound-bad-uuid-500') && !UUID.test(DocumentId)) throw new Error(`cannot parse ${DocumentId} as a uuid`);
     const document = store.outbound.get(documentIdParam(context, DocumentId));
-    const visible = (companyId: string) => hasFault(context, 'outbound-status-any-company') || visibleTo(context, request.auth, companyId);
+    const visible = (companyId: string) => hasFault(context, 'outbound-status-any-company') || visibleTo(context, request.auth, companyId) || idleReader(context, request.auth);
     if (document === undefined || !visible(document.CompanyId)) throw foreignOrNotFound(context, document !== undefined, `document ${DocumentId}`);
     return sendBody(context, reply, 200, outboundBody(context, request, document, includeFileInfo));
   };
@@ -294,7 +307,7 @@ export async function outboundArea(app: FastifyInstance, { context }: AreaOption
     const document = store.outbound.get(id);
     const upload = document !== undefined ? store.uploads.get(document.UploadId) : store.uploads.get(id);
     const owner = document?.CompanyId ?? upload?.CompanyId;
-    if (upload === undefined || owner === undefined || !(hasFault(context, 'outbound-download-any-company') || visibleTo(context, request.auth, owner))) {
+    if (upload === undefined || owner === undefined || !(hasFault(context, 'outbound-download-any-company') || visibleTo(context, request.auth, owner) || idleReader(context, request.auth))) {
       throw foreignOrNotFound(context, owner !== undefined, `document ${request.params.DocumentId}`);
     }
     return sendFile(reply, upload, { 'x-document-format': document?.DocumentFormat ?? upload.ContentType });
@@ -313,7 +326,7 @@ export async function outboundArea(app: FastifyInstance, { context }: AreaOption
     // newest first with the outbound-list-newest-first variant.
     const all = hasVariant(context, 'outbound-list-newest-first') ? [...store.outbound.values()].reverse() : store.outbound.values();
     for (const document of all) {
-      if (!visibleTo(context, request.auth, document.CompanyId) && !hasFault(context, 'outbound-list-all-companies')) continue;
+      if (!visibleTo(context, request.auth, document.CompanyId) && !hasFault(context, 'outbound-list-all-companies') && !listedOnceSent(context, document)) continue;
       if (createdFrom !== undefined && document.CreatedAt < createdFrom) continue;
       if (createdTo !== undefined && document.CreatedAt > createdTo) continue;
       if (updatedAfter !== undefined && document.UpdatedAt <= updatedAfter) continue;

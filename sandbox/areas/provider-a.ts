@@ -58,6 +58,14 @@ export function agreementStartText(date: Date): string {
   return date.toISOString().slice(0, 16).replace('T', ' ');
 }
 
+/** providera-record-to-unregistered: a company that never registered is answered the record of the latest one of its API key that did. */
+function leakedRecord(context: SandboxContext, company: Company): ProviderARecord | undefined {
+  if (!hasFault(context, 'providera-record-to-unregistered')) return undefined;
+  let latest: ProviderARecord | undefined;
+  for (const other of context.store.liveCompanies()) if (other.ApiKey === company.ApiKey && other.ProviderA !== undefined) latest = other.ProviderA;
+  return latest;
+}
+
 function recordBody(context: SandboxContext, record: ProviderARecord | undefined) {
   // Before registration only the status is known; the other fields are left out rather than sent
   // empty, or sent as null with the providera-unknown-nulls variant.
@@ -174,7 +182,7 @@ export async function providerAArea(app: FastifyInstance, { context }: AreaOptio
 
   app.get(PATH, clientToken, async (request, reply) => {
     const company = swedishCompany(context, request);
-    const body: Record<string, unknown> = recordBody(context, company.ProviderA);
+    const body: Record<string, unknown> = recordBody(context, company.ProviderA ?? leakedRecord(context, company));
     if (hasFault(context, 'providera-status-unlisted') && body.Status === 'Completed') body.Status = 'Active';
     if (hasFault(context, 'providera-agreementstart-iso') && company.ProviderA !== undefined) body.AgreementStart = company.ProviderA.AgreementStart.toISOString();
     return sendBody(context, reply, 200, body);

@@ -86,6 +86,9 @@ export const FAULT_EXPECTATIONS: Record<string, FaultExpectation> = {
   'outbound-list-all-companies': { areas: ['outbound'], requirement: 'OUT-LIST-07' },
   'outbound-download-any-company': { areas: ['outbound'], requirement: 'OUT-DL-04' },
   'outbound-bad-uuid-500': { areas: ['outbound'], requirement: 'OUT-STA-17' },
+  // Leaks only a company that holds nothing, or a list read after the document was sent, shows.
+  'outbound-read-by-idle-company': { areas: ['outbound'], requirement: 'OUT-STA-20' },
+  'outbound-list-leak-after-sent': { areas: ['outbound'], requirement: 'OUT-LIST-07' },
   // inbound
   'handled-ignored': { areas: ['inbound'], requirement: 'INB-07' },
   'sequenceno-ignored': { areas: ['inbound'], requirement: 'INB-06' },
@@ -110,6 +113,7 @@ export const FAULT_EXPECTATIONS: Record<string, FaultExpectation> = {
   'providera-ssn-limit-off': { areas: ['provider-a'], requirement: 'PRA-39' },
   // The flow needs a B2C invoice read as Pending just before offboarding.
   'offboard-keeps-b2c': { areas: ['flows'], requirement: 'FLOW-07', asyncDelayMs: 250 },
+  'providera-record-to-unregistered': { areas: ['security'], requirement: 'SEC-09' },
   // security
   'auth-not-enforced': { areas: ['security'], requirement: 'CMP-STA-09' },
   'apikey-as-client-token': { areas: ['security'], requirement: 'CMP-STA-11' },
