@@ -74,6 +74,7 @@ export const FAULTS: Record<string, string> = {
   'inbound-list-all-companies': 'the incoming list holds other companies\' documents',
   'inbox-never-receives': 'an electronic invoice is Delivered but never arrives in the recipient\'s inbox',
   'inbox-leak-to-third-company': 'the incoming list also shows documents delivered to other companies, except to the company that sent them',
+  'inbound-read-after-handled': 'once its recipient marked a document handled, any company downloads it and reads its info',
   'inbox-leak-after-handled': 'a document its recipient marked handled also shows in every other company\'s incoming list',
   // provider A
   'providera-pubagreement-unchecked': 'provider A registration accepts PubAgreement false',

@@ -29,7 +29,9 @@ function ownInbound(context: SandboxContext, request: FastifyRequest<{ Params: {
   // inbound-malformed-id-400: an id that cannot be a document id is a bad request rather than not found.
   if (hasVariant(context, 'inbound-malformed-id-400') && !UUID.test(request.params.id)) throw badRequest('fieldInvalid', { field: 'id', detail: 'expected a uuid' });
   const document = context.store.inbound.get(request.params.id.toLowerCase());
-  const foreign = document !== undefined && document.CompanyId !== (request.auth.company as Company).CompanyId && !hasFault(context, 'inbound-read-any-company');
+  // inbound-read-after-handled: once its recipient marked it, any company reads the document.
+  const leaked = hasFault(context, 'inbound-read-any-company') || (hasFault(context, 'inbound-read-after-handled') && document?.Handled === true);
+  const foreign = document !== undefined && document.CompanyId !== (request.auth.company as Company).CompanyId && !leaked;
   // Another company's document is answered as not found, like an id that does not exist.
   if (document === undefined || foreign) throw foreignOrNotFound(context, foreign, `document ${request.params.id}`);
   return document;

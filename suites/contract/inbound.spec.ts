@@ -7,6 +7,7 @@ import type { Check } from '../../lib/checks.ts';
 import { checks, expectCheck, observe, schema, schemaTypes, tags, type ApiResponse } from '../support/index.ts';
 import { deliverInvoice, download, entriesOf, INCOMING_PATH, listIncoming, listed, markHandled, registerReceivingCompany, test } from '../support/inbound.ts';
 import { registerCompany } from '../support/companies.ts';
+import { asReadBy } from '../support/isolation.ts';
 import { pathUnderBase } from '../support/outbound.ts';
 
 const { statusIs, isRejected, isSuccess, notServerError, bodyIsEmpty, hasHeader, isClientError } = checks;
@@ -125,8 +126,8 @@ test.describe('inbound security', () => {
     );
   });
 
-  test('a delivered invoice shows in no other company\'s incoming list: both ways, in a third company\'s, and after it was handled', {
-    tag: tags('inbound', 'INB-18'),
+  test('a delivered invoice shows in no other company\'s incoming list, download or info: both ways, in a third company\'s, and after it was handled', {
+    tag: tags('inbound', 'INB-18', 'INB-20', 'INB-21'),
   }, async ({ api, target, fixtures, recipientCompany }) => {
     // Both companies have data before anything is read: each one sends the other an invoice. A third
     // company receives nothing, the list a leak fills most visibly.
@@ -138,6 +139,14 @@ test.describe('inbound security', () => {
     const readers = [{ name: 'the recipient company', company: recipientCompany }, { name: 'the peer company', company: peer }, { name: 'a third company that received nothing', company: third }];
     const noLeak = async (moment: string) => {
       for (const reader of readers) {
+        for (const { entry } of held.filter((item) => item.owner !== reader.company)) {
+          const intruder = { clientToken: reader.company.token };
+          const when = { name: `${reader.name}, ${moment}`, company: reader.company };
+          const fetched = await api.get(`/documents/${encodeURIComponent(entry.Id)}`, { auth: intruder });
+          await expectCheck(fetched, [asReadBy(isRejected, when)], { requirement: 'INB-20' });
+          const info = await api.get(`/documents/${encodeURIComponent(entry.Id)}/info`, { auth: intruder });
+          await expectCheck(info, [asReadBy(isRejected, when)], { requirement: 'INB-21' });
+        }
         // Without sequenceNo (unhandled documents) and with 0 (every document, handled or not).
         for (const query of [{}, { sequenceNo: 0 }] as Array<Record<string, number>>) {
           const list = await listIncoming(api, reader.company.token, query);

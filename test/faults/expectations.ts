@@ -101,6 +101,7 @@ export const FAULT_EXPECTATIONS: Record<string, FaultExpectation> = {
   // A leak only a third company's list, or a list read after the recipient marked the document, shows.
   'inbox-leak-to-third-company': { areas: ['inbound'], requirement: 'INB-18' },
   'inbox-leak-after-handled': { areas: ['inbound'], requirement: 'INB-18' },
+  'inbound-read-after-handled': { areas: ['inbound'], requirement: 'INB-20' },
   // provider A
   'providera-pubagreement-unchecked': { areas: ['provider-a'], requirement: 'PRA-11' },
   'providera-not-swedish': { areas: ['provider-a'], requirement: 'PRA-15' },
