@@ -485,6 +485,11 @@ export const CONTRARIAN_VARIANTS: Record<string, ContrarianVariant> = {
     areas: ['outbound', 'security', 'flows'],
     alone: 'outbound-download-token-only takes the scheme of the outbound download in the group',
   },
+  'outbound-list-max-take-5': {
+    description: 'an outbound list answer holds at most 5 documents, whatever Take asks (Skip reaches the rest)',
+    allowedBy: 'POST /documents/outbound/list: "Take (integer), Skip (integer) for paging"; "ordering and paging defaults: not shown."',
+    areas: ['outbound', 'security'],
+  },
   'lookup-parties-5': {
     description: 'a lookup answer holds at most 5 Parties; PotentialMatches still counts every match',
     allowedBy: 'Lookup response: "PotentialMatches integer", "Parties [Party]" (how many parties one answer holds: not shown)',

@@ -315,7 +315,9 @@ export async function outboundArea(app: FastifyInstance, { context }: AreaOption
 
   app.post('/documents/outbound/list', { preHandler: listAuth }, async (request, reply) => {
     const body = bodyOf(request);
-    const take = optionalInteger(body, 'Take', 0, MAX_TAKE) ?? (hasVariant(context, 'outbound-list-take-10') ? 10 : DEFAULT_TAKE);
+    const asked = optionalInteger(body, 'Take', 0, MAX_TAKE) ?? (hasVariant(context, 'outbound-list-take-10') ? 10 : DEFAULT_TAKE);
+    // outbound-list-max-take-5: a page holds at most 5 documents, whatever Take asks; Skip reaches the rest.
+    const take = hasVariant(context, 'outbound-list-max-take-5') ? Math.min(asked, 5) : asked;
     const skip = optionalInteger(body, 'Skip', 0, Number.MAX_SAFE_INTEGER) ?? 0;
     const createdFrom = optionalDateTime(body, 'CreatedFrom')?.getTime();
     const createdTo = optionalDateTime(body, 'CreatedTo')?.getTime();
