@@ -485,6 +485,11 @@ export const CONTRARIAN_VARIANTS: Record<string, ContrarianVariant> = {
     areas: ['outbound', 'security', 'flows'],
     alone: 'outbound-download-token-only takes the scheme of the outbound download in the group',
   },
+  'providera-completed-later': {
+    description: 'a provider A registration is Completed one background step after it answered 200; until then the record shows status Unknown',
+    allowedBy: 'Provider A registration: "Transitions: not shown."',
+    areas: ['provider-a', 'outbound', 'flows', 'security'],
+  },
   'outbound-list-max-take-5': {
     description: 'an outbound list answer holds at most 5 documents, whatever Take asks (Skip reaches the rest)',
     allowedBy: 'POST /documents/outbound/list: "Take (integer), Skip (integer) for paging"; "ordering and paging defaults: not shown."',

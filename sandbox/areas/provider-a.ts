@@ -175,7 +175,15 @@ export async function providerAArea(app: FastifyInstance, { context }: AreaOptio
       company.ProviderA = { ...record, Status: 'CompleteConflict' };
       throw new ApiError(hasFault(context, 'providera-conflict-400') ? 400 : 409, 'providerAConflict', { value: orgNo });
     }
-    company.ProviderA = record;
+    // providera-completed-later: the provider reports the registration a step later; until then the
+    // record shows Unknown, the only listed status before it (transitions are not shown).
+    const pending = hasVariant(context, 'providera-completed-later') && company.ProviderA?.Status !== 'Completed';
+    company.ProviderA = pending ? { ...record, Status: 'Unknown' } : record;
+    if (pending) {
+      context.engine.after(1, () => {
+        if (company.ProviderA?.Status === 'Unknown') company.ProviderA = { ...company.ProviderA, Status: 'Completed' };
+      });
+    }
     if (hasFault(context, 'providera-location-missing')) return reply.code(200).send();
     return reply.code(200).header('location', locationOf(context, request, PATH)).send();
   });

@@ -337,6 +337,11 @@ export const PROBES: Record<string, { probe: Probe; asyncDelayMs?: number }> = {
   'seller-lookup-apikey-only': { probe: async (client) => assert.equal((await client.call('POST', '/sellerparties/lookup', { token: (await client.registered()).token, json: { PartyId: 'probe' } })).status, 401) },
   'outbound-list-apikey-only': { probe: async (client) => assert.equal((await client.call('POST', '/documents/outbound/list', { token: (await client.registered()).token, json: {} })).status, 401) },
   'outbound-download-apikey-only': { probe: async (client) => assert.equal((await client.call('GET', `/documents/outbound/download/${randomUUID()}`, { token: (await client.registered()).token })).status, 401) },
+  'providera-completed-later': { asyncDelayMs: 500, probe: async (client) => {
+    const company = await client.registered();
+    await client.providerA(company);
+    assert.equal((await client.call('GET', PROVIDER_A, { token: company.token })).json.status, 'Unknown');
+  } },
   'outbound-list-max-take-5': { probe: async (client) => {
     const { token, companyId } = await client.registered();
     for (let index = 0; index < 6; index++) await client.send(token, companyId);
