@@ -447,7 +447,6 @@ export const CONTRARIAN_VARIANTS: Record<string, ContrarianVariant> = {
     description: 'PDF and paper documents end in Sent: e-mail and post report no delivery, so they never show Delivered',
     allowedBy: 'DocumentStatus: "The document passes through several statuses before it is actually delivered." and "Transitions: not shown."',
     areas: ['outbound', 'inbound', 'provider-a', 'security', 'flows'],
-    alone: 'runs alone until FLOW-03 and the outbound-final prerequisite take Sent as a last status',
   },
   'revoke-token-only': {
     description: 'token revoke takes the ClientToken being revoked only (an APIkey alone is 401)',
