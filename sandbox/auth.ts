@@ -96,6 +96,15 @@ export function requireClientToken(context: SandboxContext, allowSearch = false)
   return hook((request) => authenticateClientToken(context, request, allowSearch));
 }
 
+/** A call open to anyone (the search-token-open variant): a credential sent is still checked, none is no refusal. */
+export function requireNothing(context: SandboxContext): Hook {
+  return hook((request) => {
+    if (header(request, 'clienttoken') !== undefined) return authenticateClientToken(context, request, true);
+    if (header(request, 'apikey') !== undefined) return authenticateApiKey(context, request);
+    request.auth = {};
+  });
+}
+
 /** For calls whose scheme the spec does not show: a ClientToken when one is sent, otherwise an APIkey. */
 export function requireEither(context: SandboxContext, allowSearch = false): Hook {
   return hook((request) => {

@@ -45,6 +45,8 @@ export interface EngineOptions {
   faults: ReadonlySet<string>;
   /** inbound-id-is-document-id: an inbox entry keeps the DocumentId of the send that made it. */
   inboundIdIsDocumentId?: boolean;
+  /** final-sent-for-pdf-paper variant: a PDF or paper document ends in Sent, never Delivered. */
+  finalSentForPdfPaper?: boolean;
 }
 
 function routingKey(value: string): string {
@@ -152,7 +154,9 @@ export class Engine {
         return true;
       });
     }
-    steps.push(() => (setStatus('Delivered'), true));
+    // Whether e-mail and post report a delivery is not shown: with final-sent-for-pdf-paper they do not.
+    const endsInSent = this.options.finalSentForPdfPaper === true && (document.SendType === 'PDF' || document.SendType === 'Paper');
+    if (!endsInSent) steps.push(() => (setStatus('Delivered'), true));
     // Sent may be a document's last status (transitions are not shown); never leaving Pending is
     // what no reading allows: "The document passes through several statuses".
     if (this.options.faults.has('stays-pending')) return;

@@ -68,6 +68,8 @@ export const FAULTS: Record<string, string> = {
   'outbound-list-all-companies': 'the outbound list holds other companies\' documents',
   'outbound-download-any-company': 'one company\'s client token downloads another company\'s outbound document',
   'outbound-bad-uuid-500': 'a DocumentId that is not a uuid gives 500',
+  'outbound-read-by-idle-company': 'a company that has sent nothing reads and downloads other companies\' outbound documents',
+  'outbound-list-leak-after-sent': 'the outbound list also shows other companies\' documents once they reached Sent',
   // inbound
   'handled-ignored': 'documents marked handled stay in the list made without sequenceNo',
   'sequenceno-ignored': 'with sequenceNo, handled documents are still left out',
@@ -77,6 +79,9 @@ export const FAULTS: Record<string, string> = {
   'inbound-list-all-companies': 'the incoming list holds other companies\' documents',
   'inbox-never-receives': 'an electronic invoice is Delivered but never arrives in the recipient\'s inbox',
   'info-attachments-string': 'Attachments of the inbound document info is one string, not [string]',
+  'inbox-leak-to-third-company': 'the incoming list also shows documents delivered to other companies, except to the company that sent them',
+  'inbound-read-after-handled': 'once its recipient marked a document handled, any company downloads it and reads its info',
+  'inbox-leak-after-handled': 'a document its recipient marked handled also shows in every other company\'s incoming list',
   // provider A
   'providera-pubagreement-unchecked': 'provider A registration accepts PubAgreement false',
   'providera-not-swedish': 'provider A accepts a company not registered in Sweden',
@@ -88,6 +93,7 @@ export const FAULTS: Record<string, string> = {
   'providera-icon-unchecked': 'icons of any size, shape and format are accepted',
   'providera-ssn-limit-off': 'the SSN lookup accepts more than 500000 SSNs',
   'offboard-keeps-b2c': 'offboarding provider A does not stop its business-to-consumer invoices',
+  'providera-record-to-unregistered': 'a company that never registered provider A is answered the record of another company of its API key',
   // security
   'auth-not-enforced': 'ClientToken calls without a credential act for the latest registered company',
   'apikey-as-client-token': 'the API key is accepted in the ClientToken header',
@@ -427,6 +433,80 @@ export const CONTRARIAN_VARIANTS: Record<string, ContrarianVariant> = {
     description: 'registeredSsns of the SSN lookup is sorted, not in the order sent',
     allowedBy: 'Provider A lookup: "registeredSsns: [string], the subset that is registered" (order: not shown)',
     areas: ['provider-a', 'flows'],
+  },
+  // issue 28: readings derived from the spec's silences (schemas/README.md, the readings tables)
+  'unset-absent': {
+    description: 'a field nothing set is left out: unset strings and empty lists of the company status, details, parties and inbound info; ErpDocumentId and Error of a document',
+    allowedBy: 'the response field lists give each field a type, not how a field nothing set is written (null, absent or empty)',
+    areas: ['companies', 'network', 'outbound', 'inbound', 'flows', 'security'],
+  },
+  'unset-null': {
+    description: 'a list nothing set is null too (Processes, PeppolParticipantIdentifiers, Attachments), not an empty list',
+    allowedBy: 'the response field lists give each field a type, not how a field nothing set is written (null, absent or empty)',
+    areas: ['companies', 'network', 'outbound', 'inbound', 'flows', 'security'],
+    alone: 'unset-absent takes unset values in the group',
+  },
+  'unset-empty': {
+    description: 'a string nothing set is an empty string ("") instead of null; ErpDocumentId too',
+    allowedBy: 'the response field lists give each field a type, not how a field nothing set is written (null, absent or empty)',
+    areas: ['companies', 'network', 'outbound', 'inbound', 'flows', 'security'],
+    alone: 'unset-absent takes unset values in the group',
+  },
+  'final-sent-for-pdf-paper': {
+    description: 'PDF and paper documents end in Sent: e-mail and post report no delivery, so they never show Delivered',
+    allowedBy: 'DocumentStatus: "The document passes through several statuses before it is actually delivered." and "Transitions: not shown."',
+    areas: ['outbound', 'inbound', 'provider-a', 'security', 'flows'],
+  },
+  'revoke-token-only': {
+    description: 'token revoke takes the ClientToken being revoked only (an APIkey alone is 401)',
+    allowedBy: 'Authentication 7: "Which scheme applies to token revoke ...: not shown."',
+    areas: ['tokens', 'companies', 'security', 'flows'],
+    alone: 'revoke-apikey-only takes the scheme of revoke in the group',
+  },
+  'search-token-open': {
+    description: 'search token creation needs no credential (a credential sent is still checked)',
+    allowedBy: 'Authentication 7: "Which scheme applies to ... search token creation ...: not shown."; createsearchtoken: "no company registration needed"',
+    areas: ['tokens', 'network', 'security', 'companies'],
+    alone: 'search-token-apikey-only takes the scheme of search token creation in the group',
+  },
+  'services-token-only': {
+    description: 'service activation takes a ClientToken only (an APIkey alone is 401)',
+    allowedBy: 'Authentication 7: "Which scheme applies to ... service activation ...: not shown."',
+    areas: ['companies', 'flows', 'security'],
+    alone: 'services-apikey-only takes the scheme of service activation in the group',
+  },
+  'seller-lookup-apikey-only': {
+    description: 'the seller lookup takes an APIkey only (a client or search token alone is 401)',
+    allowedBy: 'Authentication 7: "Which scheme applies to ... seller lookup ...: not shown."',
+    areas: ['network', 'security', 'flows'],
+    alone: 'seller-lookup-token-only takes the scheme of the seller lookup in the group',
+  },
+  'outbound-list-apikey-only': {
+    description: 'the outbound list takes an APIkey only (a ClientToken alone is 401) and lists the documents of every company of that key',
+    allowedBy: 'Authentication 7: "Which scheme applies to ... outbound list ...: not shown."',
+    areas: ['outbound', 'security', 'flows'],
+    alone: 'outbound-list-token-only takes the scheme of the outbound list in the group',
+  },
+  'outbound-download-apikey-only': {
+    description: 'the outbound download takes an APIkey only (a ClientToken alone is 401)',
+    allowedBy: 'Authentication 7: "Which scheme applies to ... outbound download: not shown."',
+    areas: ['outbound', 'security', 'flows'],
+    alone: 'outbound-download-token-only takes the scheme of the outbound download in the group',
+  },
+  'providera-completed-later': {
+    description: 'a provider A registration is Completed one background step after it answered 200; until then the record shows status Unknown',
+    allowedBy: 'Provider A registration: "Transitions: not shown."',
+    areas: ['provider-a', 'outbound', 'flows', 'security'],
+  },
+  'outbound-list-max-take-5': {
+    description: 'an outbound list answer holds at most 5 documents, whatever Take asks (Skip reaches the rest)',
+    allowedBy: 'POST /documents/outbound/list: "Take (integer), Skip (integer) for paging"; "ordering and paging defaults: not shown."',
+    areas: ['outbound', 'security'],
+  },
+  'lookup-parties-5': {
+    description: 'a lookup answer holds at most 5 Parties; PotentialMatches still counts every match',
+    allowedBy: 'Lookup response: "PotentialMatches integer", "Parties [Party]" (how many parties one answer holds: not shown)',
+    areas: ['network', 'flows'],
   },
 };
 

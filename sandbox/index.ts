@@ -142,6 +142,7 @@ async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyIns
     skipIntermediateStatuses: variants.has('skip-statuses'),
     inboundIdIsDocumentId: variants.has('inbound-id-is-document-id'),
     skipConversionStatuses: variants.has('statuses-no-conversion'),
+    finalSentForPdfPaper: variants.has('final-sent-for-pdf-paper'),
     faults,
   });
   const context: SandboxContext = { store, engine, casing: resolveCasing(options, variants), faults, variants };

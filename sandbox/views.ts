@@ -1,7 +1,40 @@
 // Records rendered into the spec's response shapes (PascalCase; sendBody applies the casing).
-// Unset optional strings are answered as null, as a .NET service would.
+// Unset optional strings are answered as null, as a .NET service would (the unset-* variants
+// take the other readings: withUnset).
 import type { Company } from './store.ts';
 import { peppolIdentifiers, type DirectoryParty } from './directory.ts';
+
+/**
+ * How an answer writes a field the spec lists but nothing set (issue 28; the spec never says): by
+ * default an unset string is null and an unset list empty. The variants take the other readings:
+ * unset-null (lists too are null), unset-absent (the field is left out), unset-empty (strings are
+ * empty, lists empty).
+ */
+export type UnsetReading = 'default' | 'null' | 'absent' | 'empty';
+
+export function unsetReading(variants: ReadonlySet<string>): UnsetReading {
+  if (variants.has('unset-null')) return 'null';
+  if (variants.has('unset-absent')) return 'absent';
+  if (variants.has('unset-empty')) return 'empty';
+  return 'default';
+}
+
+/** The record with its unset fields (null, or an empty list among `lists`) written as the reading says; a new object. */
+export function withUnset<T extends Record<string, unknown>>(record: T, reading: UnsetReading, lists: readonly string[] = []): T {
+  if (reading === 'default') return record;
+  const written: Record<string, unknown> = { ...record };
+  for (const [field, value] of Object.entries(record)) {
+    const emptyList = lists.includes(field) && Array.isArray(value) && value.length === 0;
+    if (value !== null && !emptyList) continue;
+    if (reading === 'absent') delete written[field];
+    else if (reading === 'null') written[field] = null;
+    else written[field] = lists.includes(field) ? [] : '';
+  }
+  return written as T;
+}
+
+/** The list fields of the company views, empty when unset. */
+const COMPANY_LISTS = ['Processes', 'PeppolParticipantIdentifiers'] as const;
 
 export interface Capabilities {
   ReceiveElectronicInvoiceCapability: string;
@@ -62,12 +95,12 @@ export function companyAddress(company: Company) {
   };
 }
 
-export function companyStatusBody(company: Company) {
+export function companyStatusBody(company: Company, reading: UnsetReading = 'default') {
   const address = companyAddress(company);
   return {
     Status: company.Status,
     CompanyId: company.CompanyId,
-    Details: {
+    Details: withUnset({
       Name: address.Name,
       AltName: address.AltName,
       StreetName: address.StreetName,
@@ -84,19 +117,19 @@ export function companyStatusBody(company: Company) {
       Address: address.Address,
       Address2: address.Address2,
       PostalCode: address.PostalCode,
-    },
+    }, reading, COMPANY_LISTS),
   };
 }
 
-export function companyDetailsBody(company: Company, unlistedCapabilities = false) {
-  return {
+export function companyDetailsBody(company: Company, unlistedCapabilities = false, reading: UnsetReading = 'default') {
+  return withUnset({
     CompanyId: company.CompanyId,
     ...companyAddress(company),
     ...capabilities(company.Fields.Processes ?? [], unlistedCapabilities),
     HasInvoiceChecks: false,
     InvoiceChecks: { BuyerReferenceNo: false, BuyerReferenceName: false, BuyerOrderNo: false, BuyerName: false },
     PeppolParticipantIdentifiers: companyPeppolIdentifiers(company),
-  };
+  }, reading, COMPANY_LISTS);
 }
 
 export type PartyKind = 'buyer' | 'seller';
@@ -141,10 +174,10 @@ export function partyOfDirectory(party: DirectoryParty): PartyView {
   };
 }
 
-export function partyBody(party: PartyView, kind: PartyKind, unlistedCapabilities = false) {
+export function partyBody(party: PartyView, kind: PartyKind, unlistedCapabilities = false, reading: UnsetReading = 'default') {
   const all = capabilities(party.Processes, unlistedCapabilities);
   const added = kind === 'buyer'
     ? { ReceiveElectronicInvoiceCapability: all.ReceiveElectronicInvoiceCapability, SendsElectronicOrderCapability: all.SendsElectronicOrderCapability }
     : { SendsElectronicInvoiceCapability: all.SendsElectronicInvoiceCapability, ReceiveElectronicOrderCapability: all.ReceiveElectronicOrderCapability };
-  return { ...party.Common, Connected: party.Connected, ...added };
+  return withUnset({ ...party.Common, Connected: party.Connected, ...added }, reading, COMPANY_LISTS);
 }

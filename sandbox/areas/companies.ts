@@ -5,7 +5,7 @@ import { authenticateApiKey, authenticateClientToken, requireApiKey, requireClie
 import { hasFault, hasVariant, sendBody, type AreaOptions, type SandboxContext } from '../context.ts';
 import { ApiError, badRequest, notFound } from '../errors.ts';
 import { normaliseOrgNo, PROCESSES, type Company, type CompanyFields } from '../store.ts';
-import { companyDetailsBody, companyStatusBody } from '../views.ts';
+import { companyDetailsBody, companyStatusBody, unsetReading } from '../views.ts';
 import {
   allowedValue, bodyOf, optionalBoolean, optionalString, optionalStringArray, requiredEmail, requiredString, type Body,
 } from '../validate.ts';
@@ -138,7 +138,8 @@ export async function companiesArea(app: FastifyInstance, { context }: AreaOptio
     return reply.code(200).send();
   });
 
-  app.post('/companies/services', { preHandler: hasVariant(context, 'services-apikey-only') ? requireApiKey(context) : requireEither(context) }, async (request, reply) => {
+  const servicesAuth = hasVariant(context, 'services-apikey-only') ? requireApiKey(context) : hasVariant(context, 'services-token-only') ? requireClientToken(context) : requireEither(context);
+  app.post('/companies/services', { preHandler: servicesAuth }, async (request, reply) => {
     const body = bodyOf(request);
     const erpId = requiredString(body, 'ErpId');
     const country = countryCode(body);
@@ -169,7 +170,7 @@ export async function companiesArea(app: FastifyInstance, { context }: AreaOptio
   // costs no hook runner and no promise.
   app.get('/companies/status', (request, reply) => {
     authenticateClientToken(context, request);
-    const body: Record<string, unknown> = companyStatusBody(request.auth.company as Company);
+    const body: Record<string, unknown> = companyStatusBody(request.auth.company as Company, unsetReading(context.variants));
     if (hasFault(context, 'status-details-missing')) delete body.Details;
     if (hasFault(context, 'status-companyid-number')) body.CompanyId = Number.parseInt(String(body.CompanyId).replace(/\D/g, '').slice(0, 9) || '0', 10);
     if (hasFault(context, 'status-processes-string')) body.Details = { ...(body.Details as Record<string, unknown>), Processes: ((body.Details as { Processes?: string[] }).Processes ?? []).join(',') };
@@ -181,7 +182,7 @@ export async function companiesArea(app: FastifyInstance, { context }: AreaOptio
     // Another company's details are answered as not found, like an id that does not exist (a sandbox
     // choice: the spec does not make details private, and another implementation may answer them).
     if (request.params.CompanyId !== company.CompanyId) throw foreignOrNotFound(context, store.companies.has(request.params.CompanyId), `company ${request.params.CompanyId}`);
-    const body: Record<string, unknown> = companyDetailsBody(company, hasVariant(context, 'capability-unlisted'));
+    const body: Record<string, unknown> = companyDetailsBody(company, hasVariant(context, 'capability-unlisted'), unsetReading(context.variants));
     if (hasFault(context, 'details-invoicechecks-string')) body.HasInvoiceChecks = String(body.HasInvoiceChecks);
     if (hasFault(context, 'details-peppol-malformed')) body.PeppolParticipantIdentifiers = (body.PeppolParticipantIdentifiers as string[]).map((identifier) => identifier.replace('::', ':'));
     return sendBody(context, reply, 200, body);

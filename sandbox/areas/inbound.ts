@@ -8,6 +8,7 @@ import { foreignOrNotFound } from './companies.ts';
 import { badRequest, notFound } from '../errors.ts';
 import type { Company, InboundDocument } from '../store.ts';
 import { sendFile } from './outbound.ts';
+import { unsetReading, withUnset } from '../views.ts';
 import { allowedValue, bodyOf, optionalStringArray, queryValue } from '../validate.ts';
 
 /** Values of the type query and the DocumentTypes each covers (credit notes count as invoices). */
@@ -28,7 +29,9 @@ function ownInbound(context: SandboxContext, request: FastifyRequest<{ Params: {
   // inbound-malformed-id-400: an id that cannot be a document id is a bad request rather than not found.
   if (hasVariant(context, 'inbound-malformed-id-400') && !UUID.test(request.params.id)) throw badRequest('fieldInvalid', { field: 'id', detail: 'expected a uuid' });
   const document = context.store.inbound.get(request.params.id.toLowerCase());
-  const foreign = document !== undefined && document.CompanyId !== (request.auth.company as Company).CompanyId && !hasFault(context, 'inbound-read-any-company');
+  // inbound-read-after-handled: once its recipient marked it, any company reads the document.
+  const leaked = hasFault(context, 'inbound-read-any-company') || (hasFault(context, 'inbound-read-after-handled') && document?.Handled === true);
+  const foreign = document !== undefined && document.CompanyId !== (request.auth.company as Company).CompanyId && !leaked;
   // Another company's document is answered as not found, like an id that does not exist.
   if (document === undefined || foreign) throw foreignOrNotFound(context, foreign, `document ${request.params.id}`);
   return document;
@@ -43,6 +46,25 @@ function uploadOf(context: SandboxContext, id: string | undefined, what: string)
   const upload = id === undefined ? undefined : context.store.uploads.get(id);
   if (upload === undefined) throw notFound(what);
   return upload;
+}
+
+/**
+ * The company's inbox, and with the isolation faults the other companies' documents that leak into
+ * it: those of which it is not the sender (inbox-leak-to-third-company), or those their recipient
+ * has marked handled (inbox-leak-after-handled). Neither shows in the list of the document's sender
+ * at the moment of delivery, which is all a single read of one list sees.
+ */
+function withLeaks(context: SandboxContext, company: Company): string[] {
+  const toThird = hasFault(context, 'inbox-leak-to-third-company');
+  const afterHandled = hasFault(context, 'inbox-leak-after-handled');
+  if (!toThird && !afterHandled) return company.Inbox;
+  const leaked: string[] = [];
+  for (const document of context.store.inbound.values()) {
+    if (document.CompanyId === company.CompanyId) continue;
+    const sender = context.store.outbound.get(document.SourceDocumentId)?.CompanyId;
+    if ((toThird && sender !== company.CompanyId) || (afterHandled && document.Handled)) leaked.push(document.Id);
+  }
+  return [...company.Inbox, ...leaked];
 }
 
 export async function inboundArea(app: FastifyInstance, { context }: AreaOptions): Promise<void> {
@@ -63,7 +85,7 @@ export async function inboundArea(app: FastifyInstance, { context }: AreaOptions
     const company = request.auth.company as Company;
     const documents: Array<Record<string, unknown>> = [];
     let total = 0;
-    const inbox = hasFault(context, 'inbound-list-all-companies') ? [...store.inbound.keys()] : company.Inbox;
+    const inbox = hasFault(context, 'inbound-list-all-companies') ? [...store.inbound.keys()] : withLeaks(context, company);
     // Oldest first (SequenceNo order), or newest first with the inbound-newest-first variant.
     const ordered = hasVariant(context, 'inbound-newest-first') ? [...inbox].reverse() : inbox;
     // sequenceNo starts the list after it, or at it with the inbound-sequenceno-inclusive variant.
@@ -103,7 +125,7 @@ export async function inboundArea(app: FastifyInstance, { context }: AreaOptions
   const attachmentsOf = (urls: string[]) => (hasFault(context, 'info-attachments-string') ? urls.join(',') : urls);
   app.get<{ Params: { id: string } }>('/documents/:id/info', clientToken, async (request, reply) => {
     const document = ownInbound(context, request);
-    return sendBody(context, reply, 200, {
+    return sendBody(context, reply, 200, withUnset({
       Id: document.Id,
       DocumentType: document.DocumentType,
       DocumentFormat: document.DocumentFormat,
@@ -111,7 +133,7 @@ export async function inboundArea(app: FastifyInstance, { context }: AreaOptions
       RenderedDocumentFormat: document.RenderedDocumentFormat ?? null,
       RenderedDocumentUrl: document.RenderedUploadId === undefined ? null : inboxUrl(context, request, `/documents/${document.Id}/rendered`),
       Attachments: attachmentsOf(document.AttachmentUploadIds.map((_id, index) => inboxUrl(context, request, `/documents/${document.Id}/attachments/${index}`))),
-    });
+    }, unsetReading(context.variants), ['Attachments']));
   });
 
   app.get<{ Params: { id: string } }>('/documents/:id/rendered', clientToken, async (request, reply) => {

@@ -2,11 +2,11 @@
 // setup requests.
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { requireClientToken, requireEither } from '../auth.ts';
+import { requireApiKey, requireClientToken, requireEither } from '../auth.ts';
 import { hasFault, hasVariant, sendBody, type AreaOptions, type SandboxContext } from '../context.ts';
 import { badRequest } from '../errors.ts';
 import { normaliseOrgNo, type Company } from '../store.ts';
-import { partyBody, partyOfCompany, partyOfDirectory, type PartyKind, type PartyView } from '../views.ts';
+import { partyBody, partyOfCompany, partyOfDirectory, unsetReading, type PartyKind, type PartyView } from '../views.ts';
 import { processList } from './companies.ts';
 import { uploadOfCompany } from './outbound.ts';
 import { bodyOf, isPlainObject, optionalEmail, optionalObject, optionalString, optionalStringArray, requiredString, type Body } from '../validate.ts';
@@ -94,7 +94,8 @@ function lookup(context: SandboxContext, kind: PartyKind) {
     const consider = (party: PartyView) => {
       if (!matches(party, criteria)) return;
       potentialMatches++;
-      if (found.length < MAX_PARTIES) found.push(party);
+      // lookup-parties-5: another page size of the answer; PotentialMatches still counts all.
+      if (found.length < (hasVariant(context, 'lookup-parties-5') ? 5 : MAX_PARTIES)) found.push(party);
     };
     for (const company of context.store.liveCompanies()) if (company.Status === 'Registered') consider(partyOfCompany(company));
     for (const party of directory) consider(party);
@@ -103,7 +104,7 @@ function lookup(context: SandboxContext, kind: PartyKind) {
     return sendBody(context, reply, 200, {
       PotentialMatches: potentialMatches,
       ExactHit: hasFault(context, 'lookup-exacthit-string') ? String(potentialMatches === 1 && byIdentifier) : potentialMatches === 1 && byIdentifier,
-      Parties: found.map((party) => partyBody(party, kind, hasVariant(context, 'capability-unlisted'))).map((party) => (hasFault(context, 'lookup-connected-string') ? { ...party, Connected: String(party.Connected) } : party)),
+      Parties: found.map((party) => partyBody(party, kind, hasVariant(context, 'capability-unlisted'), unsetReading(context.variants))).map((party) => (hasFault(context, 'lookup-connected-string') ? { ...party, Connected: String(party.Connected) } : party)),
     });
   };
 }
@@ -115,7 +116,9 @@ export async function networkArea(app: FastifyInstance, { context }: AreaOptions
     preHandler: (request, reply, done) => (unauthenticated && request.headers.clienttoken === undefined ? done() : buyerAuth(request, reply, done)),
   }, lookup(context, 'buyer'));
   // The spec does not show the scheme of the seller lookup: a client or search token, or an APIkey.
-  app.post('/sellerparties/lookup', { preHandler: hasVariant(context, 'seller-lookup-token-only') ? requireClientToken(context, true) : requireEither(context, true) }, lookup(context, 'seller'));
+  const sellerAuth = hasVariant(context, 'seller-lookup-token-only') ? requireClientToken(context, true)
+    : hasVariant(context, 'seller-lookup-apikey-only') ? requireApiKey(context) : requireEither(context, true);
+  app.post('/sellerparties/lookup', { preHandler: sellerAuth }, lookup(context, 'seller'));
 
   app.post('/network/setup', { preHandler: requireClientToken(context) }, async (request, reply) => {
     // The request is the network setup request: without one there is nothing to set up.

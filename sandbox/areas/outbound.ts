@@ -2,11 +2,12 @@
 // paged outbound list.
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { requireClientToken, requireEither } from '../auth.ts';
+import { requireApiKey, requireClientToken, requireEither } from '../auth.ts';
 import { foreignOrNotFound } from './companies.ts';
 import { apiUrl, formatTime, hasFault, hasVariant, locationOf, sendBody, type AreaOptions, type Auth, type SandboxContext } from '../context.ts';
 import { ApiError, badRequest, localise, notFound } from '../errors.ts';
 import { normaliseOrgNo, type Company, type OutboundDocument, type Upload } from '../store.ts';
+import { unsetReading } from '../views.ts';
 import {
   allowedValue, bodyOf, optionalDateTime, optionalEmail, optionalInteger, optionalObject, optionalString, optionalStringArray, queryBoolean,
   requiredEmail, requiredObject, requiredString, type Body,
@@ -43,6 +44,19 @@ function stringFields(object: Body | undefined, names: readonly string[], path: 
 export function visibleTo(context: SandboxContext, auth: Auth, companyId: string): boolean {
   if (auth.company !== undefined) return auth.company.CompanyId === companyId;
   return context.store.companies.get(companyId)?.ApiKey === auth.apiKey;
+}
+
+/** outbound-read-by-idle-company: a company that has sent nothing reads and downloads any company's documents. */
+function idleReader(context: SandboxContext, auth: Auth): boolean {
+  if (!hasFault(context, 'outbound-read-by-idle-company') || auth.company === undefined) return false;
+  const reader = auth.company.CompanyId;
+  for (const document of context.store.outbound.values()) if (document.CompanyId === reader) return false;
+  return true;
+}
+
+/** outbound-list-leak-after-sent: a document that reached Sent shows in every company's list. */
+function listedOnceSent(context: SandboxContext, document: OutboundDocument): boolean {
+  return hasFault(context, 'outbound-list-leak-after-sent') && document.StatusHistory.some((entry) => entry.Status === 'Sent');
 }
 
 function documentIdParam(context: SandboxContext, value: string): string {
@@ -143,6 +157,11 @@ function outboundBody(context: SandboxContext, request: FastifyRequest, document
         Status: hasVariant(context, 'error-status-code') ? 'CONVERSION_FAILED' : document.Error.Status,
       },
   };
+  // The unset-* readings of an ErpDocumentId not given at send time, and, left out, of no Error.
+  const reading = unsetReading(context.variants);
+  if (body.ErpDocumentId === null && reading === 'absent') delete body.ErpDocumentId;
+  if (body.ErpDocumentId === null && reading === 'empty') body.ErpDocumentId = '';
+  if (body.Error === null && reading === 'absent') delete body.Error;
   if (includeFileInfo && !hasFault(context, 'file-info-ignored')) {
     const info = fileInfo(context, request, document);
     // file-info-list: another structure for what the spec does not show.
@@ -261,7 +280,7 @@ export async function outboundArea(app: FastifyInstance, { context }: AreaOption
     const { DocumentId } = request.params as { DocumentId: string };
     if (hasFault(context, 'outbound-bad-uuid-500') && !UUID.test(DocumentId)) throw new Error(`cannot parse ${DocumentId} as a uuid`);
     const document = store.outbound.get(documentIdParam(context, DocumentId));
-    const visible = (companyId: string) => hasFault(context, 'outbound-status-any-company') || visibleTo(context, request.auth, companyId);
+    const visible = (companyId: string) => hasFault(context, 'outbound-status-any-company') || visibleTo(context, request.auth, companyId) || idleReader(context, request.auth);
     if (document === undefined || !visible(document.CompanyId)) throw foreignOrNotFound(context, document !== undefined, `document ${DocumentId}`);
     return sendBody(context, reply, 200, outboundBody(context, request, document, includeFileInfo));
   };
@@ -278,15 +297,17 @@ export async function outboundArea(app: FastifyInstance, { context }: AreaOption
   });
 
   // The scheme of the download and the list is not shown: either, or a ClientToken alone with a variant.
-  const downloadAuth = hasVariant(context, 'outbound-download-token-only') ? requireClientToken(context) : requireEither(context);
-  const listAuth = hasVariant(context, 'outbound-list-token-only') ? requireClientToken(context) : requireEither(context);
+  const downloadAuth = hasVariant(context, 'outbound-download-token-only') ? requireClientToken(context)
+    : hasVariant(context, 'outbound-download-apikey-only') ? requireApiKey(context) : requireEither(context);
+  const listAuth = hasVariant(context, 'outbound-list-token-only') ? requireClientToken(context)
+    : hasVariant(context, 'outbound-list-apikey-only') ? requireApiKey(context) : requireEither(context);
 
   app.get<{ Params: { DocumentId: string } }>('/documents/outbound/download/:DocumentId', { preHandler: downloadAuth }, async (request, reply) => {
     const id = documentIdParam(context, request.params.DocumentId);
     const document = store.outbound.get(id);
     const upload = document !== undefined ? store.uploads.get(document.UploadId) : store.uploads.get(id);
     const owner = document?.CompanyId ?? upload?.CompanyId;
-    if (upload === undefined || owner === undefined || !(hasFault(context, 'outbound-download-any-company') || visibleTo(context, request.auth, owner))) {
+    if (upload === undefined || owner === undefined || !(hasFault(context, 'outbound-download-any-company') || visibleTo(context, request.auth, owner) || idleReader(context, request.auth))) {
       throw foreignOrNotFound(context, owner !== undefined, `document ${request.params.DocumentId}`);
     }
     return sendFile(reply, upload, { 'x-document-format': document?.DocumentFormat ?? upload.ContentType });
@@ -294,7 +315,9 @@ export async function outboundArea(app: FastifyInstance, { context }: AreaOption
 
   app.post('/documents/outbound/list', { preHandler: listAuth }, async (request, reply) => {
     const body = bodyOf(request);
-    const take = optionalInteger(body, 'Take', 0, MAX_TAKE) ?? (hasVariant(context, 'outbound-list-take-10') ? 10 : DEFAULT_TAKE);
+    const asked = optionalInteger(body, 'Take', 0, MAX_TAKE) ?? (hasVariant(context, 'outbound-list-take-10') ? 10 : DEFAULT_TAKE);
+    // outbound-list-max-take-5: a page holds at most 5 documents, whatever Take asks; Skip reaches the rest.
+    const take = hasVariant(context, 'outbound-list-max-take-5') ? Math.min(asked, 5) : asked;
     const skip = optionalInteger(body, 'Skip', 0, Number.MAX_SAFE_INTEGER) ?? 0;
     const createdFrom = optionalDateTime(body, 'CreatedFrom')?.getTime();
     const createdTo = optionalDateTime(body, 'CreatedTo')?.getTime();
@@ -305,7 +328,7 @@ export async function outboundArea(app: FastifyInstance, { context }: AreaOption
     // newest first with the outbound-list-newest-first variant.
     const all = hasVariant(context, 'outbound-list-newest-first') ? [...store.outbound.values()].reverse() : store.outbound.values();
     for (const document of all) {
-      if (!visibleTo(context, request.auth, document.CompanyId) && !hasFault(context, 'outbound-list-all-companies')) continue;
+      if (!visibleTo(context, request.auth, document.CompanyId) && !hasFault(context, 'outbound-list-all-companies') && !listedOnceSent(context, document)) continue;
       if (createdFrom !== undefined && document.CreatedAt < createdFrom) continue;
       if (createdTo !== undefined && document.CreatedAt > createdTo) continue;
       if (updatedAfter !== undefined && document.UpdatedAt <= updatedAfter) continue;

@@ -58,6 +58,14 @@ export function agreementStartText(date: Date): string {
   return date.toISOString().slice(0, 16).replace('T', ' ');
 }
 
+/** providera-record-to-unregistered: a company that never registered is answered the record of the latest one of its API key that did. */
+function leakedRecord(context: SandboxContext, company: Company): ProviderARecord | undefined {
+  if (!hasFault(context, 'providera-record-to-unregistered')) return undefined;
+  let latest: ProviderARecord | undefined;
+  for (const other of context.store.liveCompanies()) if (other.ApiKey === company.ApiKey && other.ProviderA !== undefined) latest = other.ProviderA;
+  return latest;
+}
+
 function recordBody(context: SandboxContext, record: ProviderARecord | undefined) {
   // Before registration only the status is known; the other fields are left out rather than sent
   // empty, or sent as null with the providera-unknown-nulls variant.
@@ -167,14 +175,22 @@ export async function providerAArea(app: FastifyInstance, { context }: AreaOptio
       company.ProviderA = { ...record, Status: 'CompleteConflict' };
       throw new ApiError(hasFault(context, 'providera-conflict-400') ? 400 : 409, 'providerAConflict', { value: orgNo });
     }
-    company.ProviderA = record;
+    // providera-completed-later: the provider reports the registration a step later; until then the
+    // record shows Unknown, the only listed status before it (transitions are not shown).
+    const pending = hasVariant(context, 'providera-completed-later') && company.ProviderA?.Status !== 'Completed';
+    company.ProviderA = pending ? { ...record, Status: 'Unknown' } : record;
+    if (pending) {
+      context.engine.after(1, () => {
+        if (company.ProviderA?.Status === 'Unknown') company.ProviderA = { ...company.ProviderA, Status: 'Completed' };
+      });
+    }
     if (hasFault(context, 'providera-location-missing')) return reply.code(200).send();
     return reply.code(200).header('location', locationOf(context, request, PATH)).send();
   });
 
   app.get(PATH, clientToken, async (request, reply) => {
     const company = swedishCompany(context, request);
-    const body: Record<string, unknown> = recordBody(context, company.ProviderA);
+    const body: Record<string, unknown> = recordBody(context, company.ProviderA ?? leakedRecord(context, company));
     if (hasFault(context, 'providera-status-unlisted') && body.Status === 'Completed') body.Status = 'Active';
     if (hasFault(context, 'providera-agreementstart-iso') && company.ProviderA !== undefined) body.AgreementStart = company.ProviderA.AgreementStart.toISOString();
     return sendBody(context, reply, 200, body);

@@ -1,6 +1,6 @@
 // POST /clienttokens/create, /clienttokens/revoke, /clienttokens/createsearchtoken.
 import type { FastifyInstance } from 'fastify';
-import { authenticateApiKey, requireApiKey, requireEither } from '../auth.ts';
+import { authenticateApiKey, requireApiKey, requireClientToken, requireEither, requireNothing } from '../auth.ts';
 import { formatTime, hasFault, hasVariant, sendBody, type AreaOptions, type SandboxContext } from '../context.ts';
 import { ApiError, badRequest } from '../errors.ts';
 import type { TokenRecord } from '../store.ts';
@@ -55,8 +55,10 @@ export async function tokensArea(app: FastifyInstance, { context }: AreaOptions)
   });
 
   // Which scheme revoke and search-token creation take is not shown: either, or the APIkey alone with a variant.
-  const revokeAuth = hasVariant(context, 'revoke-apikey-only') ? requireApiKey(context) : requireEither(context, true);
-  const searchTokenAuth = hasVariant(context, 'search-token-apikey-only') ? requireApiKey(context) : requireEither(context, true);
+  const revokeAuth = hasVariant(context, 'revoke-apikey-only') ? requireApiKey(context)
+    : hasVariant(context, 'revoke-token-only') ? requireClientToken(context, true) : requireEither(context, true);
+  const searchTokenAuth = hasVariant(context, 'search-token-apikey-only') ? requireApiKey(context)
+    : hasVariant(context, 'search-token-open') ? requireNothing(context) : requireEither(context, true);
 
   app.post('/clienttokens/revoke', { preHandler: revokeAuth }, async (request, reply) => {
     const value = requiredString(bodyOf(request), 'ClientToken');
@@ -74,7 +76,8 @@ export async function tokensArea(app: FastifyInstance, { context }: AreaOptions)
     const body = bodyOf(request);
     const searchId = requiredString(body, 'SearchId');
     const validTo = optionalDateTime(body, 'ValidTo');
-    const token = store.tokens.create({ ApiKey: request.auth.apiKey as string, Kind: 'search', SearchId: searchId, ValidTo: validTo?.getTime() });
+    // Asked with no credential (search-token-open), the token belongs to no API key.
+    const token = store.tokens.create({ ApiKey: request.auth.apiKey ?? '', Kind: 'search', SearchId: searchId, ValidTo: validTo?.getTime() });
     return sendBody(context, reply, 200, tokenBody(context, token));
   });
 }

@@ -5,7 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Check } from '../../lib/checks.ts';
 import { checks, expectCheck, observe, schema, schemaTypes, tags, type ApiResponse } from '../support/index.ts';
-import { deliverInvoice, download, entriesOf, INCOMING_PATH, listIncoming, listed, markHandled, test } from '../support/inbound.ts';
+import { deliverInvoice, download, entriesOf, INCOMING_PATH, listIncoming, listed, markHandled, registerReceivingCompany, test } from '../support/inbound.ts';
+import { registerCompany } from '../support/companies.ts';
+import { asReadBy } from '../support/isolation.ts';
 import { pathUnderBase } from '../support/outbound.ts';
 
 const { statusIs, isRejected, isSuccess, notServerError, bodyIsEmpty, hasHeader, isClientError } = checks;
@@ -123,6 +125,51 @@ test.describe('inbound security', () => {
       [checks.fieldSatisfies('Documents', `still list ${entry.Id}`, () => listed(after, entry.Id) !== undefined)],
       { requirement: 'INB-22' },
     );
+  });
+
+  test('a delivered invoice shows in no other company\'s incoming list, download or info: both ways, in a third company\'s, and after it was handled', {
+    tag: tags('inbound', 'INB-18', 'INB-20', 'INB-21'),
+  }, async ({ api, target, fixtures, recipientCompany }) => {
+    // Both companies have data before anything is read: each one sends the other an invoice. A third
+    // company receives nothing, the list a leak fills most visibly.
+    const peer = await registerReceivingCompany(api, target, fixtures, 'isolation-peer');
+    const third = await registerCompany(api, target, fixtures.company('SE'));
+    const toPeer = await deliverInvoice(api, target, fixtures, recipientCompany, peer);
+    const toRecipient = await deliverInvoice(api, target, fixtures, peer, recipientCompany);
+    const held = [{ owner: peer, sender: recipientCompany, entry: toPeer.entry }, { owner: recipientCompany, sender: peer, entry: toRecipient.entry }];
+    const readers = [{ name: 'the recipient company', company: recipientCompany }, { name: 'the peer company', company: peer }, { name: 'a third company that received nothing', company: third }];
+    const noLeak = async (moment: string) => {
+      for (const reader of readers) {
+        // Only a company that is neither party reads: a service may let the sender read what it sent.
+        for (const { entry } of held.filter((item) => item.owner !== reader.company && item.sender !== reader.company)) {
+          const intruder = { clientToken: reader.company.token };
+          const when = { name: `${reader.name}, ${moment}`, company: reader.company };
+          const fetched = await api.get(`/documents/${encodeURIComponent(entry.Id)}`, { auth: intruder });
+          await expectCheck(fetched, [asReadBy(isRejected, when)], { requirement: 'INB-20' });
+          const info = await api.get(`/documents/${encodeURIComponent(entry.Id)}/info`, { auth: intruder });
+          await expectCheck(info, [asReadBy(isRejected, when)], { requirement: 'INB-21' });
+        }
+        // Without sequenceNo (unhandled documents) and with 0 (every document, handled or not).
+        for (const query of [{}, { sequenceNo: 0 }] as Array<Record<string, number>>) {
+          const list = await listIncoming(api, reader.company.token, query);
+          for (const { owner, entry } of held.filter((item) => item.owner !== reader.company)) {
+            await expectCheck(
+              list,
+              [checks.fieldSatisfies('Documents', `${moment}, ${reader.name}'s list does not hold ${entry.Id}, a document delivered to company ${owner.companyId}`, () => listed(list, entry.Id) === undefined)],
+              { requirement: 'INB-18' },
+            );
+          }
+        }
+      }
+    };
+    await noLeak('after both deliveries');
+    // Each recipient fetches its document and marks it handled: what a target does with a document
+    // once read or handled must not carry it into another company's list either.
+    for (const { owner, entry } of held) {
+      await download(api, owner.token, entry.Id);
+      await markHandled(api, owner.token, [entry.Id]);
+    }
+    await noLeak('once fetched and marked handled');
   });
 
   test('unknown document ids on download and info give no 5xx, and a 4xx', { tag: tags('inbound', 'INB-23', 'INB-29') }, async ({ api, recipientCompany }) => {

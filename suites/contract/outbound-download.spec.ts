@@ -2,6 +2,7 @@
 // download URLs of the file information (IncludeFileInfo=true).
 import { checks, expectCheck, observe, tags } from '../support/index.ts';
 import { downloadOutbound, fact, fileInfoUrls, isBinaryDocument, pathUnderBase, sentDocument, statusPath, test, UNKNOWN_DOCUMENT_ID } from '../support/outbound.ts';
+import { asReadBy, crossReads, isolationSetting } from '../support/isolation.ts';
 
 const { statusIs, isRejected, notServerError } = checks;
 
@@ -56,10 +57,12 @@ test.describe('outbound download refusals', () => {
     await expectCheck(unknown, [isRejected], { requirement: 'OUT-DL-09' });
   });
 
-  test("one company's token does not download another company's outbound document", { tag: tags('outbound', 'OUT-DL-04') }, async ({ api, fixtures, registeredCompany, otherCompany }) => {
-    const sent = await sentDocument(api, fixtures, registeredCompany.token, 'PDF');
-    const response = await api.get(downloadPath(sent.documentId), { auth: { clientToken: otherCompany.token } });
-    await expectCheck(response, [isRejected], { requirement: 'OUT-DL-04' });
+  test("one company's token does not download another company's outbound document: both ways, and a third company's", { tag: tags('outbound', 'OUT-DL-04') }, async ({ api, target, fixtures, registeredCompany, otherCompany }) => {
+    const setting = await isolationSetting(api, target, fixtures, [registeredCompany, otherCompany]);
+    for (const { holder, reader } of crossReads(setting)) {
+      const response = await api.get(downloadPath(holder.sent.documentId), { auth: { clientToken: reader.company.token } });
+      await expectCheck(response, [asReadBy(isRejected, reader)], { requirement: 'OUT-DL-04' });
+    }
   });
 
   test('outbound download without credentials is rejected', { tag: tags('outbound', 'OUT-DL-05') }, async ({ api, fixtures, registeredCompany }) => {

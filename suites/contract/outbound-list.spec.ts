@@ -3,6 +3,7 @@
 // names (Take, Skip, CreatedFrom, CreatedTo, UpdatedAfter accepted; a JSON answer) is asserted.
 import { checks, expectCheck, observe, tags, type ApiClient, type ApiResponse, type Auth } from '../support/index.ts';
 import { fact, sentDocument, shapeOf, test } from '../support/outbound.ts';
+import { crossReads, documentsMovedOn, isolationSetting } from '../support/isolation.ts';
 
 const { isSuccess, isJson, isRejected, notServerError } = checks;
 const LIST_PATH = '/documents/outbound/list';
@@ -64,13 +65,21 @@ test.describe('outbound list', () => {
     await expectCheck(withApiKey, [notServerError], { requirement: 'OUT-LIST-05' });
   });
 
-  test("company A's list never holds company B's documents", { tag: tags('outbound', 'OUT-LIST-07') }, async ({ api, fixtures, registeredCompany, otherCompany }) => {
+  test("company A's list never holds company B's documents: both ways, in a third company's list, and once they moved on", { tag: tags('outbound', 'OUT-LIST-07') }, async ({ api, target, fixtures, registeredCompany, otherCompany }) => {
     const since = new Date(Date.now() - 60_000).toISOString();
-    const theirs = await sentDocument(api, fixtures, otherCompany.token, 'PDF');
-    const response = await api.post(LIST_PATH, { auth: { clientToken: registeredCompany.token }, json: { Take: 100, Skip: 0, CreatedFrom: since } });
-    test.skip(response.status === 401 || response.status === 403, `the target refuses a client token on the outbound list (${response.status}), so the list is not per company`);
-    const [at] = positionsIn(response, [theirs.documentId]);
-    await expectCheck(response, [isSuccess, fact("other company's document absent", at < 0, `no ${theirs.documentId} in the list`, at < 0 ? 'absent' : `listed at character ${at}`)], { requirement: 'OUT-LIST-07' });
+    const setting = await isolationSetting(api, target, fixtures, [registeredCompany, otherCompany]);
+    const noLeak = async (moment: string) => {
+      for (const { holder, reader } of crossReads(setting)) {
+        const response = await api.post(LIST_PATH, { auth: { clientToken: reader.company.token }, json: { Take: 100, Skip: 0, CreatedFrom: since } });
+        test.skip(response.status === 401 || response.status === 403, `the target refuses a client token on the outbound list (${response.status}), so the list is not per company`);
+        const [at] = positionsIn(response, [holder.sent.documentId]);
+        const check = fact(`company ${holder.company.companyId}'s document absent from the list of ${reader.name}, ${moment}`, at < 0, `no ${holder.sent.documentId} in the list`, at < 0 ? 'absent' : `listed at character ${at}`);
+        await expectCheck(response, [isSuccess, check], { requirement: 'OUT-LIST-07' });
+      }
+    };
+    await noLeak('right after the sends');
+    await documentsMovedOn(api, target, setting);
+    await noLeak('once both documents left Pending');
   });
 });
 

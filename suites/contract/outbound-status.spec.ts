@@ -3,6 +3,7 @@
 import { checks, expectCheck, observe, schema, tags } from '../support/index.ts';
 import { isDxsDateTime } from '../../schemas/formats.ts';
 import { currentStatusOf, fact, fileInfoUrls, historyOf, shapeOf, sentDocument, statusPath, test, UNKNOWN_DOCUMENT_ID } from '../support/outbound.ts';
+import { asReadBy, crossReads, isolationSetting } from '../support/isolation.ts';
 
 const { statusIs, isRejected, fieldSatisfies, notServerError } = checks;
 
@@ -104,12 +105,14 @@ test.describe('outbound status refusals', () => {
     });
   }
 
-  test("one company's token does not read another company's outbound status", { tag: tags('outbound', 'OUT-STA-20') }, async ({ api, fixtures, registeredCompany, otherCompany }) => {
-    const sent = await sentDocument(api, fixtures, registeredCompany.token, 'PDF');
-    const auth = { clientToken: otherCompany.token };
-    for (const path of [statusPath(sent.documentId), statusPath(sent.documentId, 'invoices'), `/invoices/outbound/byerpid/${encodeURIComponent(sent.erpDocumentId ?? '')}`]) {
-      const response = await api.get(path, { auth });
-      await expectCheck(response, [isRejected], { requirement: 'OUT-STA-20' });
+  test("one company's token does not read another company's outbound status: both ways, and a third company's", { tag: tags('outbound', 'OUT-STA-20') }, async ({ api, target, fixtures, registeredCompany, otherCompany }) => {
+    const setting = await isolationSetting(api, target, fixtures, [registeredCompany, otherCompany]);
+    for (const { holder, reader } of crossReads(setting)) {
+      const { sent } = holder;
+      for (const path of [statusPath(sent.documentId), statusPath(sent.documentId, 'invoices'), `/invoices/outbound/byerpid/${encodeURIComponent(sent.erpDocumentId ?? '')}`]) {
+        const response = await api.get(path, { auth: { clientToken: reader.company.token } });
+        await expectCheck(response, [asReadBy(isRejected, reader)], { requirement: 'OUT-STA-20' });
+      }
     }
   });
 

@@ -1,8 +1,9 @@
 // One company cannot reach another's documents, and one API key cannot reach another key's
 // companies. Where the spec gives no status for the refusal, the call must be rejected (a 4xx)
 // or, for lists, must not reveal the other company's data.
-import { checks, expectCheck, observe, tags, test, type ApiResponse } from '../support/index.ts';
-import { sentDocument } from '../support/outbound.ts';
+import { checks, expectCheck, observe, registerCompany, tags, test, type ApiResponse } from '../support/index.ts';
+import { activateProviderA, PROVIDER_A_PATH } from '../support/outbound.ts';
+import { asReadBy, crossReads, documentsMovedOn, isolationSetting } from '../support/isolation.ts';
 import type { Check } from '../../lib/checks.ts';
 
 const { isRejected, statusIs } = checks;
@@ -18,26 +19,63 @@ function doesNotReveal(value: string, describe: string): Check {
   });
 }
 
-test("one company's token cannot read, download or list another company's sent document", { tag: tags('security', 'SEC-09') }, async ({ api, fixtures, registeredCompany, otherCompany }) => {
-  const sent = await sentDocument(api, fixtures, otherCompany.token, 'PDF');
-  const own = { clientToken: otherCompany.token };
-  const intruder = { clientToken: registeredCompany.token };
-  // The owner reads it, so a refusal below is about the token, not the id.
-  const byOwner = await api.get(`/documents/outbound/${sent.documentId}`, { auth: own });
-  await expectCheck(byOwner, [statusIs(200)], { requirement: 'OUT-STA-01' });
-  const reads: ApiResponse[] = [
-    await api.get(`/documents/outbound/${sent.documentId}`, { auth: intruder }),
-    await api.get(`/invoices/outbound/${sent.documentId}`, { auth: intruder }),
-    await api.get(`/documents/outbound/download/${sent.documentId}`, { auth: intruder }),
-    await api.get(`/documents/${sent.documentId}`, { auth: intruder }),
-    await api.get(`/documents/${sent.documentId}/info`, { auth: intruder }),
-  ];
-  if (sent.erpDocumentId !== undefined) reads.push(await api.get(`/invoices/outbound/byerpid/${encodeURIComponent(sent.erpDocumentId)}`, { auth: intruder }));
-  for (const response of reads) await expectCheck(response, [isRejected], { requirement: 'SEC-09' });
-  const inbox = await api.get('/documents/incoming', { auth: intruder, query: { type: 'invoice', sequenceNo: 0 } });
-  await expectCheck(inbox, [doesNotReveal(sent.documentId, "the other company's document")], { requirement: 'SEC-09' });
-  const list = await api.post('/documents/outbound/list', { auth: intruder, json: { Take: 100, Skip: 0 } });
-  await expectCheck(list, [doesNotReveal(sent.documentId, "the other company's document")], { requirement: 'SEC-09' });
+test("one company's token cannot read, download or list another company's sent document: both ways, and a third company's", { tag: tags('security', 'SEC-09') }, async ({ api, target, fixtures, registeredCompany, otherCompany }) => {
+  const setting = await isolationSetting(api, target, fixtures, [registeredCompany, otherCompany]);
+  for (const { company, sent } of setting.holders) {
+    // The owner reads it, so a refusal below is about the token, not the id.
+    const byOwner = await api.get(`/documents/outbound/${sent.documentId}`, { auth: { clientToken: company.token } });
+    await expectCheck(byOwner, [statusIs(200)], { requirement: 'OUT-STA-01' });
+  }
+  for (const { holder, reader } of crossReads(setting)) {
+    const { sent } = holder;
+    const intruder = { clientToken: reader.company.token };
+    const reads: ApiResponse[] = [
+      await api.get(`/documents/outbound/${sent.documentId}`, { auth: intruder }),
+      await api.get(`/invoices/outbound/${sent.documentId}`, { auth: intruder }),
+      await api.get(`/documents/outbound/download/${sent.documentId}`, { auth: intruder }),
+      await api.get(`/documents/${sent.documentId}`, { auth: intruder }),
+      await api.get(`/documents/${sent.documentId}/info`, { auth: intruder }),
+    ];
+    if (sent.erpDocumentId !== undefined) reads.push(await api.get(`/invoices/outbound/byerpid/${encodeURIComponent(sent.erpDocumentId)}`, { auth: intruder }));
+    for (const response of reads) await expectCheck(response, [asReadBy(isRejected, reader)], { requirement: 'SEC-09' });
+  }
+  // The lists, right away and once the documents moved on: a target may show a document elsewhere only later.
+  const listsReveal = async (moment: string) => {
+    for (const { holder, reader } of crossReads(setting)) {
+      const intruder = { clientToken: reader.company.token };
+      const what = `company ${holder.company.companyId}'s document, ${moment}`;
+      const inbox = await api.get('/documents/incoming', { auth: intruder, query: { type: 'invoice', sequenceNo: 0 } });
+      await expectCheck(inbox, [asReadBy(doesNotReveal(holder.sent.documentId, what), reader)], { requirement: 'SEC-09' });
+      const list = await api.post('/documents/outbound/list', { auth: intruder, json: { Take: 100, Skip: 0 } });
+      await expectCheck(list, [asReadBy(doesNotReveal(holder.sent.documentId, what), reader)], { requirement: 'SEC-09' });
+    }
+  };
+  await listsReveal('right after the sends');
+  await documentsMovedOn(api, target, setting);
+  await listsReveal('once both documents left Pending');
+});
+
+test("one company's token never reads another company's provider A record: both ways, and a third company's", { tag: tags('security', 'SEC-09') }, async ({ api, target, fixtures }) => {
+  // Companies of their own: the shared ones must not have provider A active (suites/support/provider-a.ts).
+  const holders = [await registerCompany(api, target, fixtures.company('SE')), await registerCompany(api, target, fixtures.company('SE'))];
+  for (const company of holders) await activateProviderA(api, target, fixtures, company);
+  const third = await registerCompany(api, target, fixtures.company('SE'));
+  const records = [];
+  for (const company of holders) records.push(await api.get(PROVIDER_A_PATH, { auth: { clientToken: company.token } }));
+  for (const [index, company] of holders.entries()) {
+    const record = records[index];
+    await expectCheck(record, [statusIs(200)], { requirement: 'PRA-16' });
+    const other = holders[1 - index];
+    const readers = [
+      { name: `company ${other.companyId}, which has a provider A record of its own`, company: other },
+      { name: `a third company ${third.companyId} that never registered provider A`, company: third },
+    ];
+    const values = [record.data?.GeneralEmail, record.data?.DisplayName].filter((value): value is string => typeof value === 'string' && value !== '');
+    for (const reader of readers) {
+      const read = await api.get(PROVIDER_A_PATH, { auth: { clientToken: reader.company.token } });
+      for (const value of values) await expectCheck(read, [asReadBy(doesNotReveal(value, `company ${company.companyId}'s provider A record`), reader)], { requirement: 'SEC-09' });
+    }
+  }
 });
 
 test('whether an API key can create tokens for a company registered under another API key is recorded', { tag: tags('security', 'SEC-17') }, async ({ api, target, registeredCompany }) => {

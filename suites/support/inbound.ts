@@ -7,7 +7,7 @@
 // PeppolParticipantIdentifiers as the target reported them (the only identifier form the spec
 // names), and RecipientInformation holds B's registered identifiers. The routing scenario tries
 // each field on its own and records which ones route (FLOW-21).
-import { fixtureFile, fixtureInfo, type CompanyInput, type Fixtures } from '../../fixtures/index.ts';
+import { deriveSeed, fixtureFile, fixtureInfo, generateGln, generateOrgNo, mulberry32, vatNumberFor, type CompanyInput, type Fixtures } from '../../fixtures/index.ts';
 import { SetupFailed, pollUntil, type RegisteredCompany } from './companies.ts';
 import { activatedCompany } from './companies-more.ts';
 import type { ApiClient, ApiResponse } from './client.ts';
@@ -48,6 +48,22 @@ export const test = base.extend<InboundTestFixtures, InboundWorkerFixtures>({
 
   recipientCompany: async ({ recipientCompanyOutcome }, use) => use(unwrap(recipientCompanyOutcome)),
 });
+
+/**
+ * Registers a company with ReceiveInvoices that a target can route to. The seed repeats between
+ * runs (always 1 when Playwright is run directly), and a target routes by the identifiers: drawn
+ * from the run prefix and `label`, no earlier run's company shares them. Its services are activated
+ * too: whether register alone activates the process is a reading (register "activates services";
+ * POST /companies/services "activates services on a registered company"), and the company receives
+ * under both.
+ */
+export function registerReceivingCompany(api: ApiClient, context: RunContext, fixtures: Fixtures, label: string): Promise<RegisteredCompany> {
+  const input = fixtures.company('FI', { processes: ['ReceiveInvoices', 'SendInvoices'] });
+  // The ErpId (unique in the worker) keeps two companies of one label apart.
+  const random = mulberry32(deriveSeed(context.seed, `${context.runPrefix}:${label}:${input.ErpId}`));
+  const orgNo = generateOrgNo('FI', random);
+  return activatedCompany(api, context, { ...input, OrgNo: orgNo, VatNo: vatNumberFor('FI', orgNo), GLN: generateGln(random, 'FI') }, fixtures.searchId());
+}
 
 export type Addressing = 'both' | 'RecipientId' | 'RecipientInformation.OrgNo' | 'RecipientInformation.GLN' | 'RecipientInformation.VatNo';
 

@@ -309,5 +309,47 @@ export const PROBES: Record<string, { probe: Probe; asyncDelayMs?: number }> = {
     const answer = await client.call('POST', `${PROVIDER_A}/lookup`, { token: company.token, json: { Ssns: ['199001011238', '198001011234'] } });
     assert.deepEqual(answer.json.registeredSsns, ['198001011234', '199001011238']);
   } },
+  // The company of `registered` sets no AltName and no Processes.
+  'unset-absent': { probe: async (client) => assert.ok(!('altName' in (await client.call('GET', '/companies/status', { token: (await client.registered()).token })).json.details), 'no altName') },
+  'unset-null': { probe: async (client) => assert.equal((await client.call('GET', '/companies/status', { token: (await client.registered()).token })).json.details.processes, null) },
+  'unset-empty': { probe: async (client) => assert.equal((await client.call('GET', '/companies/status', { token: (await client.registered()).token })).json.details.altName, '') },
+  'final-sent-for-pdf-paper': { probe: async (client) => {
+    const { token } = await client.registered();
+    const documentUri = await client.upload(token);
+    const sent = await client.call('POST', '/documents/outbound', { token, json: { SendDocumentAs: { Type: 'PDF', Pdf: { RecipientEmail: 'buyer@example.com' } }, Document: { DocumentFormat: 'application/xml', DocumentUri: documentUri } } });
+    const id = sent.headers.get('location')?.split('/').pop();
+    const status = async () => (await client.call('GET', `/documents/outbound/${id}`, { token })).json?.currentStatus?.status;
+    await client.until(async () => ((await status()) === 'Sent' ? true : undefined));
+    // Ten more steps of the engine: the default sandbox has delivered it by then.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(await status(), 'Sent');
+  } },
+  'revoke-token-only': { probe: async (client) => {
+    const { token } = await client.registered();
+    assert.equal((await client.call('POST', '/clienttokens/revoke', { apiKey: true, json: { ClientToken: token } })).status, 401);
+  } },
+  'search-token-open': { probe: async (client) => assert.equal((await client.call('POST', '/clienttokens/createsearchtoken', { json: { SearchId: 'probe' } })).status, 200) },
+  'services-token-only': { probe: async (client) => {
+    const { input, companyId } = await client.registered();
+    const body = { RegistrationId: companyId, SearchId: 'probe', ErpId: input.ErpId, CountryCode: input.CountryCode, OrgNo: input.OrgNo };
+    assert.equal((await client.call('POST', '/companies/services', { apiKey: true, json: body })).status, 401);
+  } },
+  'seller-lookup-apikey-only': { probe: async (client) => assert.equal((await client.call('POST', '/sellerparties/lookup', { token: (await client.registered()).token, json: { PartyId: 'probe' } })).status, 401) },
+  'outbound-list-apikey-only': { probe: async (client) => assert.equal((await client.call('POST', '/documents/outbound/list', { token: (await client.registered()).token, json: {} })).status, 401) },
+  'outbound-download-apikey-only': { probe: async (client) => assert.equal((await client.call('GET', `/documents/outbound/download/${randomUUID()}`, { token: (await client.registered()).token })).status, 401) },
+  'providera-completed-later': { asyncDelayMs: 500, probe: async (client) => {
+    const company = await client.registered();
+    await client.providerA(company);
+    assert.equal((await client.call('GET', PROVIDER_A, { token: company.token })).json.status, 'Unknown');
+  } },
+  'outbound-list-max-take-5': { probe: async (client) => {
+    const { token, companyId } = await client.registered();
+    for (let index = 0; index < 6; index++) await client.send(token, companyId);
+    assert.equal((await client.call('POST', '/documents/outbound/list', { token, json: { Take: 100 } })).json.documents.length, 5);
+  } },
+  'lookup-parties-5': { probe: async (client) => {
+    const answer = await client.call('POST', '/buyerparties/lookup', { token: (await client.registered()).token, json: { PartyId: 'probe' } });
+    assert.equal(answer.json.parties.length, 5);
+  } },
 };
 

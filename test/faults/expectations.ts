@@ -88,6 +88,9 @@ export const FAULT_EXPECTATIONS: Record<string, FaultExpectation> = {
   'outbound-list-all-companies': { areas: ['outbound'], requirement: 'OUT-LIST-07' },
   'outbound-download-any-company': { areas: ['outbound'], requirement: 'OUT-DL-04' },
   'outbound-bad-uuid-500': { areas: ['outbound'], requirement: 'OUT-STA-17' },
+  // Leaks only a company that holds nothing, or a list read after the document was sent, shows.
+  'outbound-read-by-idle-company': { areas: ['outbound'], requirement: 'OUT-STA-20' },
+  'outbound-list-leak-after-sent': { areas: ['outbound'], requirement: 'OUT-LIST-07' },
   // inbound
   'handled-ignored': { areas: ['inbound'], requirement: 'INB-07' },
   'sequenceno-ignored': { areas: ['inbound'], requirement: 'INB-06' },
@@ -98,6 +101,10 @@ export const FAULT_EXPECTATIONS: Record<string, FaultExpectation> = {
   // The flows area holds only the tests that judge FLOW-04 itself; the inbound area's tests need the inbox.
   'inbox-never-receives': { areas: ['flows', 'inbound'], requirement: 'FLOW-04', prerequisite: 'inbox-delivery' },
   'info-attachments-string': { areas: ['inbound'], requirement: 'INB-10' },
+  // A leak only a third company's list, or a list read after the recipient marked the document, shows.
+  'inbox-leak-to-third-company': { areas: ['inbound'], requirement: 'INB-18' },
+  'inbox-leak-after-handled': { areas: ['inbound'], requirement: 'INB-18' },
+  'inbound-read-after-handled': { areas: ['inbound'], requirement: 'INB-20' },
   // provider A
   'providera-pubagreement-unchecked': { areas: ['provider-a'], requirement: 'PRA-11' },
   'providera-not-swedish': { areas: ['provider-a'], requirement: 'PRA-15' },
@@ -110,6 +117,7 @@ export const FAULT_EXPECTATIONS: Record<string, FaultExpectation> = {
   'providera-ssn-limit-off': { areas: ['provider-a'], requirement: 'PRA-39' },
   // The flow needs a B2C invoice read as Pending just before offboarding.
   'offboard-keeps-b2c': { areas: ['flows'], requirement: 'FLOW-07', asyncDelayMs: 250 },
+  'providera-record-to-unregistered': { areas: ['security'], requirement: 'SEC-09' },
   // security
   'auth-not-enforced': { areas: ['security'], requirement: 'CMP-STA-09' },
   'apikey-as-client-token': { areas: ['security'], requirement: 'CMP-STA-11' },

@@ -1,0 +1,70 @@
+// The setting of the isolation checks (issue 28). A leak may show only where a single read of one
+// company's data does not look: in the reads of a company that holds nothing itself, in one
+// direction only, or in a list read once the document moved on. So both companies hold a sent
+// document before anything is read, each reads the other's, and a third company that sent and
+// received nothing reads both.
+import type { Fixtures } from '../../fixtures/index.ts';
+import type { Check } from '../../lib/checks.ts';
+import type { ApiClient } from './client.ts';
+import { registerCompany, type RegisteredCompany } from './companies.ts';
+import { currentStatusOf, pollStatus, sentDocument, type UploadedAndSent } from './outbound.ts';
+import type { RunContext } from './run-context.ts';
+
+export interface Holder {
+  company: RegisteredCompany;
+  sent: UploadedAndSent & { documentId: string };
+}
+
+export interface Reader {
+  /** How the failure names the reader. */
+  name: string;
+  company: RegisteredCompany;
+}
+
+export interface IsolationSetting {
+  holders: Holder[];
+  third: RegisteredCompany;
+}
+
+/** Each of the two companies sends a PDF document; then a third company is registered that holds nothing. */
+export async function isolationSetting(api: ApiClient, context: RunContext, fixtures: Fixtures, companies: readonly [RegisteredCompany, RegisteredCompany]): Promise<IsolationSetting> {
+  const holders: Holder[] = [];
+  for (const company of companies) holders.push({ company, sent: await sentDocument(api, fixtures, company.token, 'PDF') });
+  const third = await registerCompany(api, context, fixtures.company('SE'));
+  return { holders, third };
+}
+
+/** Every company of the setting but the holder: the other holder, and the third company. */
+export function readersOf(setting: IsolationSetting, holder: Holder): Reader[] {
+  const other = setting.holders.find((item) => item !== holder) as Holder;
+  return [
+    { name: `company ${other.company.companyId}, which holds a document of its own`, company: other.company },
+    { name: `a third company ${setting.third.companyId} that sent and received nothing`, company: setting.third },
+  ];
+}
+
+/** Pairs of (holder, reader): each holder's document read by every other company. */
+export function crossReads(setting: IsolationSetting): Array<{ holder: Holder; reader: Reader }> {
+  return setting.holders.flatMap((holder) => readersOf(setting, holder).map((reader) => ({ holder, reader })));
+}
+
+/**
+ * Waits (bounded) until each holder's document has left Pending, the moment a target that leaks
+ * documents once they move on would start to show them: lists are read again after it.
+ */
+export async function documentsMovedOn(api: ApiClient, context: RunContext, setting: IsolationSetting): Promise<void> {
+  for (const holder of setting.holders) {
+    await pollStatus(api, context, holder.company.token, holder.sent.documentId, (data) => {
+      const status = currentStatusOf(data);
+      return status !== undefined && status !== 'Pending';
+    });
+  }
+}
+
+/** The check, with the reader named in what it expected, so a failure says whose read leaked. */
+export function asReadBy(check: Check, reader: Reader): Check {
+  return (response) => {
+    const outcome = check(response);
+    return { ...outcome, expected: `${outcome.expected} (read by ${reader.name})` };
+  };
+}
