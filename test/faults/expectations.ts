@@ -135,3 +135,19 @@ export const VARIANT_AREAS: Record<string, RequirementArea[] | 'all'> = {
   // Slower token answers only: the tokens area is enough to see the suites tolerate them.
   'delay-token-create-50ms': ['tokens'],
 };
+
+/** A fault that `dxs load` must catch too: the script whose contract check fails, under the requirement's ID. */
+export interface LoadFaultExpectation {
+  script: string;
+  requirement: string;
+}
+
+/**
+ * Contract faults the load checks catch (issue 29): the checks of dxs load follow dxs test's
+ * presence rules, and still fail a body of the wrong type or without a field that must be there.
+ */
+export const LOAD_FAULT_EXPECTATIONS: Record<string, LoadFaultExpectation> = {
+  'status-companyid-number': { script: 'register-and-poll', requirement: 'CMP-STA-01' },
+  'status-details-missing': { script: 'register-and-poll', requirement: 'CMP-STA-01' },
+  'status-time-malformed': { script: 'send-and-poll', requirement: 'OUT-STA-05' },
+};
