@@ -7,6 +7,7 @@
 // unreachable target, or Python/Schemathesis missing.
 import type { Command } from 'commander';
 import { spawn, spawnSync } from 'node:child_process';
+import { createHash, randomInt } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -16,7 +17,8 @@ import { secrets } from '../../lib/redact.ts';
 import { openTarget, targetOptionsOf, type Target } from '../../lib/target.ts';
 import { buildOpenApi } from '../../schemas/openapi.ts';
 import { addOptions, exitTwoOnUsageError } from '../options.ts';
-import { describeRelaxations, excludedChecksArguments, fuzzConfigToml, type FuzzExport } from './fuzz/config.ts';
+import { describeRelaxations, excludedChecksArguments, fuzzConfigToml, listedMethods, requiredStringFields, type FuzzExport } from './fuzz/config.ts';
+import { createdBySchemathesis, describeCreated } from './fuzz/created.ts';
 import { writeFuzzReport } from './fuzz/report.ts';
 import { prepareFuzzDataFor } from './fuzz/setup-process.ts';
 import { childNetwork } from '../../lib/child-network.ts';
@@ -30,8 +32,8 @@ export const FUZZ_OPTIONS: readonly OptionSpec[] = [
   ...TARGET_OPTIONS.filter((spec) => spec.key !== 'apiKeyWithoutDelete'),
   { key: 'maxExamples', kind: 'integer', argument: 'N', default: 25, check: positive, description: 'examples Schemathesis generates per operation and phase' },
   { key: 'duration', kind: 'number', argument: 'SECONDS', default: 600, check: positive, description: "upper bound on Schemathesis' run: it is interrupted then and the report holds what it found" },
-  { key: 'seed', kind: 'integer', argument: 'N', description: "Schemathesis' random seed, to repeat a run" },
-  { key: 'keepData', kind: 'boolean', default: false, description: 'keep the companies the setup registered (by default they are deleted at the end when the key holds DeleteRegistration; see created.json)' },
+  { key: 'seed', kind: 'integer', argument: 'N', description: "Schemathesis' random seed, to repeat a run (default: one drawn and printed with the command that repeats the run)" },
+  { key: 'keepData', kind: 'boolean', default: false, description: 'keep the companies the setup and Schemathesis registered (by default they are deleted at the end when the key holds DeleteRegistration; see fuzz-setup/created.json)' },
   { key: 'sandboxExact', kind: 'boolean', default: false, description: "fuzz the embedded sandbox with its own, sandbox-exact export (its self-check) instead of the spec export every implementation must pass; not with --base-url" },
   { key: 'schemathesis', kind: 'string', argument: 'PATH', description: 'the schemathesis executable (default: .tools/venv/bin/schemathesis, installed by scripts/setup.sh)' },
 ];
@@ -57,11 +59,11 @@ const SHUTDOWN_GRACE_MS = 15_000;
  * an upper bound enforced here with an interrupt: Schemathesis' own --max-time is a budget its
  * fuzzing and stateful phases repeat until it is spent.
  */
-function runSchemathesis(executable: string, args: string[], outputFile: string, durationMs: number, cwd: string, env: NodeJS.ProcessEnv): Promise<{ code: number; interrupted: boolean }> {
+function runSchemathesis(executable: string, args: string[], outputFile: string, durationMs: number, cwd: string, env: NodeJS.ProcessEnv, hooksConfig: string): Promise<{ code: number; interrupted: boolean }> {
   return new Promise((resolvePromise) => {
     let interrupted = false;
     // Its working directory is the run's private one, where Schemathesis leaves its cache.
-    const child = spawn(executable, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false' } });
+    const child = spawn(executable, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false', DXS_FUZZ_HOOKS_CONFIG: hooksConfig } });
     const chunks: string[] = [];
     const forward = (stream: NodeJS.WritableStream) => (data: Buffer) => {
       const text = secrets.redactText(data.toString('utf8'));
@@ -94,10 +96,13 @@ async function fuzz(flags: Record<string, unknown>): Promise<number> {
   // Another implementation is judged by the spec alone: the sandbox's own choices are no contract for it.
   if (exportKind === 'sandbox-exact' && options.baseUrl !== undefined) throw new ConfigError('--sandbox-exact is the embedded sandbox\'s self-check: against --base-url dxs fuzz always uses the spec export');
   const executable = findSchemathesis(options.schemathesis as string | undefined);
+  // Always a seed, so that every run can be repeated: the one given, or one drawn here and printed.
+  const seed = (options.seed as number | undefined) ?? randomInt(1, 2 ** 31 - 1);
   const started = new Date();
   const reportDir = resolve((options.reportDir as string | undefined) ?? join('reports', `fuzz-${timestamp(started)}`));
   mkdirSync(reportDir, { recursive: true });
   let target: Target | undefined;
+  let cleanedUp = false;
   const work = mkdtempSync(join(tmpdir(), 'dxs-fuzz-'));
   // Its own folder: the report directory may be a dxs test run's, whose journal is not the fuzz run's to clean.
   const journalDir = join(reportDir, 'fuzz-setup');
@@ -128,34 +133,68 @@ async function fuzz(flags: Record<string, unknown>): Promise<number> {
       proxy: connection.proxy, tlsVerify: connection.insecure ? false : network.fullBundle, requestCert: connection.clientCert, requestCertKey: connection.clientKey,
     }), { mode: 0o600 });
     chmodSync(configFile, 0o600);
+    // hooks.py's settings: digests of the key and the tokens it must recognise, never their values;
+    // the proxy (its credentials) and the TLS files for the calls it repeats, in this private file.
+    const digest = (value: string): string => createHash('sha256').update(value).digest('hex');
+    const hooksConfig = join(work, 'hooks.json');
+    writeFileSync(hooksConfig, JSON.stringify({
+      asyncTimeout: options.asyncTimeout, journal: join(journalDir, 'created.jsonl'), runPrefix: data.runPrefix, apiKeyDigest: digest(target.apiKey),
+      tokenOwners: { [digest(data.clientToken)]: data.erpIds.company, [digest(data.scratchClientToken)]: data.erpIds.scratch },
+      listedMethods: listedMethods(document), emptyAsMissing: requiredStringFields(document),
+      proxy: connection.proxy, tlsVerify: connection.insecure ? false : network.fullBundle, clientCert: connection.clientCert, clientKey: connection.clientKey,
+    }), { mode: 0o600 });
     const junitFile = join(reportDir, 'fuzz-junit.xml');
     const args = [
       '--config-file', configFile, '--no-color', 'run', openapiFile, '--url', target.baseUrl,
       '--checks', 'all', ...excludedChecksArguments(exportKind), '--max-examples', String(options.maxExamples),
       '--report', 'junit', '--report-junit-path', junitFile,
-      ...(options.seed === undefined ? [] : ['--seed', String(options.seed)]),
+      '--seed', String(seed),
       // A gateway's 429 is waited out as Retry-After asks (auto), or avoided by pacing (--max-rps); hooks.py keeps it from every check.
       '--rate-limit', options.maxRps === undefined ? 'auto' : `${Math.max(1, Math.floor(options.maxRps as number))}/s`,
     ];
     console.error(`dxs fuzz: schemathesis ${args.filter((arg) => arg !== configFile && arg !== '--config-file').join(' ')} (${exportKind} export in ${data.casing === 'camel' ? 'camelCase' : 'PascalCase'})`);
-    const { code, interrupted } = await runSchemathesis(executable, args, join(reportDir, 'fuzz-output.txt'), (options.duration as number) * 1000, work, network.env);
+    const { code, interrupted } = await runSchemathesis(executable, args, join(reportDir, 'fuzz-output.txt'), (options.duration as number) * 1000, work, network.env, hooksConfig);
     if (interrupted) console.error(`dxs fuzz: stopped at --duration ${options.duration} s; the report holds what was found until then`);
-    const summary = writeFuzzReport(reportDir, { junitFile, outputFile: join(reportDir, 'fuzz-output.txt'), target: target.baseUrl, relaxations: describeRelaxations(exportKind), started });
-    console.error(`dxs fuzz: ${summary.failures} failure(s) in ${summary.operations} operation(s); report in ${reportDir}`);
-    if (summary.failures > 0 || (code === 1 && !interrupted)) return 1;
+    // What Schemathesis created is deleted with the setup's companies (finally below); the report says what is left.
+    const cleanup = await cleanUp({ reportDir: journalDir, baseUrl: target.baseUrl, keys: { apiKey: target.apiKey }, keepData: options.keepData === true, connection: target.connection });
+    cleanedUp = true;
+    const created = describeCreated(createdBySchemathesis(journalDir), cleanup);
+    const repeat = repeatCommand(flags, seed);
+    const summary = writeFuzzReport(reportDir, { junitFile, outputFile: join(reportDir, 'fuzz-output.txt'), target: target.baseUrl, relaxations: describeRelaxations(exportKind), started, seed, repeat, created });
+    console.error(`dxs fuzz: ${cleanupLine(cleanup)}`);
+    for (const line of created) console.error(`dxs fuzz: ${line}`);
+    console.error(`dxs fuzz: ${summary.failures} failure(s) in ${summary.operations} operation(s), seed ${seed}; report in ${reportDir}`);
+    if (summary.failures > 0 || (code === 1 && !interrupted)) {
+      console.error(`dxs fuzz: to repeat this run (the same seed, the same examples): ${repeat}`);
+      return 1;
+    }
     if (code === 0 || interrupted) return 0;
     console.error(`dxs fuzz: Schemathesis ended with code ${code}`);
     return 2;
   } finally {
     rmSync(work, { recursive: true, force: true });
     disposeNetwork();
-    if (target !== undefined) {
-      // Only the setup's companies are journaled: what Schemathesis' own calls registered has ErpIds it invented.
+    // A run that ended early still deletes what the setup and Schemathesis registered (both are in the journal).
+    if (target !== undefined && !cleanedUp) {
       const cleanup = await cleanUp({ reportDir: journalDir, baseUrl: target.baseUrl, keys: { apiKey: target.apiKey }, keepData: options.keepData === true, connection: target.connection });
-      if (cleanup.status !== 'nothing') console.error(`dxs fuzz: ${cleanupLine(cleanup)}; companies that Schemathesis registered itself are not tracked and stay at the target`);
+      if (cleanup.status !== 'nothing') console.error(`dxs fuzz: ${cleanupLine(cleanup)}`);
     }
     await target?.close();
   }
+}
+
+/** The dxs fuzz command that repeats a run: its own flags (credentials left out) with the seed. */
+export function repeatCommand(flags: Record<string, unknown>, seed: number): string {
+  const secret = new Set(['apiKey', 'config']);
+  const parts = ['dxs', 'fuzz'];
+  for (const [key, value] of Object.entries(flags)) {
+    if (secret.has(key) || key === 'seed' || key === 'reportDir' || value === undefined || value === false) continue;
+    const flag = `--${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+    if (value === true) parts.push(flag);
+    else for (const item of Array.isArray(value) ? value : [value]) parts.push(flag, String(item));
+  }
+  parts.push('--seed', String(seed));
+  return parts.join(' ');
 }
 
 export function registerFuzzCommand(program: Command): void {

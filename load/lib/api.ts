@@ -12,25 +12,15 @@ import { readField } from '../../lib/casing.ts';
 import { API_KEY_HEADER, CLIENT_TOKEN_HEADER } from '../../lib/defaults.ts';
 import { isGatewayAnswer, MAINTENANCE_STATUS, RATE_LIMITED_STATUS, retryAfterOf, retryAfterSeconds } from '../../lib/gateway.ts';
 import { settings } from './settings.ts';
-import { ENDPOINTS } from './endpoints.ts';
+import { ENDPOINTS, SCHEMAS } from './endpoints.ts';
 import { endpointChecks, observe, verifyThat, named, vuSecrets, type EndpointChecks } from './observe.ts';
-import { schemaCheck } from './schema.ts';
+import { contractChecks } from './schema.ts';
 import exec from 'k6/execution';
 import { companyInput, invoiceXml, providerARegistration, INVOICE_FORMAT, type CompanyInput, type PartyLookupInput } from './data.ts';
 import { journalCreated } from './journal.ts';
 
-/** Schema names of the bundled validators, per response body. */
-export const SCHEMAS = {
-  clientToken: 'ClientToken',
-  companyStatus: 'CompanyStatusResponse',
-  buyerLookup: 'BuyerPartyLookupResponse',
-  sellerLookup: 'SellerPartyLookupResponse',
-  outboundDocument: 'OutboundDocument',
-  incomingDocuments: 'IncomingDocuments',
-  providerALookup: 'ProviderALookupResponse',
-} as const;
 
-export { ENDPOINTS };
+export { ENDPOINTS, SCHEMAS };
 
 /**
  * Request params: the endpoint in k6's `name` tag and its status rule, which k6 applies to every
@@ -81,14 +71,14 @@ function tokenOf(json: unknown): unknown {
 
 const CREATE_TOKEN_URL = url('/clienttokens/create');
 const HOLDS_TOKEN_CHECK = named(
-  'token body holds a Token',
+  'token body holds a Token [TOK-02]',
   (response) => {
     const ok = typeof readField(response.json, 'Token') === 'string';
     return { check: 'holdsToken', ok, expected: 'a JSON body with a Token string', actual: ok ? 'a Token' : isJson(response).actual, severity: 'failure' };
   },
   (response) => typeof tokenOf(response.json) === 'string',
 );
-const TOKEN_CHECKS = endpointChecks(ENDPOINTS.createToken, [200], [HOLDS_TOKEN_CHECK], schemaCheck(SCHEMAS.clientToken, 'token'));
+const TOKEN_CHECKS = endpointChecks(ENDPOINTS.createToken, [200], [HOLDS_TOKEN_CHECK], contractChecks(SCHEMAS.clientToken, 'token'));
 // The same parameters for every token request: made once, not per request.
 const CREATE_TOKEN_PARAMS = params(TOKEN_CHECKS, API_KEY_HEADERS);
 const CREATE_TOKEN_PARAMS_UNREAD = params(TOKEN_CHECKS, API_KEY_HEADERS, { responseType: 'none' });
@@ -139,7 +129,7 @@ export function registerCompany(company: CompanyInput): boolean {
   return REGISTER_CHECKS.verify(response);
 }
 
-const STATUS_CHECKS = endpointChecks(ENDPOINTS.status, [200], [], schemaCheck(SCHEMAS.companyStatus, 'company status'));
+const STATUS_CHECKS = endpointChecks(ENDPOINTS.status, [200], [], contractChecks(SCHEMAS.companyStatus, 'company status'));
 
 /** GET /companies/status: the registration Status, or undefined. */
 export function companyStatus(token: string): { status?: string; companyId?: string } {
@@ -193,8 +183,8 @@ export function registerAndWait(company: CompanyInput, attempts = 40, intervalSe
   return { token, companyId, registered };
 }
 
-const BUYER_LOOKUP_CHECKS = endpointChecks(ENDPOINTS.buyerLookup, [200], [], schemaCheck(SCHEMAS.buyerLookup, 'buyer lookup'));
-const SELLER_LOOKUP_CHECKS = endpointChecks(ENDPOINTS.sellerLookup, [200], [], schemaCheck(SCHEMAS.sellerLookup, 'seller lookup'));
+const BUYER_LOOKUP_CHECKS = endpointChecks(ENDPOINTS.buyerLookup, [200], [], contractChecks(SCHEMAS.buyerLookup, 'buyer lookup'));
+const SELLER_LOOKUP_CHECKS = endpointChecks(ENDPOINTS.sellerLookup, [200], [], contractChecks(SCHEMAS.sellerLookup, 'seller lookup'));
 
 export function buyerLookup(token: string, criteria: PartyLookupInput): boolean {
   return BUYER_LOOKUP_CHECKS.verify(http.post(url('/buyerparties/lookup'), JSON.stringify(criteria), params(BUYER_LOOKUP_CHECKS, tokenHeaders(token))));
@@ -226,7 +216,7 @@ export function sendDocument(token: string, request: object): string | undefined
   return observed.headers['location']?.replace(/\/+$/, '').split('/').pop();
 }
 
-const OUTBOUND_STATUS_CHECKS = endpointChecks(ENDPOINTS.outboundStatus, [200], [], schemaCheck(SCHEMAS.outboundDocument, 'outbound document'));
+const OUTBOUND_STATUS_CHECKS = endpointChecks(ENDPOINTS.outboundStatus, [200], [], contractChecks(SCHEMAS.outboundDocument, 'outbound document'));
 
 /** GET /documents/outbound/{DocumentId}: the current status, or undefined. */
 export function outboundStatus(token: string, documentId: string): string | undefined {
@@ -240,7 +230,7 @@ export interface IncomingEntry {
   Id: string;
 }
 
-const INCOMING_CHECKS = endpointChecks(ENDPOINTS.incoming, [200], [], schemaCheck(SCHEMAS.incomingDocuments, 'incoming documents'));
+const INCOMING_CHECKS = endpointChecks(ENDPOINTS.incoming, [200], [], contractChecks(SCHEMAS.incomingDocuments, 'incoming documents'));
 
 /** GET /documents/incoming?type=invoice: the unhandled documents. */
 export function listIncoming(token: string): IncomingEntry[] {
@@ -277,7 +267,7 @@ export function registerProviderA(token: string, company: CompanyInput): boolean
   return PROVIDER_A_REGISTER_CHECKS.verify(response);
 }
 
-const PROVIDER_A_LOOKUP_CHECKS = endpointChecks(ENDPOINTS.providerALookup, [200], [], schemaCheck(SCHEMAS.providerALookup, 'provider A lookup'));
+const PROVIDER_A_LOOKUP_CHECKS = endpointChecks(ENDPOINTS.providerALookup, [200], [], contractChecks(SCHEMAS.providerALookup, 'provider A lookup'));
 
 /** POST .../providera/lookup: the number of registered SSNs, or undefined. */
 export function providerALookup(token: string, ssnList: string[]): number | undefined {

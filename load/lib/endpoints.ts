@@ -18,3 +18,14 @@ export const ENDPOINTS = {
   providerARegister: 'POST /companies/deliverymethods/b2c/providera',
   providerALookup: 'POST /companies/deliverymethods/b2c/providera/lookup',
 } as const;
+
+/** Schema names of the bundled validators, per response body; each has its contract in lib/contract.ts. */
+export const SCHEMAS = {
+  clientToken: 'client-token.response',
+  companyStatus: 'company-status.response',
+  buyerLookup: 'lookup-buyer.response',
+  sellerLookup: 'lookup-seller.response',
+  outboundDocument: 'outbound-document.response',
+  incomingDocuments: 'incoming-documents.response',
+  providerALookup: 'provider-a-lookup.response',
+} as const;

@@ -6,6 +6,7 @@
 // k6 side only.
 
 import { check } from 'k6';
+import { Rate } from 'k6/metrics';
 import http, { type RefinedResponse, type ResponseType } from 'k6/http';
 import { statusIs, type Check, type ObservedResponse } from '../../lib/checks.ts';
 import { RATE_LIMITED_STATUS } from '../../lib/gateway.ts';
@@ -105,6 +106,12 @@ export interface NamedCheck {
    * (expected and actual text). When it says false, `check` runs and tells why.
    */
   passes?: (response: ObservedResponse) => boolean;
+  /**
+   * Set on the checks of an answer's contract (lib/contract.ts): the requirement IDs they serve and
+   * their basis. A spec check is recorded with the tag contract=spec (its own threshold); a
+   * hardening check only counts in dxs_hardening, a warning as in dxs test.
+   */
+  contract?: { requirements: readonly string[]; basis: 'spec' | 'hardening' };
 }
 
 export function named(name: string, checkFunction: Check, passes?: (response: ObservedResponse) => boolean): NamedCheck {
@@ -134,10 +141,16 @@ function runCheck(item: NamedCheck, endpoint: string, value: ObservedResponse): 
   // failed run says why without flooding the log.
   if (!outcome.ok && !reported.has(item.name)) {
     reported.add(item.name);
-    console.warn(vuSecrets.redactText(`check failed: ${item.name} (${endpoint}): expected ${outcome.expected}, got ${outcome.actual}`));
+    const hardening = item.contract?.basis === 'hardening';
+    const basis = item.contract === undefined ? '' : ` (basis: ${item.contract.basis}${hardening ? ', a warning as in dxs test without --strict' : ''})`;
+    console.warn(vuSecrets.redactText(`${hardening ? 'warning' : 'check failed'}: ${item.name} (${endpoint}): expected ${outcome.expected}, got ${outcome.actual}${basis}`));
   }
   return outcome.ok;
 }
+
+/** Hardening checks of the contract: passes and failures per endpoint and check, never a threshold of their own. */
+export const HARDENING_METRIC = 'dxs_hardening';
+const hardening = new Rate(HARDENING_METRIC);
 
 function checkSet(endpoint: string, checks: readonly NamedCheck[]): CheckSet {
   const functions: Record<string, (value: ObservedResponse) => boolean> = {};
@@ -177,15 +190,15 @@ export interface EndpointChecks {
   record(response: K6Response): void;
 }
 
-export function endpointChecks(endpoint: string, statuses: readonly number[], checks: readonly NamedCheck[], schema?: NamedCheck): EndpointChecks {
+export function endpointChecks(endpoint: string, statuses: readonly number[], checks: readonly NamedCheck[], contract: readonly NamedCheck[] = []): EndpointChecks {
   const always = [answers(endpoint, statuses), ...checks];
-  const sets = {
-    named: checkSet(endpoint, always),
-    withSchema: checkSet(endpoint, schema === undefined ? always : [...always, schema]),
-  };
+  const named = checkSet(endpoint, always);
+  const spec = checkSet(endpoint, contract.filter((item) => item.contract?.basis !== 'hardening'));
+  const specTags = { ...spec.tags, contract: 'spec' };
+  const warnings = contract.filter((item) => item.contract?.basis === 'hardening').map((item) => ({ item, tags: { name: endpoint, check: item.name } }));
   // Read once: k6 interprets the script, and the unsampled path runs on every response.
   const checkInterval = settings.checkInterval;
-  const schemaSample = schema === undefined ? 0 : settings.schemaSample;
+  const schemaSample = contract.length === 0 ? 0 : settings.schemaSample;
   const statusPasses = statusRule(statuses);
   let nextCheckAt = 0;
   let checked = 0;
@@ -198,9 +211,14 @@ export function endpointChecks(endpoint: string, statuses: readonly number[], ch
   };
   const record = (observed: ObservedResponse, extra: readonly NamedCheck[] | undefined): boolean => {
     const schemaChecked = schemaSample > 0 && checked++ % schemaSample === 0;
-    let set = schemaChecked ? sets.withSchema : sets.named;
-    if (extra !== undefined && extra.length > 0) set = checkSet(endpoint, schemaChecked && schema !== undefined ? [...always, ...extra, schema] : [...always, ...extra]);
-    return check(observed, set.functions, set.tags);
+    const set = extra !== undefined && extra.length > 0 ? checkSet(endpoint, [...always, ...extra]) : named;
+    let ok = check(observed, set.functions, set.tags);
+    if (schemaChecked) {
+      // The contract's spec checks under their own tag, so that one wrong body fails the run (thresholds.ts).
+      ok = check(observed, spec.functions, specTags) && ok;
+      for (const warning of warnings) hardening.add(runCheck(warning.item, endpoint, observed), warning.tags);
+    }
+    return ok;
   };
   return {
     endpoint,

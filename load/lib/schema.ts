@@ -2,10 +2,13 @@
 // `npm run build`). Validating every response would cost more than the request, so only the
 // responses that observe.ts samples for the named checks are validated (one in DXS_SCHEMA_SAMPLE
 // of them, default each). Without the bundle the schema checks are skipped, and the run says so once.
+// The checks are the contract of lib/contract.ts, the rules `dxs test` applies to the same bodies:
+// each named after the requirement IDs it serves, a hardening rule recorded as a warning.
 //
 // k6 side only.
 
-import { matchesSchema, type SchemaValidator } from '../../lib/checks.ts';
+import type { SchemaValidator } from '../../lib/checks.ts';
+import { BODY_CONTRACT, ruleCheck, ruleName } from '../../lib/contract.ts';
 import { settings } from './settings.ts';
 import { named, type NamedCheck } from './observe.ts';
 
@@ -33,16 +36,17 @@ function loadValidator(): SchemaValidator | undefined {
 
 const validator = settings.schemaSample > 0 ? loadValidator() : undefined;
 
-const schemaChecks = new Map<string, NamedCheck>();
+const contracts = new Map<string, readonly NamedCheck[]>();
 
 /**
- * The check that a body matches one schema, made once per schema and label; undefined without
- * the validators bundle. `label` names the body in the check ("token body matches schema").
+ * The contract checks of one body (lib/contract.ts), made once per schema and label; none without
+ * the validators bundle. `label` names the body in the check ("company status body has the types
+ * of company-status.response, with Status, CompanyId, Details [CMP-STA-01]").
  */
-export function schemaCheck(schemaName: string, label: string): NamedCheck | undefined {
-  if (validator === undefined) return undefined;
+export function contractChecks(schemaName: string, label: string): readonly NamedCheck[] {
+  if (validator === undefined) return [];
   const key = `${schemaName}\u0000${label}`;
-  let made = schemaChecks.get(key);
+  let made = contracts.get(key);
   if (made === undefined) {
     const validate = validator;
     const guarded: SchemaValidator = (name, body) => {
@@ -52,8 +56,13 @@ export function schemaCheck(schemaName: string, label: string): NamedCheck | und
         return { valid: false, errors: [`validator failed: ${String(error)}`] };
       }
     };
-    made = named(`${label} body matches schema`, matchesSchema(schemaName, guarded));
-    schemaChecks.set(key, made);
+    const rules = BODY_CONTRACT[schemaName];
+    if (rules === undefined) throw new Error(`lib/contract.ts has no contract for ${schemaName}`);
+    made = rules.map((rule) => ({
+      ...named(ruleName(label, schemaName, rule), ruleCheck(schemaName, rule, guarded)),
+      contract: { requirements: rule.requirements, basis: rule.basis },
+    }));
+    contracts.set(key, made);
   }
   return made;
 }

@@ -17,6 +17,8 @@ export interface ThresholdsFile {
   defaults?: EndpointLimits;
   endpoints?: Record<string, EndpointLimits>;
   checks?: number;
+  /** The share of the contract's spec checks (lib/contract.ts) that must pass; 1: one body dxs test rejects fails the run. */
+  contract?: number;
   abortOnFail?: { errorRate: number; delayAbortEval?: string };
   k6?: Record<string, Array<string | { threshold: string; abortOnFail?: boolean; delayAbortEval?: string }>>;
 }
@@ -29,7 +31,7 @@ const LIMIT_KEYS = ['p95', 'p99', 'errorRate'];
 export function validateThresholdsFile(value: unknown): ThresholdsFile {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('a thresholds file holds one JSON object');
   const file = value as Record<string, unknown>;
-  const known = ['$comment', 'defaults', 'endpoints', 'checks', 'abortOnFail', 'k6'];
+  const known = ['$comment', 'defaults', 'endpoints', 'checks', 'contract', 'abortOnFail', 'k6'];
   for (const key of Object.keys(file)) if (!known.includes(key)) throw new Error(`unknown key "${key}" (known: ${known.join(', ')})`);
   const limits = (where: string, item: unknown): void => {
     if (typeof item !== 'object' || item === null) throw new Error(`${where} must be an object`);
@@ -49,6 +51,7 @@ export function validateThresholdsFile(value: unknown): ThresholdsFile {
     }
   }
   if (file.checks !== undefined && (typeof file.checks !== 'number' || file.checks < 0)) throw new Error('checks must be a number (the share of checks that must pass)');
+  if (file.contract !== undefined && (typeof file.contract !== 'number' || file.contract < 0 || file.contract > 1)) throw new Error('contract must be a number from 0 to 1 (the share of contract checks that must pass)');
   if (file.abortOnFail !== undefined) {
     const abort = file.abortOnFail as Record<string, unknown>;
     if (typeof abort.errorRate !== 'number') throw new Error('abortOnFail.errorRate must be a number');
@@ -75,6 +78,7 @@ export function buildThresholds(file: ThresholdsFile, endpoints: readonly string
     if (file.checks !== undefined) add(`checks{name:${endpoint}}`, `rate>=${file.checks}`);
   }
   if (file.checks !== undefined) add('checks', `rate>=${file.checks}`);
+  if (file.contract !== undefined) add('checks{contract:spec}', `rate>=${file.contract}`);
   if (file.abortOnFail !== undefined) {
     add('http_req_failed', {
       threshold: `rate<${file.abortOnFail.errorRate}`,

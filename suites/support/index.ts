@@ -1,6 +1,7 @@
 // Everything a suite imports: `import { test, expect, tags, expectCheck, observe, checks, schema } from '../support/index.ts'`.
 import { matchesSchema, type Check } from '../../lib/checks.ts';
 import { validate } from '../../schemas/index.ts';
+import { schemaOfPresentFields as presentFields, schemaTypes as typesOf } from '../../lib/contract.ts';
 
 export { test, expect } from './fixtures.ts';
 export { expectCheck, observe, tags, type CheckOptions } from './verdict.ts';
@@ -16,27 +17,14 @@ export function schema(name: string): Check {
 }
 
 /**
- * The body matches the named schema in every field it carries. The spec lists the fields of an
- * answer without saying an unset one is sent, so a listed field left out reads as unset; only the
- * fields named in `present` (those that make the body what it is) must be there.
+ * The body matches the named schema in every field it carries; of the fields the schema requires,
+ * only those named in `present` must be there (lib/contract.ts: the rule dxs load applies too).
  */
 export function schemaOfPresentFields(name: string, present: readonly string[]): Check {
-  return matchesSchema(name, (schemaName, body) => {
-    const result = validate(schemaName, body);
-    const errors = result.errors.filter((error) => {
-      const missing = /must have required property '([^']+)'/.exec(error);
-      return missing === null || present.includes(missing[1]);
-    });
-    return { valid: errors.length === 0, errors };
-  });
+  return presentFields(name, present, validate);
 }
 
-/**
- * The body's fields have the types of the named schema, but a field the schema requires may be
- * left out: the spec lists the fields of an answer without saying that each one is always there
- * (issue 21). The full schema, required fields included, is the hardening check of each answer.
- */
+/** The body's fields have the types of the named schema; a required field may be left out (lib/contract.ts). */
 export function schemaTypes(name: string): Check {
-  const typesOnly = schemaOfPresentFields(name, []);
-  return (response) => ({ ...typesOnly(response), check: 'matchesSchemaTypes' });
+  return typesOf(name, validate);
 }

@@ -150,3 +150,19 @@ export const VARIANT_AREAS: Record<string, RequirementArea[] | 'all'> = {
   'latency-80ms': ['tokens'],
   'async-1s': ['companies'],
 };
+
+/** A fault that `dxs load` must catch too: the script whose contract check fails, under the requirement's ID. */
+export interface LoadFaultExpectation {
+  script: string;
+  requirement: string;
+}
+
+/**
+ * Contract faults the load checks catch (issue 29): the checks of dxs load follow dxs test's
+ * presence rules, and still fail a body of the wrong type or without a field that must be there.
+ */
+export const LOAD_FAULT_EXPECTATIONS: Record<string, LoadFaultExpectation> = {
+  'status-companyid-number': { script: 'register-and-poll', requirement: 'CMP-STA-01' },
+  'status-details-missing': { script: 'register-and-poll', requirement: 'CMP-STA-01' },
+  'status-time-malformed': { script: 'send-and-poll', requirement: 'OUT-STA-05' },
+};

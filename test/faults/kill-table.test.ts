@@ -15,7 +15,8 @@ import { BASE_VARIANTS, FAULTS } from '../../sandbox/faults.ts';
 import { requirementById } from '../../schemas/requirements.ts';
 import type { Results } from '../../report/results.ts';
 import { pool, runDxs } from '../runner/helpers.ts';
-import { FAULT_EXPECTATIONS, VARIANT_AREAS } from './expectations.ts';
+import { FAULT_EXPECTATIONS, LOAD_FAULT_EXPECTATIONS, VARIANT_AREAS } from './expectations.ts';
+import { findK6 } from '../../cli/commands/load/k6.ts';
 
 /** Bounds, not assertions: a run that takes longer is killed and reported as such. */
 const AREA_RUN_TIMEOUT_MS = 180_000;
@@ -221,4 +222,47 @@ test('the kill table: every fault is caught by its expected test, the clean sand
       ...rejected.map((outcome) => `${outcome.job.kind} ${outcome.job.name} rejected: ${outcome.note}`),
     ].join('\n'),
   );
+});
+
+/** DXS_KILL_TABLE names the load rows "load:<fault>", or "load" for all of them. */
+function loadRows(): Array<[string, (typeof LOAD_FAULT_EXPECTATIONS)[string]]> {
+  const only = process.env.DXS_KILL_TABLE?.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  return Object.entries(LOAD_FAULT_EXPECTATIONS).filter(([name]) => only === undefined || only.length === 0 || only.includes('load') || only.includes(`load:${name}`));
+}
+
+function k6OrSkip(): string | false {
+  try {
+    findK6();
+    return SKIP;
+  } catch {
+    return 'k6 is not built (scripts/setup.sh)';
+  }
+}
+
+test('the kill table of dxs load: a smoke run fails on each contract fault, in a check named after the expected ID', { timeout: 10 * 60_000, skip: k6OrSkip() }, async () => {
+  const rows = loadRows();
+  const outcomes = await pool(rows, CONCURRENCY, async ([name, expectation]) => {
+    const started = Date.now();
+    const directory = mkdtempSync(join(tmpdir(), `dxs-kill-load-${name}-`));
+    try {
+      const result = await runDxs(['load', '--script', expectation.script, '--profile', 'smoke', '--vus', '1', '--duration', '3s', '--sandbox-fault', name, '--report-dir', directory], { timeoutMs: AREA_RUN_TIMEOUT_MS });
+      const summaryFile = join(directory, 'summary.json');
+      const summary = existsSync(summaryFile) ? JSON.parse(readFileSync(summaryFile, 'utf8')) as { results: Array<{ checks: Array<{ name: string; fails: number }> }> } : { results: [] };
+      const failed = summary.results.flatMap((entry) => entry.checks).filter((check) => check.fails > 0);
+      const catcher = failed.find((check) => check.name.includes(expectation.requirement));
+      const ok = result.code === 1 && catcher !== undefined;
+      const note = catcher?.name ?? `exit ${result.code}; failed checks: ${failed.map((check) => check.name).join('; ') || 'none'}`;
+      return { name, expectation, ok, note, seconds: (Date.now() - started) / 1000, exit: result.code };
+    } finally {
+      if (process.env.DXS_KILL_TABLE_KEEP === undefined) rmSync(directory, { recursive: true, force: true });
+    }
+  });
+  const width = Math.max(...outcomes.map((outcome) => outcome.name.length), 8);
+  console.log(`\nkill table of dxs load (${outcomes.length} runs)\n${'fault'.padEnd(width)} | script            | expected ID  | exit | caught? | seconds | check\n${outcomes
+    .map((outcome) => `${outcome.name.padEnd(width)} | ${outcome.expectation.script.padEnd(17)} | ${outcome.expectation.requirement.padEnd(12)} | ${String(outcome.exit ?? '-').padEnd(4)} | ${(outcome.ok ? 'caught' : 'SURVIVED').padEnd(7)} | ${outcome.seconds.toFixed(0).padStart(7)} | ${outcome.note}`)
+    .join('\n')}\n`);
+  const survivors = outcomes.filter((outcome) => !outcome.ok);
+  assert.deepEqual(survivors.map((outcome) => `${outcome.name}: ${outcome.note}`), []);
+  // The same fault, caught by dxs test under the same ID: one verdict for one answer.
+  for (const [name, expectation] of rows) assert.equal(FAULT_EXPECTATIONS[name]?.requirement, expectation.requirement, name);
 });

@@ -106,6 +106,80 @@ const SPEC_DISABLED: readonly DisabledCheck[] = [
   { check: 'allow_header_conformance', rule: 'the spec says nothing of the Allow header of a refused method', quotes: [OPEN] },
 ];
 
+/**
+ * What the hooks (hooks.py, filter_failure) relax for every export, each with its ground. They
+ * drop a failure only in the case named; the check stays on for everything else.
+ */
+export const HOOK_RELAXATIONS: readonly DisabledCheck[] = [
+  {
+    check: 'not_a_server_error',
+    rule: 'a 501 for a method the spec does not list at a path is no server error: RFC 9110 §15.6.2 calls 501 "the appropriate response when the server does not recognize the request method", and the spec gives no status for such a method (a 501 for a listed method still fails)',
+    quotes: [OPEN],
+  },
+  {
+    check: 'ensure_resource_availability',
+    rule: 'a resource created by work the spec calls background may appear later: a 404 for a resource just created is a finding only when the same request still answers 404 after --async-timeout seconds',
+    quotes: ['rules', 'backgroundWork'],
+  },
+  {
+    check: 'positive_data_acceptance',
+    rule: 'the spec calls fields required without saying whether an empty string counts as given, and names "a required value is missing" among refusals: a 4xx for a request whose required field is "" is accepted (the fields: every required string field of every request body, listed in the report)',
+    quotes: ['requiredMissing', 'deleteBody'],
+  },
+];
+
+type Json = Record<string, any>;
+
+/**
+ * Every required string field of every JSON request body of the document, per operation: paths of
+ * property names (in the document's casing), through required objects. The hooks accept a 4xx when
+ * one of them is sent as "".
+ */
+export function requiredStringFields(document: Json): Record<string, string[][]> {
+  const components = (document.components?.schemas ?? {}) as Record<string, Json>;
+  const resolve = (schema: Json | undefined, depth = 0): Json | undefined => {
+    if (schema === undefined || depth > 10) return schema;
+    if (typeof schema.$ref === 'string') return resolve(components[schema.$ref.replace('#/components/schemas/', '')], depth + 1);
+    return schema;
+  };
+  const isString = (schema: Json | undefined): boolean => {
+    const resolved = resolve(schema);
+    if (resolved === undefined) return false;
+    const types = Array.isArray(resolved.type) ? resolved.type : [resolved.type];
+    if (types.includes('string')) return true;
+    return [...(resolved.anyOf ?? []), ...(resolved.oneOf ?? []), ...(resolved.allOf ?? [])].some((branch: Json) => isString(branch));
+  };
+  const walk = (schema: Json | undefined, path: string[], out: string[][], depth: number): void => {
+    const resolved = resolve(schema);
+    if (resolved === undefined || depth > 4) return;
+    for (const part of resolved.allOf ?? []) walk(part, path, out, depth + 1);
+    const properties = (resolved.properties ?? {}) as Record<string, Json>;
+    for (const name of (resolved.required ?? []) as string[]) {
+      const property = properties[name];
+      if (property === undefined) continue;
+      if (isString(property)) out.push([...path, name]);
+      else walk(property, [...path, name], out, depth + 1);
+    }
+  };
+  const result: Record<string, string[][]> = {};
+  for (const operations of Object.values((document.paths ?? {}) as Record<string, Record<string, Json>>)) {
+    for (const operation of Object.values(operations)) {
+      const schema = operation?.requestBody?.content?.['application/json']?.schema as Json | undefined;
+      if (schema === undefined || typeof operation.operationId !== 'string') continue;
+      const fields: string[][] = [];
+      walk(schema, [], fields, 0);
+      if (fields.length > 0) result[operation.operationId] = fields;
+    }
+  }
+  return result;
+}
+
+/** The methods the document lists per path, lower case, for the 501 rule of the hooks. */
+export function listedMethods(document: Json): Record<string, string[]> {
+  const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+  return Object.fromEntries(Object.entries((document.paths ?? {}) as Record<string, Json>).map(([path, item]) => [path, Object.keys(item).filter((key) => methods.includes(key))]));
+}
+
 export function relaxationsOf(exportKind: FuzzExport): readonly Relaxation[] {
   return exportKind === 'spec' ? SPEC_RELAXATIONS : SANDBOX_RELAXATIONS;
 }
@@ -121,6 +195,7 @@ export function describeRelaxations(exportKind: FuzzExport = 'spec'): string[] {
   return [
     ...disabledChecksOf(exportKind).map((disabled) => `every operation: ${disabled.check} is off, because ${disabled.rule}${quoted(disabled.quotes)}`),
     ...relaxationsOf(exportKind).map((relaxation) => `${relaxation.operationId}: ${relaxation.check} also accepts ${relaxation.allows}, because ${relaxation.rule}${quoted(relaxation.quotes)}`),
+    ...HOOK_RELAXATIONS.map((relaxation) => `every operation: ${relaxation.check} is relaxed (hooks.py), because ${relaxation.rule}${quoted(relaxation.quotes)}`),
     'every JSON body: generated bodies with a __proto__ key at any depth are not sent, because a service written in JavaScript may refuse them (400) and JSON Schema can forbid the key only where a schema names the properties',
   ];
 }

@@ -1,14 +1,32 @@
-# Schemathesis hooks of `dxs fuzz` (loaded through the generated schemathesis.toml).
-#
-# A service may refuse a JSON body that tries to set __proto__ anywhere (the sandbox does, before
-# reading it: it would change an object's prototype in JavaScript), and the spec says nothing of it. JSON Schema can state that only
-# for the properties a schema names, and Schemathesis generates extra properties at any depth, so
-# generated bodies with such a key are dropped instead of being sent as "valid" or "invalid" data.
+# Schemathesis hooks of `dxs fuzz` (loaded through the generated schemathesis.toml). Their settings
+# come from the JSON file named by DXS_FUZZ_HOOKS_CONFIG (written by cli/commands/fuzz.ts for one
+# run, holding no secret: the run's API key and tokens only as SHA-256 digests). Each relaxation
+# here is listed, with the spec sentence that forces it, by cli/commands/fuzz/config.ts.
+import hashlib
 import json
+import os
+import time
+from datetime import datetime, timezone
 
+import requests
 import schemathesis
 
+_path = os.environ.get("DXS_FUZZ_HOOKS_CONFIG")
+CONFIG = {}
+if _path:
+    with open(_path, encoding="utf-8") as handle:
+        CONFIG = json.load(handle)
 
+
+def _digest(value):
+    return hashlib.sha256(value.encode("utf-8")).hexdigest()
+
+
+# A service may refuse a JSON body that tries to set __proto__ anywhere (the sandbox does, before
+# reading it: it would change an object's prototype in JavaScript), and the spec says nothing of it.
+# JSON Schema can state that only for the properties a schema names, and Schemathesis generates
+# extra properties at any depth, so generated bodies with such a key are dropped instead of being
+# sent as "valid" or "invalid" data.
 @schemathesis.hook
 def filter_body(context, body):
     try:
@@ -22,13 +40,6 @@ def filter_body(context, body):
 # request: no check judges it. `dxs fuzz` runs Schemathesis with --rate-limit auto (or the rate of
 # --max-rps), which waits as Retry-After asks and sends again; what still comes back from the
 # gateway is set aside here, so a 429 is never a finding (nor does it pass for a refusal).
-def _header(headers, name):
-    for key, value in (headers or {}).items():
-        if key.lower() == name:
-            return value[0] if isinstance(value, list) and value else value
-    return None
-
-
 def _is_gateway_answer(response):
     status = getattr(response, "status_code", None)
     if status == 429:
@@ -57,3 +68,167 @@ def _install_gateway_filter():
 
 
 _install_gateway_filter()
+
+
+def _operation_id(case):
+    try:
+        return case.operation.definition.raw.get("operationId")
+    except AttributeError:
+        return None
+
+
+def _field(body, name):
+    """A field of a JSON object in either casing of the spec's names."""
+    if not isinstance(body, dict):
+        return None
+    for key in (name, name[:1].lower() + name[1:]):
+        if key in body:
+            return body[key]
+    return None
+
+
+def _json_body(case):
+    body = getattr(case, "body", None)
+    return body if isinstance(body, (dict, list)) else None
+
+
+def _empty_required(case):
+    """The required fields (config emptyAsMissing) the request sent as an empty string."""
+    found = []
+    for path in CONFIG.get("emptyAsMissing", {}).get(_operation_id(case) or "", []):
+        value = _json_body(case)
+        for name in path:
+            value = _field(value, name)
+        if isinstance(value, str) and value.strip() == "":
+            found.append(".".join(path))
+    return found
+
+
+def _still_missing(response):
+    """Sends the request again until it is answered other than 404, within the async timeout."""
+    deadline = time.monotonic() + float(CONFIG.get("asyncTimeout", 30))
+    interval = 0.25
+    # Through the run's proxy and with its TLS files, as Schemathesis sent the call (fuzz.ts writes them).
+    proxy = CONFIG.get("proxy")
+    verify = CONFIG.get("tlsVerify", True)
+    cert = (CONFIG["clientCert"], CONFIG["clientKey"]) if CONFIG.get("clientCert") and CONFIG.get("clientKey") else None
+    with requests.Session() as session:
+        if proxy:
+            session.proxies = {"http": proxy, "https": proxy}
+        session.verify = True if verify is None else verify
+        session.cert = cert
+        while time.monotonic() < deadline:
+            time.sleep(interval)
+            interval = min(interval * 2, 2.0)
+            try:
+                again = session.send(response.request.copy(), timeout=min(10.0, max(0.5, deadline - time.monotonic())), allow_redirects=False, proxies=session.proxies, verify=session.verify, cert=session.cert)
+            except requests.RequestException:
+                continue
+            if again.status_code != 404:
+                return False
+    return True
+
+
+@schemathesis.hook
+def filter_failure(context, failure, case, response):
+    code = getattr(failure, "code", None)
+    method = (response.request.method or "").lower() if response is not None else ""
+    # RFC 9110 15.6.2: 501 "is the appropriate response when the server does not recognize the
+    # request method"; for a method the spec does not list at a path it is no server fault.
+    if code == "ST101" and getattr(response, "status_code", None) == 501:
+        listed = CONFIG.get("listedMethods", {}).get(case.operation.path, [])
+        if method not in listed:
+            return False
+    # "The work is done in the background": a resource created by background work may appear
+    # later. The call that missed it is repeated within the async timeout before it is a finding.
+    if code == "ST302" and response is not None and response.status_code == 404:
+        return _still_missing(response)
+    # The spec calls a field required without saying whether an empty string counts as given:
+    # an implementation may refuse "" as a missing required value.
+    if code == "ST202" and response is not None and 400 <= response.status_code < 500 and _empty_required(case):
+        return False
+    return True
+
+
+# ---- the journal: what Schemathesis' own calls created, in dxs's journal format ----
+
+_token_owners = {digest: erp_id for digest, erp_id in CONFIG.get("tokenOwners", {}).items()}
+
+
+def _journal(line):
+    path = CONFIG.get("journal")
+    if not path:
+        return
+    line = {"at": datetime.now(timezone.utc).isoformat().replace("+00:00", "Z"), "runPrefix": CONFIG.get("runPrefix", ""), "by": "schemathesis", **line}
+    with open(path, "a", encoding="utf-8") as handle:
+        handle.write(json.dumps({key: value for key, value in line.items() if value not in (None, "")}) + "\n")
+
+
+def _header(headers, name):
+    for key, value in (headers or {}).items():
+        if key.lower() == name.lower():
+            return value[0] if isinstance(value, list) else value
+    return None
+
+
+def _key_label(request):
+    api_key = _header(request.headers, "APIkey")
+    if api_key is None:
+        return None
+    return "apiKey" if _digest(api_key) == CONFIG.get("apiKeyDigest") else "other"
+
+
+def _owner(request):
+    token = _header(request.headers, "ClientToken")
+    return None if token is None else _token_owners.get(_digest(token))
+
+
+def _answer(response):
+    try:
+        return json.loads(response.content or b"null")
+    except ValueError:
+        return None
+
+
+@schemathesis.hook
+def after_call(context, case, response):
+    try:
+        if response is None or not 200 <= response.status_code < 300:
+            return
+        operation = _operation_id(case)
+        body = _json_body(case)
+        request = response.request
+        location = _header(response.headers, "location")
+        owner = _owner(request)
+        of = {"key": "apiKey", "ErpId": owner} if owner else {}
+        if operation == "registerCompany":
+            key = _key_label(request)
+            erp_id = _field(body, "ErpId")
+            if key and isinstance(erp_id, str) and erp_id:
+                _journal({"kind": "company", "key": key, "ErpId": erp_id, "OrgNo": _field(body, "OrgNo"), "CountryCode": _field(body, "CountryCode"), "Name": _field(body, "Name")})
+        elif operation == "deleteCompany":
+            key = _key_label(request)
+            erp_id = _field(body, "Id")
+            if key and isinstance(erp_id, str) and erp_id:
+                _journal({"kind": "delete", "key": key, "ErpId": erp_id})
+        elif operation in ("createClientToken", "createSearchToken"):
+            token = _field(_answer(response), "Token")
+            erp_id = _field(body, "ErpId")
+            if isinstance(token, str) and isinstance(erp_id, str):
+                _token_owners[_digest(token)] = erp_id
+            # The token itself never reaches the journal: it ends with its company, or with its validity.
+            _journal({"kind": "token", "tokenKind": "client" if operation == "createClientToken" else "search", "ErpId": erp_id if isinstance(erp_id, str) else None})
+        elif operation == "uploadDocument":
+            _journal({"kind": "upload", **of, "Location": location})
+        elif operation == "sendDocument":
+            _journal({"kind": "document", **of, "Location": location, "ErpDocumentId": _field(_field(body, "Document"), "ErpDocumentId")})
+        elif operation == "addUser":
+            _journal({"kind": "user", **of, "UserName": _field(body, "UserName")})
+        elif operation == "addIdentifier":
+            _journal({"kind": "identifier", **of, "Type": _field(body, "Type"), "Value": _field(body, "Value")})
+        elif operation == "requestNetworkSetup":
+            _journal({"kind": "network-setup", **of, "RequestId": _field(_answer(response), "RequestId")})
+        elif operation == "registerProviderA":
+            _journal({"kind": "provider-a", **of, "OrgNo": _field(body, "OrgNo"), "Location": location})
+    except Exception as error:  # a journal problem must not fail the run
+        print(f"dxs fuzz: cannot journal a call: {error}")

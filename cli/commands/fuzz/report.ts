@@ -42,6 +42,11 @@ export interface FuzzReportInput {
   target: string;
   relaxations: string[];
   started: Date;
+  /** The seed of the run, and the command that repeats it. */
+  seed?: number;
+  repeat?: string;
+  /** What the run created at the target (the setup and Schemathesis) and what is left, one line each. */
+  created?: string[];
 }
 
 function page(summary: FuzzSummary, input: FuzzReportInput, warnings: string[]): string {
@@ -55,6 +60,8 @@ function page(summary: FuzzSummary, input: FuzzReportInput, warnings: string[]):
 <p>Started ${escapeHtml(input.started.toISOString())}. ${summary.operations} operation(s) tested,
 <strong class="${summary.failures === 0 ? 'ok' : 'failed'}">${summary.failures} failure(s)</strong>.
 Files: <a href="fuzz-junit.xml">fuzz-junit.xml</a>, <a href="fuzz-output.txt">fuzz-output.txt</a>, <a href="openapi.json">openapi.json</a>.</p>
+${input.seed === undefined ? '' : `<p id="seed">Seed ${input.seed}. To repeat this run: <code>${escapeHtml(input.repeat ?? '')}</code></p>`}
+${input.created === undefined ? '' : `<h2>Data created at the target</h2><ul id="created">${input.created.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`}
 ${warnings.length === 0 ? '' : `<h2>Warnings</h2><ul>${warnings.map((warning) => `<li>${escapeHtml(warning)}</li>`).join('')}</ul>`}
 <h2>Failures</h2>
 ${rows === '' ? '<p class="ok">None.</p>' : rows}
@@ -78,7 +85,7 @@ export function writeFuzzReport(reportDir: string, input: FuzzReportInput): Fuzz
   const summary = existsSync(input.junitFile) ? parseJunit(secrets.redactText(readFileSync(input.junitFile, 'utf8'))) : { operations: 0, failures: 0, cases: [] };
   if (existsSync(input.junitFile)) writeFileSync(input.junitFile, secrets.redactText(readFileSync(input.junitFile, 'utf8')));
   const warnings = existsSync(input.outputFile) ? warningsOf(readFileSync(input.outputFile, 'utf8')) : [];
-  const html = page(summary, input, warnings);
+  const html = secrets.redactText(page(summary, input, warnings));
   writeFileSync(join(reportDir, 'fuzz.html'), html);
   const index = join(reportDir, 'index.html');
   const conformance = existsSync(join(reportDir, 'results.json')) && existsSync(index);

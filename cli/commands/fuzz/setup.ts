@@ -30,12 +30,16 @@ export interface FuzzData {
   };
   /** The casing the target answers in, read from its company status answer. */
   casing: Casing;
+  /** The run prefix of the journal, and the ErpIds of the two companies, whose tokens Schemathesis sends. */
+  runPrefix: string;
+  erpIds: { company: string; scratch: string };
 }
 
 /** What the setup creates is journaled in reportDir (created.jsonl), so that the run can delete it afterwards as dxs test does. */
 export async function prepareFuzzData(target: Pick<Target, 'baseUrl' | 'apiKey' | 'connection'>, asyncTimeoutSeconds: number, reportDir: string): Promise<FuzzData> {
   const context = { ...runContext({ DXS_BASE_URL: target.baseUrl, DXS_API_KEY: target.apiKey, DXS_ASYNC_TIMEOUT: String(asyncTimeoutSeconds), DXS_REPORT_DIR: reportDir }), connection: target.connection };
-  const fixtures = createFixtures({ runPrefix: newRunPrefix() });
+  const runPrefix = newRunPrefix();
+  const fixtures = createFixtures({ runPrefix });
   // The proxy and the client certificate; the CA bundle is the process's own (see setup-process.ts).
   const http = await request.newContext(requestNetworkOptions(target.baseUrl, target.connection));
   try {
@@ -56,7 +60,7 @@ export async function prepareFuzzData(target: Pick<Target, 'baseUrl' | 'apiKey' 
     const status = await api.get('/companies/status', { auth: { clientToken: company.token } });
     const casing: Casing = typeof status.json === 'object' && status.json !== null && 'Status' in status.json ? 'pascal' : 'camel';
     return {
-      clientToken: company.token, scratchClientToken: scratch.token, casing,
+      clientToken: company.token, scratchClientToken: scratch.token, casing, runPrefix: context.runPrefix, erpIds: { company: company.erpId, scratch: scratch.erpId },
       examples: { companyId: company.companyId, outboundDocumentId: outbound.documentId, erpDocumentId: outbound.erpDocumentId, inboundDocumentId, revocableToken },
     };
   } finally {

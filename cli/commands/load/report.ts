@@ -10,6 +10,8 @@ import type { RunResult } from './results.ts';
 import type { CleanupReport } from '../../../report/cleanup.ts';
 import { renderCleanup } from '../../../report/cleanup-html.ts';
 import { comparisonHtml, comparisonJson, type LoadComparison } from './compare.ts';
+import { requirementsOfCheckName } from '../../../lib/contract.ts';
+import { describeBasis, requirementById } from '../../../schemas/requirements.ts';
 
 export interface ScriptArtifacts {
   script: string;
@@ -71,11 +73,22 @@ body{font:14px/1.45 system-ui,-apple-system,Segoe UI,sans-serif;margin:2rem auto
 h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2.2rem;border-bottom:1px solid #d8dee4;padding-bottom:.3rem}
 table{border-collapse:collapse;width:100%;margin:.6rem 0 1.2rem}th,td{border:1px solid #d8dee4;padding:.3rem .5rem;text-align:right}
 th{background:#f3f5f7}td.name,th.name{text-align:left;font-family:ui-monospace,monospace;font-size:13px}td.endpoint{white-space:nowrap}
-.pass{color:#116329;font-weight:600}.fail{color:#b42318;font-weight:600}.muted{color:#59636e}
+.pass{color:#116329;font-weight:600}.fail{color:#b42318;font-weight:600}.warn{color:#9a6700;font-weight:600}.muted{color:#59636e}
 .badge{display:inline-block;padding:.1rem .5rem;border-radius:.6rem;color:#fff;font-size:12px;white-space:nowrap}td.script,td.files a{white-space:nowrap}.badge.pass{background:#1a7f37}.badge.fail{background:#cf222e}
 dl{display:grid;grid-template-columns:max-content auto;gap:.2rem 1rem}dt{font-weight:600}
 .plots{display:flex;flex-wrap:wrap;gap:1rem}figure{margin:0}figcaption{font-size:13px;margin-bottom:.2rem}svg text{font:11px system-ui,sans-serif;fill:#1d232a}
 `;
+
+/**
+ * The requirements a check serves (the IDs its name ends with) and, when it failed, the basis of
+ * each as dxs test gives it: the spec's sentence, the invariant, or hardening.
+ */
+export function checkBasis(name: string, failed: boolean): string {
+  const ids = requirementsOfCheckName(name);
+  if (ids.length === 0) return '';
+  if (!failed) return ids.map((id) => `${id} (${requirementById(id)?.basis ?? 'not in the catalog'})`).join(', ');
+  return ids.map((id) => `${id}: ${describeBasis(requirementById(id)) ?? 'not graded'}`).join(' ');
+}
 
 function verdictBadge(passed: boolean): string {
   return `<span class="badge ${passed ? 'pass' : 'fail'}">${passed ? 'thresholds passed' : 'thresholds failed'}</span>`;
@@ -103,14 +116,19 @@ function scriptSection(result: RunResult): string {
     .map((verdict) => `<tr><td class="name">${escapeHtml(verdict.metric)}</td><td class="name">${escapeHtml(verdict.expression)}</td><td>${formatActual(verdict.actual, verdict.ok)}</td><td class="${verdict.ok ? 'pass' : 'fail'}">${verdict.ok ? 'passed' : 'failed'}</td></tr>`)
     .join('\n');
   const checkRows = result.checks
-    .map((item) => `<tr><td class="name">${escapeHtml(item.name)}</td><td class="name">${escapeHtml(item.endpoint)}</td><td>${item.passes}</td><td class="${item.fails > 0 ? 'fail' : ''}">${item.fails}</td></tr>`)
+    .map((item) => `<tr><td class="name">${escapeHtml(item.name)}</td><td class="name">${escapeHtml(item.endpoint)}</td><td>${item.passes}</td><td class="${item.fails > 0 ? 'fail' : ''}">${item.fails}</td><td class="name">${escapeHtml(checkBasis(item.name, item.fails > 0))}</td></tr>`)
+    .join('\n');
+  const warningRows = (result.warnings ?? [])
+    .map((item) => `<tr><td class="name">${escapeHtml(item.name)}</td><td class="name">${escapeHtml(item.endpoint)}</td><td>${item.passes}</td><td class="${item.fails > 0 ? 'warn' : ''}">${item.fails}</td><td class="name">${escapeHtml(checkBasis(item.name, item.fails > 0))}</td></tr>`)
     .join('\n');
   return `<h2 id="${escapeHtml(result.script)}">${escapeHtml(result.script)} ${verdictBadge(result.passed)}</h2>
 <p>${result.iterations} iterations, ${result.requests} requests in ${result.durationSeconds.toFixed(1)} s${result.runners > 1 ? `, merged from ${result.runners} runners` : ''}.</p>
 <table><thead><tr><th class="name">endpoint</th><th>requests</th><th>req/s</th><th>p50 ms</th><th>p90 ms</th><th>p95 ms</th><th>p99 ms</th><th>max ms</th><th>failed</th><th title="answers 429: the gateway's limit, neither failed nor judged">429</th><th>checks passed</th><th class="name">thresholds (actual)</th></tr></thead>
 <tbody>${rows || '<tr><td class="name" colspan="12">no requests</td></tr>'}</tbody></table>
 ${global.length > 0 ? `<table><thead><tr><th class="name">run-wide threshold</th><th class="name">expression</th><th>actual</th><th>verdict</th></tr></thead><tbody>${globalRows}</tbody></table>` : ''}
-<table><thead><tr><th class="name">check</th><th class="name">endpoint</th><th>passed</th><th>failed</th></tr></thead><tbody>${checkRows || '<tr><td class="name" colspan="4">no checks</td></tr>'}</tbody></table>`;
+<table><thead><tr><th class="name">check</th><th class="name">endpoint</th><th>passed</th><th>failed</th><th class="name">requirement (basis)</th></tr></thead><tbody>${checkRows || '<tr><td class="name" colspan="5">no checks</td></tr>'}</tbody></table>
+${warningRows === '' ? '' : `<p class="muted">Hardening checks of the answers' contract: a failure is a warning, as dxs test counts it without --strict.</p>
+<table><thead><tr><th class="name">hardening check (warning)</th><th class="name">endpoint</th><th>passed</th><th>warnings</th><th class="name">requirement (basis)</th></tr></thead><tbody>${warningRows}</tbody></table>`}`;
 }
 
 export function summaryHtml(input: LoadReportInput): string {
@@ -186,5 +204,15 @@ export function summaryLine(result: RunResult, reportPath: string): string {
   const rateLimited = result.endpoints.reduce((total, item) => total + (item.rateLimited ?? 0), 0);
   return `${result.script}: ${result.passed ? 'passed' : 'FAILED'} - ${result.iterations} iterations, ${result.requests} requests (${rate.toFixed(1)}/s)${rateLimited > 0 ? `, ${rateLimited} answered 429 by the gateway (${rateLimitedEndpoints(result)})` : ''}, checks ${checks.passes}/${checks.passes + checks.fails}, thresholds ${result.thresholds.length - failedThresholds.length}/${result.thresholds.length} passed` +
     (failedThresholds.length > 0 ? ` (failed: ${failedThresholds.slice(0, 3).map((verdict) => `${verdict.metric} ${verdict.expression}`).join('; ')}${failedThresholds.length > 3 ? ' ...' : ''})` : '') +
-    ` - ${reportPath}`;
+    ` - ${reportPath}` +
+    failedRequirements(result);
+}
+
+/** One line per failed check that names requirements, with the basis; hardening warnings counted. */
+function failedRequirements(result: RunResult): string {
+  const lines = result.checks.filter((item) => item.fails > 0 && requirementsOfCheckName(item.name).length > 0)
+    .map((item) => `\n  failed ${item.fails}x: ${item.name} (${item.endpoint}). ${checkBasis(item.name, true)}`);
+  const warned = (result.warnings ?? []).filter((item) => item.fails > 0);
+  if (warned.length > 0) lines.push(`\n  warnings (hardening): ${warned.map((item) => `${requirementsOfCheckName(item.name).join(', ')} ${item.fails}x on ${item.endpoint}`).join('; ')}`);
+  return lines.join('');
 }

@@ -43,6 +43,8 @@ export interface RunResult {
   requests: number;
   endpoints: EndpointResult[];
   checks: CheckResult[];
+  /** The contract's hardening checks (lib/contract.ts): warnings, as dxs test counts them without --strict. */
+  warnings?: CheckResult[];
   thresholds: ThresholdVerdict[];
   passed: boolean;
 }
@@ -70,6 +72,8 @@ export interface AnalyseExtras {
 }
 
 const CREATED_METRIC = 'dxs_created';
+/** load/lib/observe.ts's HARDENING_METRIC. */
+const HARDENING_METRIC = 'dxs_hardening';
 
 /** Streams the points of one `--out json` file (plain or .gz). */
 async function* readPoints(path: string, types: Map<string, string>): AsyncGenerator<Point> {
@@ -209,6 +213,7 @@ export async function analyse(script: string, rawFiles: string[], thresholds: Ma
   const types = new Map<string, string>();
   const endpoints = new Map<string, EndpointAccumulator>();
   const checks = new Map<string, CheckResult>();
+  const warnings = new Map<string, CheckResult>();
   const watched = [...thresholds.keys()].map((key) => ({ key, ...parseMetricKey(key), series: new Series() }));
   let iterations = 0;
   let first = Infinity;
@@ -241,6 +246,13 @@ export async function analyse(script: string, rawFiles: string[], thresholds: Ma
         }
         else if (point.metric === 'http_req_duration') endpointOf(endpoint).durations.push(point.value);
         else if (point.metric === 'http_req_failed' && point.value !== 0) endpointOf(endpoint).failed++;
+        else if (point.metric === HARDENING_METRIC) {
+          const name = point.tags.check ?? '(unnamed)';
+          const entry = warnings.get(name) ?? { name, endpoint, passes: 0, fails: 0 };
+          if (point.value !== 0) entry.passes++;
+          else entry.fails++;
+          warnings.set(name, entry);
+        }
         else if (point.metric === 'checks') {
           const accumulator = endpointOf(endpoint);
           const name = point.tags.check ?? '(unnamed)';
@@ -304,6 +316,7 @@ export async function analyse(script: string, rawFiles: string[], thresholds: Ma
     requests: endpointResults.reduce((total, item) => total + item.requests, 0),
     endpoints: endpointResults,
     checks: [...checks.values()].sort((a, b) => a.endpoint.localeCompare(b.endpoint) || a.name.localeCompare(b.name)),
+    warnings: [...warnings.values()].sort((a, b) => a.endpoint.localeCompare(b.endpoint) || a.name.localeCompare(b.name)),
     thresholds: verdicts,
     passed: verdicts.every((verdict) => verdict.ok),
   };
