@@ -58,6 +58,7 @@ export const FAULTS: Record<string, string> = {
   'status-time-malformed': 'status Time values are not ISO 8601 (an HTTP date)',
   'status-unlisted': 'a document status outside the DocumentStatus list (InPlatform) is reported',
   'status-history-missing': 'the outbound status answer has no StatusHistory',
+  'status-history-current-only': 'StatusHistory holds only the current status, not the statuses the document passed through',
   'document-type-fixed': 'DocumentType stays Document after the checks passed',
   'erp-document-id-dropped': 'the outbound status answer drops the ErpDocumentId given at send time',
   'file-info-ignored': 'IncludeFileInfo=true adds no file information',

@@ -132,7 +132,7 @@ function outboundBody(context: SandboxContext, request: FastifyRequest, document
     Id: document.Id,
     DocumentType: hasFault(context, 'document-type-fixed') ? 'Document' : document.DocumentType,
     CurrentStatus: history[history.length - 1],
-    StatusHistory: hasFault(context, 'status-history-missing') ? undefined : history,
+    StatusHistory: hasFault(context, 'status-history-missing') ? undefined : hasFault(context, 'status-history-current-only') ? history.slice(-1) : history,
     ErpDocumentId: hasFault(context, 'erp-document-id-dropped') ? null : document.ErpDocumentId ?? null,
     Error: document.Error === undefined
       ? null

@@ -81,6 +81,7 @@ export const FAULT_EXPECTATIONS: Record<string, FaultExpectation> = {
   'status-time-malformed': { areas: ['outbound'], requirement: 'OUT-STA-05' },
   'status-unlisted': { areas: ['outbound'], requirement: 'OUT-STA-09' },
   'status-history-missing': { areas: ['outbound'], requirement: 'OUT-STA-06' },
+  'status-history-current-only': { areas: ['flows'], requirement: 'OUT-STA-11' },
   'document-type-fixed': { areas: ['flows'], requirement: 'FLOW-15' },
   'erp-document-id-dropped': { areas: ['outbound'], requirement: 'OUT-STA-07' },
   'file-info-ignored': { areas: ['outbound'], requirement: 'OUT-STA-13' },
