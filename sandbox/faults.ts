@@ -19,6 +19,7 @@ export const FAULTS: Record<string, string> = {
   'register-processes-unchecked': 'register accepts a Processes value outside the four allowed values',
   'register-orgno-optional': 'register accepts a body without OrgNo',
   'services-orgno-unchecked': 'service activation does not validate OrgNo against the preregistration',
+  'services-unauthenticated': 'service activation with no credential at all is taken for the company of its ErpId',
   'status-details-missing': 'the company status answer has no Details',
   'status-companyid-number': 'CompanyId of the company status answer is a number',
   'details-invoicechecks-string': 'HasInvoiceChecks of the company details is the string "false"',

@@ -42,6 +42,7 @@ export const FAULT_EXPECTATIONS: Record<string, FaultExpectation> = {
   'register-processes-unchecked': { areas: ['companies'], requirement: 'CMP-REG-12' },
   'register-orgno-optional': { areas: ['companies'], requirement: 'CMP-REG-08' },
   'services-orgno-unchecked': { areas: ['companies'], requirement: 'CMP-SVC-07' },
+  'services-unauthenticated': { areas: ['companies'], requirement: 'CMP-SVC-10' },
   'status-details-missing': { areas: ['companies'], requirement: 'CMP-STA-01' },
   'status-companyid-number': { areas: ['companies'], requirement: 'CMP-STA-01' },
   'details-invoicechecks-string': { areas: ['companies'], requirement: 'CMP-DET-10' },
