@@ -67,6 +67,7 @@ export const FAULTS: Record<string, string> = {
   'outbound-list-all-companies': 'the outbound list holds other companies\' documents',
   'outbound-download-any-company': 'one company\'s client token downloads another company\'s outbound document',
   'outbound-bad-uuid-500': 'a DocumentId that is not a uuid gives 500',
+  'outbound-unknown-200': 'the outbound status of an unknown DocumentId answers 200 with an empty body',
   // inbound
   'handled-ignored': 'documents marked handled stay in the list made without sequenceNo',
   'sequenceno-ignored': 'with sequenceNo, handled documents are still left out',

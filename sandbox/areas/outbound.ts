@@ -262,6 +262,8 @@ export async function outboundArea(app: FastifyInstance, { context }: AreaOption
     if (hasFault(context, 'outbound-bad-uuid-500') && !UUID.test(DocumentId)) throw new Error(`cannot parse ${DocumentId} as a uuid`);
     const document = store.outbound.get(documentIdParam(context, DocumentId));
     const visible = (companyId: string) => hasFault(context, 'outbound-status-any-company') || visibleTo(context, request.auth, companyId);
+    // The fault: an unknown DocumentId is answered 200 with an empty body, an error no status signals.
+    if (document === undefined && hasFault(context, 'outbound-unknown-200')) return sendBody(context, reply, 200, {});
     if (document === undefined || !visible(document.CompanyId)) throw foreignOrNotFound(context, document !== undefined, `document ${DocumentId}`);
     return sendBody(context, reply, 200, outboundBody(context, request, document, includeFileInfo));
   };

@@ -90,6 +90,7 @@ export const FAULT_EXPECTATIONS: Record<string, FaultExpectation> = {
   'outbound-list-all-companies': { areas: ['outbound'], requirement: 'OUT-LIST-07' },
   'outbound-download-any-company': { areas: ['outbound'], requirement: 'OUT-DL-04' },
   'outbound-bad-uuid-500': { areas: ['outbound'], requirement: 'OUT-STA-17' },
+  'outbound-unknown-200': { areas: ['outbound'], requirement: 'OUT-STA-26' },
   // inbound
   'handled-ignored': { areas: ['inbound'], requirement: 'INB-07' },
   'sequenceno-ignored': { areas: ['inbound'], requirement: 'INB-06' },
