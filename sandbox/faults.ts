@@ -22,6 +22,7 @@ export const FAULTS: Record<string, string> = {
   'register-processes-unchecked': 'register accepts a Processes value outside the four allowed values',
   'register-orgno-optional': 'register accepts a body without OrgNo',
   'services-orgno-unchecked': 'service activation does not validate OrgNo against the preregistration',
+  'services-unauthenticated': 'service activation with no credential at all is taken for the company of its ErpId',
   'status-details-missing': 'the company status answer has no Details',
   'status-companyid-number': 'CompanyId of the company status answer is a number',
   'details-invoicechecks-string': 'HasInvoiceChecks of the company details is the string "false"',
@@ -61,6 +62,7 @@ export const FAULTS: Record<string, string> = {
   'status-time-malformed': 'status Time values are not ISO 8601 (an HTTP date)',
   'status-unlisted': 'a document status outside the DocumentStatus list (InPlatform) is reported',
   'status-history-missing': 'the outbound status answer has no StatusHistory',
+  'status-history-current-only': 'StatusHistory holds only the current status, not the statuses the document passed through',
   'document-type-fixed': 'DocumentType stays Document after the checks passed',
   'erp-document-id-dropped': 'the outbound status answer drops the ErpDocumentId given at send time',
   'file-info-ignored': 'IncludeFileInfo=true adds no file information',
@@ -70,6 +72,7 @@ export const FAULTS: Record<string, string> = {
   'outbound-bad-uuid-500': 'a DocumentId that is not a uuid gives 500',
   'outbound-read-by-idle-company': 'a company that has sent nothing reads and downloads other companies\' outbound documents',
   'outbound-list-leak-after-sent': 'the outbound list also shows other companies\' documents once they reached Sent',
+  'outbound-unknown-200': 'the outbound status of an unknown DocumentId answers 200 with an empty body',
   // inbound
   'handled-ignored': 'documents marked handled stay in the list made without sequenceNo',
   'sequenceno-ignored': 'with sequenceNo, handled documents are still left out',

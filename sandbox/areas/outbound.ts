@@ -146,7 +146,7 @@ function outboundBody(context: SandboxContext, request: FastifyRequest, document
     Id: document.Id,
     DocumentType: hasFault(context, 'document-type-fixed') ? 'Document' : document.DocumentType,
     CurrentStatus: history[history.length - 1],
-    StatusHistory: hasFault(context, 'status-history-missing') ? undefined : history,
+    StatusHistory: hasFault(context, 'status-history-missing') ? undefined : hasFault(context, 'status-history-current-only') ? history.slice(-1) : history,
     ErpDocumentId: hasFault(context, 'erp-document-id-dropped') ? null : document.ErpDocumentId ?? null,
     Error: document.Error === undefined
       ? null
@@ -281,6 +281,8 @@ export async function outboundArea(app: FastifyInstance, { context }: AreaOption
     if (hasFault(context, 'outbound-bad-uuid-500') && !UUID.test(DocumentId)) throw new Error(`cannot parse ${DocumentId} as a uuid`);
     const document = store.outbound.get(documentIdParam(context, DocumentId));
     const visible = (companyId: string) => hasFault(context, 'outbound-status-any-company') || visibleTo(context, request.auth, companyId) || idleReader(context, request.auth);
+    // The fault: an unknown DocumentId is answered 200 with an empty body, an error no status signals.
+    if (document === undefined && hasFault(context, 'outbound-unknown-200')) return sendBody(context, reply, 200, {});
     if (document === undefined || !visible(document.CompanyId)) throw foreignOrNotFound(context, document !== undefined, `document ${DocumentId}`);
     return sendBody(context, reply, 200, outboundBody(context, request, document, includeFileInfo));
   };

@@ -3,7 +3,7 @@
 // it from the target. The RegistrationId of a first activation is "the id used with POST
 // /companies/details"; the CompanyId of the status answer is the one id the API hands out for it.
 import { checks, expectCheck, observe, pollUntil, registerCompany, tags, test, type ApiResponse } from '../support/index.ts';
-import { activateServices, firstActivation, TRUNCATED_JSON } from '../support/companies-more.ts';
+import { activatedCompany, activateServices, firstActivation, TRUNCATED_JSON } from '../support/companies-more.ts';
 
 const { statusIs, isRejected, notServerError } = checks;
 
@@ -69,10 +69,12 @@ test('a first activation without one of its required fields is rejected; the com
   await observe('CMP-REG-22', `after the service activation the company status shows Status ${JSON.stringify(last?.data?.Status)}`, last);
 });
 
-test('service activation without credentials is refused', { tag: tags('companies', 'CMP-SVC-10', 'SEC-25') }, async ({ api, registeredCompany, fixtures }) => {
+test('service activation without credentials is refused', { tag: tags('companies', 'CMP-SVC-10', 'SEC-25') }, async ({ api, target, fixtures }) => {
   // No header and no RegistrationId: rule 5 may make the RegistrationId the credential of a company
-  // not yet activated, so without it the call carries no credential under any reading.
-  const { RegistrationId: _registrationId, ...body } = firstActivation(registeredCompany, fixtures.searchId());
+  // not yet activated, so without it the call carries no credential under any reading. The company
+  // is activated already, so a refusal cannot be about a RegistrationId the body lacks.
+  const company = await activatedCompany(api, target, fixtures.company('SE'), fixtures.searchId());
+  const { RegistrationId: _registrationId, ...body } = firstActivation(company, fixtures.searchId());
   const response = await api.post('/companies/services', { auth: 'none', json: body });
   await expectCheck(response, [isRejected], { requirement: 'CMP-SVC-10' });
   await expectCheck(response, [statusIs(401, 403)], { requirement: 'SEC-25' });

@@ -51,7 +51,7 @@ test.describe('outbound download refusals', () => {
   test('a DocumentId that is not a uuid, and an unknown uuid, are rejected', { tag: tags('outbound', 'OUT-DL-02', 'OUT-DL-08', 'OUT-DL-09') }, async ({ api, registeredCompany }) => {
     const notUuid = await downloadOutbound(api, registeredCompany.token, '/documents/outbound/download/not-a-uuid');
     await expectCheck(notUuid, [isRejected], { requirement: 'OUT-DL-02' });
-    // The spec gives no status for an unknown id: no 5xx is the invariant, the 4xx good practice.
+    // The spec gives no status for an unknown id: no 5xx is the invariant, and a 4xx signals the error ("Errors are signalled by the HTTP status.").
     const unknown = await downloadOutbound(api, registeredCompany.token, downloadPath(UNKNOWN_DOCUMENT_ID));
     await expectCheck(unknown, [notServerError], { requirement: 'OUT-DL-08' });
     await expectCheck(unknown, [isRejected], { requirement: 'OUT-DL-09' });

@@ -98,7 +98,7 @@ test.describe('outbound status refusals', () => {
       const auth = { clientToken: registeredCompany.token };
       const notUuid = await api.get(`/${path}/outbound/not-a-uuid`, { auth });
       await expectCheck(notUuid, [isRejected], { requirement: 'OUT-STA-17' });
-      // The spec gives no status for an unknown id: no 5xx is the invariant, the 4xx good practice.
+      // The spec gives no status for an unknown id: no 5xx is the invariant, and a 4xx signals the error ("Errors are signalled by the HTTP status.").
       const unknown = await api.get(statusPath(UNKNOWN_DOCUMENT_ID, path), { auth });
       await expectCheck(unknown, [notServerError], { requirement: 'OUT-STA-18' });
       await expectCheck(unknown, [isRejected], { requirement: 'OUT-STA-26' });

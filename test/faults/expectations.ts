@@ -42,6 +42,7 @@ export const FAULT_EXPECTATIONS: Record<string, FaultExpectation> = {
   'register-processes-unchecked': { areas: ['companies'], requirement: 'CMP-REG-12' },
   'register-orgno-optional': { areas: ['companies'], requirement: 'CMP-REG-08' },
   'services-orgno-unchecked': { areas: ['companies'], requirement: 'CMP-SVC-07' },
+  'services-unauthenticated': { areas: ['companies'], requirement: 'CMP-SVC-10' },
   'status-details-missing': { areas: ['companies'], requirement: 'CMP-STA-01' },
   'status-companyid-number': { areas: ['companies'], requirement: 'CMP-STA-01' },
   'details-invoicechecks-string': { areas: ['companies'], requirement: 'CMP-DET-10' },
@@ -81,6 +82,7 @@ export const FAULT_EXPECTATIONS: Record<string, FaultExpectation> = {
   'status-time-malformed': { areas: ['outbound'], requirement: 'OUT-STA-05' },
   'status-unlisted': { areas: ['outbound'], requirement: 'OUT-STA-09' },
   'status-history-missing': { areas: ['outbound'], requirement: 'OUT-STA-06' },
+  'status-history-current-only': { areas: ['flows'], requirement: 'OUT-STA-11' },
   'document-type-fixed': { areas: ['flows'], requirement: 'FLOW-15' },
   'erp-document-id-dropped': { areas: ['outbound'], requirement: 'OUT-STA-07' },
   'file-info-ignored': { areas: ['outbound'], requirement: 'OUT-STA-13' },
@@ -91,6 +93,7 @@ export const FAULT_EXPECTATIONS: Record<string, FaultExpectation> = {
   // Leaks only a company that holds nothing, or a list read after the document was sent, shows.
   'outbound-read-by-idle-company': { areas: ['outbound'], requirement: 'OUT-STA-20' },
   'outbound-list-leak-after-sent': { areas: ['outbound'], requirement: 'OUT-LIST-07' },
+  'outbound-unknown-200': { areas: ['outbound'], requirement: 'OUT-STA-26' },
   // inbound
   'handled-ignored': { areas: ['inbound'], requirement: 'INB-07' },
   'sequenceno-ignored': { areas: ['inbound'], requirement: 'INB-06' },
