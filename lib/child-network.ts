@@ -48,6 +48,8 @@ export function childNetwork(connection: Connection | undefined, env: Record<str
     childEnv.NODE_EXTRA_CA_CERTS = join(directory, 'node-extra.pem');
     writeFileSync(childEnv.NODE_EXTRA_CA_CERTS, `${extra.trimEnd()}\n${bundle}`, { mode: 0o600 });
   } else childEnv.NODE_EXTRA_CA_CERTS = connection.caCert;
+  // The roots SSL_CERT_FILE names already are the whole set: Go and Schemathesis keep them as they are.
+  if (env.SSL_CERT_FILE === connection.caCert) return { env: childEnv, fullBundle: connection.caCert, dispose: () => rmSync(directory, { recursive: true, force: true }) };
   const system = readable(env.SSL_CERT_FILE) ?? SYSTEM_BUNDLES.map((path) => (existsSync(path) ? readable(path) : undefined)).find((text) => text !== undefined) ?? '';
   const fullBundle = join(directory, 'roots.pem');
   writeFileSync(fullBundle, `${system.trimEnd()}\n${bundle}`, { mode: 0o600 });

@@ -100,7 +100,11 @@ export async function probe(baseUrl: string, timeoutMs = 5000, connection: Conne
     const answer = await send(baseUrl, { method: 'GET', headers: { accept: '*/*' }, timeoutMs }, connection);
     return answer.certificate;
   } catch (error) {
-    if (error instanceof TransportError) throw new TargetUnreachable(baseUrl, error.reason);
+    if (error instanceof TransportError) {
+      // A staging host that only a company proxy resolves looks like a typo without one.
+      const hint = connection.proxy === undefined && error.reason.startsWith('host name not found') ? '; if the host is reached through a proxy, set HTTPS_PROXY (or HTTP_PROXY) or pass --proxy URL' : '';
+      throw new TargetUnreachable(baseUrl, `${error.reason}${hint}`);
+    }
     throw error;
   }
 }

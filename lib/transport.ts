@@ -83,12 +83,15 @@ export function connectionFor(baseUrl: string, options: NetworkOptions, env: Pro
   if ((options.clientCert === undefined) !== (options.clientKey === undefined)) {
     throw new ConfigError('mutual TLS needs both --client-cert FILE and --client-key FILE');
   }
-  if (options.caCert !== undefined) readPem(options.caCert, 'CA certificate bundle', /-----BEGIN CERTIFICATE-----/);
+  // SSL_CERT_FILE is what curl, Python and Go read for their roots; Node does not, so dxs adds it
+  // to Node's roots itself, and every client of the run trusts the same certificates.
+  const caCert = options.caCert ?? (env.SSL_CERT_FILE === undefined || env.SSL_CERT_FILE === '' ? undefined : env.SSL_CERT_FILE);
+  if (caCert !== undefined) readPem(caCert, options.caCert !== undefined ? 'CA certificate bundle' : 'CA certificate bundle of SSL_CERT_FILE', /-----BEGIN CERTIFICATE-----/);
   if (options.clientCert !== undefined) readPem(options.clientCert, 'client certificate', /-----BEGIN CERTIFICATE-----/);
   if (options.clientKey !== undefined) readPem(options.clientKey, 'client key', /-----BEGIN [A-Z ]*PRIVATE KEY-----/);
   return {
     proxy,
-    caCert: options.caCert,
+    caCert,
     clientCert: options.clientCert,
     clientKey: options.clientKey,
     insecure: options.insecure === true,

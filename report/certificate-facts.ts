@@ -8,6 +8,7 @@
 // observations do not prevent CONFORMS; they are listed.
 import { INVARIANTS, type Requirement } from '../schemas/requirements.ts';
 import { exitCodeOf, worst, type Results, type Summary, type TestRecord, type Verdict } from './results.ts';
+import type { ConnectionInfo } from './connection.ts';
 
 export type CertificateVerdict = 'CONFORMS' | 'DOES NOT CONFORM';
 
@@ -39,6 +40,8 @@ export interface CertificateFacts {
   profile: { name: string; description: string; areas: string[]; destructive: boolean };
   deployment: { name: string; version: string };
   target: { url: string; embedded: boolean; sandboxFaults: string[]; sandboxVariants: string[] };
+  /** How the run reached the target: proxy, mutual TLS, --insecure, the server certificate (issue 31). */
+  connection?: ConnectionInfo;
   /** When the run finished (ISO); the certificate's date. */
   date: string;
   startedAt: string;
@@ -154,6 +157,7 @@ export function certificateFacts(input: CertificateInput): CertificateFacts {
     profile,
     deployment: input.deployment,
     target: { url: run.target, embedded: run.embedded, sandboxFaults: input.sandboxFaults ?? [], sandboxVariants: input.sandboxVariants ?? [] },
+    ...(run.connection === undefined ? {} : { connection: run.connection }),
     date: run.finishedAt,
     startedAt: run.startedAt,
     durationMs: run.durationMs,

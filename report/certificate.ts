@@ -76,6 +76,19 @@ function notCoveredList(requirements: readonly CertifiedRequirement[]): string {
     .join('');
 }
 
+/** How the target was reached; --insecure in bold, since the run then proves nothing of who answered. */
+function connectionRow(facts: CertificateFacts): string {
+  const connection = facts.connection;
+  if (connection === undefined) return '';
+  const parts = [
+    connection.proxy === undefined ? '' : `through the proxy <code>${escapeHtml(connection.proxy)}</code>`,
+    connection.clientCert === undefined ? '' : 'mutual TLS (client certificate)',
+    connection.certificate === undefined ? '' : `server certificate ${escapeHtml(connection.certificate.subject)}, issued by ${escapeHtml(connection.certificate.issuer)}, valid until ${escapeHtml(connection.certificate.validTo.slice(0, 10))}`,
+    connection.insecure ? '<b id="insecure">--insecure: the server certificate was NOT verified</b>' : '',
+  ].filter((part) => part !== '');
+  return parts.length === 0 ? '' : row('Connection', parts.join('; '));
+}
+
 export function renderCertificate(facts: CertificateFacts): string {
   const conforms = facts.verdict === 'CONFORMS';
   const deployment = `${facts.deployment.name} ${facts.deployment.version}`;
@@ -105,6 +118,7 @@ export function renderCertificate(facts: CertificateFacts): string {
 <table class="facts">
 ${row('Deployment', `<b>${escapeHtml(facts.deployment.name)}</b> version <b>${escapeHtml(facts.deployment.version)}</b>`)}
 ${row('Target', target)}
+${connectionRow(facts)}
 ${row('Date', `${escapeHtml(facts.date.replace('T', ' ').replace(/\.\d+Z$/, ' UTC'))} (started ${escapeHtml(facts.startedAt.replace('T', ' ').replace(/\.\d+Z$/, ' UTC'))}, ${minutes} s)`)}
 ${row('Profile', `<b>${escapeHtml(facts.profile.name)}</b>: ${escapeHtml(facts.profile.description)}. Areas: ${escapeHtml(facts.profile.areas.join(', '))}. Destructive checks: ${facts.profile.destructive ? 'included' : 'not included'}.`)}
 ${row('Keys used', facts.keys.map((key) => `${escapeHtml(key.role)} <span class="muted">(${escapeHtml(key.source)})</span>`).join('; ') + ' <span class="muted">(roles only; no value is recorded)</span>')}

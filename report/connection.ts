@@ -1,11 +1,10 @@
 // How a run reached its target (issue 31): the proxy (its credentials never written), the TLS
 // files, --insecure, and the server certificate the run saw, with a warning when it expires
 // within CERTIFICATE_WARNING_DAYS days. A part of results.json (run.connection), rendered by
-// html.ts and the console; a warning here never fails a run.
+// connection-html.ts and the console; a warning here never fails a run.
 import { displayProxy } from '../lib/proxy.ts';
 import { certificateWarning, type ServerCertificate } from '../lib/server-certificate.ts';
 import type { Connection } from '../lib/transport.ts';
-import { escapeHtml } from './escape-html.ts';
 
 export interface ConnectionInfo {
   /** The proxy the run went through, without its credentials. */
@@ -49,25 +48,6 @@ export function connectionLines(info: ConnectionInfo | undefined): string[] {
   if (info.certificate !== undefined) lines.push(certificateLine(info.certificate));
   for (const warning of info.warnings) lines.push(`warning: ${warning}`);
   return lines;
-}
-
-/** Rows of the report's target section. */
-export function connectionRows(info: ConnectionInfo | undefined): Array<[string, string]> {
-  if (info === undefined) return [];
-  const rows: Array<[string, string]> = [];
-  const how = [
-    info.proxy === undefined ? 'direct' : `through the proxy ${escapeHtml(info.proxy)}`,
-    info.caCert === undefined ? '' : `CA bundle ${escapeHtml(info.caCert)}`,
-    info.clientCert === undefined ? '' : `client certificate ${escapeHtml(info.clientCert)} (mutual TLS)`,
-    info.insecure ? '<strong>--insecure: certificate not verified</strong>' : '',
-  ].filter((part) => part !== '');
-  rows.push(['Connection', how.join('; ')]);
-  if (info.certificate !== undefined) {
-    const certificate = info.certificate;
-    rows.push(['Server certificate', `${escapeHtml(certificate.subject)}; issuer ${escapeHtml(certificate.issuer)}; valid until ${escapeHtml(certificate.validTo)} (${certificate.daysLeft} days left)`]);
-  }
-  for (const warning of info.warnings) rows.push(['Warning', `<span class="badge warning">warning</span> ${escapeHtml(warning)}`]);
-  return rows;
 }
 
 /** Plain-text notes for the load report: how the target was reached, and the warnings. */

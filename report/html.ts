@@ -6,7 +6,7 @@ import { baselineNote, renderBaselineSection } from './compare-html.ts';
 import { worst, type Results, type TestRecord, type Verdict } from './results.ts';
 import { renderCleanup } from './cleanup-html.ts';
 import { escapeHtml } from './escape-html.ts';
-import { connectionRows } from './connection.ts';
+import { connectionRows } from './connection-html.ts';
 import { describeCause, rootCauseHeadline, rootCausesOf } from './root-causes.ts';
 import { gatewayLine, type GatewaySummary } from './rate-limits.ts';
 import { timingLines } from './timing.ts';

@@ -55,7 +55,7 @@ function explain(error: unknown, options: SandboxOptions): string {
 export function registerSandboxCommand(program: Command): void {
   program
     .command('sandbox')
-    .description('serve the reference implementation of the API (the embedded sandbox) at http://HOST:PORT/v1/api')
+    .description('serve the reference implementation of the API (the embedded sandbox) at http://HOST:PORT/v1/api (https with --variant tls, mtls or tls-expiring)')
     .option('--port <N>', 'port to listen on (0 picks a free one)', String(DEFAULT_SANDBOX_PORT))
     .option('--host <HOST>', 'address to listen on', DEFAULT_SANDBOX_HOST)
     .option('--casing <CASING>', 'field-name casing of responses: camel or pascal [default: camel]')

@@ -343,6 +343,9 @@ Examples:
   $ dxs test                                          all default suites against the embedded sandbox
   $ dxs test --base-url https://staging.example/v1/api --api-key "$KEY" --async-timeout 120
   $ DXS_API_KEY=... dxs test --base-url https://staging.example/v1/api --profile invoice-sender
+  $ HTTPS_PROXY=http://proxy.corp:3128 dxs test --base-url https://staging.example/v1/api --api-key "$KEY" \\
+      --ca-cert corp-ca.pem --client-cert erp.pem --client-key erp.key
+                                                      behind a proxy, a private CA and mutual TLS
   $ dxs test --area tokens companies --grep @TOK-01
   $ dxs test --shard 1/2 --report-dir reports/shard-1 && dxs test --shard 2/2 --report-dir reports/shard-2
   $ dxs report merge reports/shard-1 reports/shard-2 --out reports/merged

@@ -3,7 +3,7 @@
 // it carries the API keys. Workers re-register the keys in their own SecretRegistry.
 import { API_PREFIX, DEFAULT_SANDBOX_HOST, DEFAULT_SANDBOX_PORT, SANDBOX_API_KEY, SANDBOX_API_KEY_WITHOUT_DELETE } from '../../lib/defaults.ts';
 import { secrets } from '../../lib/redact.ts';
-import { proxyCredentialValues } from '../../lib/proxy.ts';
+import { proxyCredentialValues, proxyFor } from '../../lib/proxy.ts';
 import type { Connection } from '../../lib/transport.ts';
 
 export const RUN_CONTEXT_ENV = 'DXS_RUN_CONTEXT';
@@ -81,6 +81,16 @@ export function runContext(env: Record<string, string | undefined> = process.env
           maxRps: env.DXS_MAX_RPS ? Number(env.DXS_MAX_RPS) : undefined,
           rateLimitBudgetSeconds: env.DXS_RATE_LIMIT_BUDGET ? Number(env.DXS_RATE_LIMIT_BUDGET) : undefined,
         };
+  // Run directly, Playwright takes the proxy and the client certificate from the same variables as
+  // dxs; a CA bundle only through NODE_EXTRA_CA_CERTS, which its processes read when they start.
+  if (raw === undefined || raw === '') {
+    context.connection = {
+      proxy: proxyFor(context.baseUrl, env.DXS_PROXY, env),
+      clientCert: env.DXS_CLIENT_CERT || undefined,
+      clientKey: env.DXS_CLIENT_KEY || undefined,
+      insecure: /^(1|true|yes|on)$/i.test(env.DXS_INSECURE ?? ''),
+    };
+  }
   secrets.add(context.apiKey);
   secrets.add(context.apiKeyWithoutDelete);
   if (context.connection?.proxy !== undefined) for (const value of proxyCredentialValues(context.connection.proxy)) secrets.add(value);

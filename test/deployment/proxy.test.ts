@@ -78,16 +78,24 @@ test('dxs test --profile full-destructive passes over HTTPS through HTTPS_PROXY 
   assertNoCredentials(reportDir);
 });
 
-test('dxs test --proxy reaches a plain HTTP target: the probe and the cleanup in absolute-form, Playwright tunnelled', async () => {
-  const seen = mark();
+test('dxs test --proxy reaches a plain HTTP target (the probe in absolute-form, Playwright tunnelled), and dxs clean --proxy deletes what it kept', async () => {
+  let seen = mark();
   const reportDir = join(work, 'flag');
-  const run = await runDxsWith(['test', '--base-url', plainHostUrl, '--api-key', API_KEY, '--proxy', proxy.urlWithCredentials, '--area', 'tokens', '--workers', '1', '--report-dir', reportDir]);
+  const run = await runDxsWith(['test', '--base-url', plainHostUrl, '--api-key', API_KEY, '--proxy', proxy.urlWithCredentials, '--area', 'tokens', '--workers', '1', '--keep-data', '--report-dir', reportDir]);
   assert.equal(run.code, 0, run.stdout.slice(-3000) + run.stderr);
   const lines = seen();
   assert.ok(lines.includes(`GET ${plainHostUrl}`), `the probe went through the proxy:\n${lines.join('\n')}`);
-  assert.ok(lines.includes(`POST ${plainHostUrl}/companies/delete`), 'the cleanup went through the proxy');
   assert.ok(lines.includes(`CONNECT ${new URL(plainHostUrl).host}`), 'Playwright went through the proxy');
   assertNoCredentials(reportDir);
+
+  const unreachable = await runDxsWith(['clean', '--from', reportDir, '--api-key', API_KEY]);
+  assert.equal(unreachable.code, 2, unreachable.stderr);
+  assert.match(unreachable.stderr, /host name not found/);
+  seen = mark();
+  const clean = await runDxsWith(['clean', '--from', reportDir, '--api-key', API_KEY], { DXS_PROXY: proxy.urlWithCredentials });
+  assert.equal(clean.code, 0, clean.stdout + clean.stderr);
+  assert.ok(seen().includes(`POST ${plainHostUrl}/companies/delete`), 'the deletes went through the proxy');
+  assert.ok(!clean.stdout.includes(PROXY_PASSWORD) && !clean.stderr.includes(PROXY_PASSWORD));
 });
 
 test('dxs load --profile smoke reaches the target through HTTPS_PROXY (HTTPS, the CA as SSL_CERT_FILE) and through --proxy, and exits 2 without', { skip: k6Binary() === undefined ? NO_K6 : undefined }, async () => {

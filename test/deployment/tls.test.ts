@@ -11,6 +11,9 @@ import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { runDxs } from '../runner/helpers.ts';
 import { runDxsWith, startDeploymentSandbox } from './helpers.ts';
+import { k6Binary, NO_K6 } from '../load/helpers.ts';
+
+const SCHEMATHESIS = new URL('../../.tools/venv/bin/schemathesis', import.meta.url).pathname;
 
 const API_KEY = 'sandbox-key-with-delete-role';
 /** One cheap test of the catalog: enough to prove a run reaches the target and is judged. */
@@ -113,6 +116,22 @@ test('the embedded sandbox trusts its own CA; a server certificate with fewer th
     assert.match(recorded.connection.warnings.join('\n'), /expires in [45] days/);
     assert.equal(recorded.status, 'passed');
     assert.match(readFileSync(join(work, 'index.html'), 'utf8'), /<span class="badge warning">warning<\/span> the server certificate \(O=dxs sandbox, CN=dxs sandbox\) expires in/);
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});
+
+test('dxs load and dxs fuzz against the embedded mtls sandbox present its client certificate (k6 tlsAuth, Schemathesis request-cert) and trust its CA', { skip: k6Binary() === undefined ? NO_K6 : !existsSync(SCHEMATHESIS) ? 'Schemathesis is not installed (scripts/setup.sh)' : undefined }, async () => {
+  const work = scratch();
+  try {
+    const load = await runDxsWith(['load', '--sandbox-variant', 'mtls', '--profile', 'smoke', '--script', 'client-tokens', '--duration', '3s', '--report-dir', join(work, 'load')]);
+    assert.equal(load.code, 0, load.stdout + load.stderr);
+    assert.match(load.stdout, /client-tokens: passed/);
+    assert.match(load.stderr, /client certificate \S+ \(mutual TLS\)/);
+
+    const fuzz = await runDxsWith(['fuzz', '--sandbox-variant', 'mtls', '--max-examples', '1', '--seed', '1', '--duration', '25', '--report-dir', join(work, 'fuzz')]);
+    assert.equal(fuzz.code, 0, fuzz.stdout.slice(-3000) + fuzz.stderr);
+    assert.match(readFileSync(join(work, 'fuzz', 'fuzz-output.txt'), 'utf8'), /\d+ generated, \d+ passed/, 'Schemathesis got answers');
   } finally {
     rmSync(work, { recursive: true, force: true });
   }

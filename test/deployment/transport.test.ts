@@ -121,6 +121,15 @@ test('the transport goes through the proxy: absolute-form for http, CONNECT for 
     assert.match(certificate?.issuer ?? '', /run CA/);
     assert.ok((certificate?.daysLeft ?? 0) >= 14);
 
+    // SSL_CERT_FILE, which curl, Python and Go read, is trusted by dxs's Node parts too.
+    const fromVariable = connectionFor(secure.hostUrl, { proxy: proxy.urlWithCredentials }, { SSL_CERT_FILE: secure.tls?.caCert });
+    assert.equal(fromVariable.caCert, secure.tls?.caCert);
+    assert.match((await probe(secure.hostUrl, 10_000, fromVariable))?.issuer ?? '', /run CA/);
+    const child = childNetwork(fromVariable, { SSL_CERT_FILE: secure.tls?.caCert });
+    assert.equal(child.env.SSL_CERT_FILE, secure.tls?.caCert, 'Go keeps the roots SSL_CERT_FILE names');
+    assert.equal(child.fullBundle, secure.tls?.caCert);
+    child.dispose();
+
     await assert.rejects(probe(secure.hostUrl, 10_000, connectionFor(secure.hostUrl, { proxy: proxy.url }, {})), (error: unknown) => {
       assert.ok(error instanceof TargetUnreachable);
       assert.match(error.message, /wants credentials \(407/);
