@@ -18,6 +18,7 @@ Installs what dxs needs on this machine. Idempotent: a step whose result is alre
                   k6 built from the Go module proxy into .tools/bin                     (dxs load)
                   Schemathesis into .tools/venv, when Python 3 is there                  (dxs fuzz)
                   Debian's chromium, as root; DXS_SKIP_CHROMIUM=1 skips it              (dxs certify)
+                  Debian's openssl, when missing     (the sandbox's TLS variants make a CA with it)
                 k6, Schemathesis and Chromium are installed at the same time.
   --dev         all of the above, plus what only the project's own tests (npm test) use:
                   every npm package (TypeScript, dpdm, gitlab-ci-local with its re2, ...)
@@ -111,16 +112,17 @@ finish() {
 
 start k6 bash scripts/install-k6.sh
 start schemathesis bash scripts/install-schemathesis.sh
-# Debian's packages: Chromium for dxs certify; with --dev also rsync for gitlab-ci-local, shellcheck
-# for the shell of the GitHub recipe (actionlint runs it) and poppler-utils for reading the printed
-# certificate back. One apt run for all: apt holds a lock.
-debian=()
+# Debian's packages: Chromium for dxs certify, openssl for the CA the sandbox's TLS variants make
+# for a run; with --dev also rsync for gitlab-ci-local, shellcheck for the shell of the GitHub recipe
+# (actionlint runs it) and poppler-utils for reading the printed certificate back. One apt run for
+# all: apt holds a lock.
+debian=(openssl)
 if [ "${DXS_SKIP_CHROMIUM:-}" != "1" ]; then debian+=(/usr/bin/chromium:chromium); fi
 if [ -n "$dev" ]; then
   debian+=(rsync shellcheck)
   if [ "${DXS_SKIP_CHROMIUM:-}" != "1" ]; then debian+=(pdftotext:poppler-utils); fi
 fi
-if [ ${#debian[@]} -gt 0 ]; then start debian bash scripts/install-debian-packages.sh "${debian[@]}"; fi
+start debian bash scripts/install-debian-packages.sh "${debian[@]}"
 if [ -n "$dev" ]; then install_npm_packages full; else install_npm_packages node; fi
 npm run --silent build
 finish
