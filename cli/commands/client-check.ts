@@ -58,7 +58,7 @@ function prepareReportDir(reportDir: string | undefined, started: Date): string 
   if (reportDir !== undefined) {
     const directory = resolve(reportDir);
     mkdirSync(directory, { recursive: true });
-    for (const file of ['results.json', 'index.html', 'junit.xml', 'client.log']) rmSync(join(directory, file), { force: true });
+    for (const file of ['results.json', 'index.html', 'junit.xml', 'traffic.json', 'client.log']) rmSync(join(directory, file), { force: true });
     return directory;
   }
   let directory = resolve('reports', `client-check-${folderTimestamp(started)}`);
@@ -234,7 +234,7 @@ export async function runClientCheck(flags: Record<string, unknown>, command: re
       flows: flowsOf(calls),
     },
   });
-  const written = writeClientReport(reportDir, results);
+  const written = writeClientReport(reportDir, results, calls);
   if (log.length > 0) writeFileSync(join(reportDir, 'client.log'), secrets.redactText(log.join('')));
   const { summary } = written;
   let exitCode: 0 | 1 | 2 = summary.failed > 0 ? 1 : problem !== undefined ? 2 : 0;
@@ -272,7 +272,8 @@ Provocations (--provoke, off by default; a client that does not cope gets a warn
 ${Object.entries(PROVOCATIONS).map(([name, description]) => `  ${name.padEnd(16)} ${description}`).join('\n')}
 
 The report (--report-dir, default reports/client-check-<timestamp>/): index.html, results.json,
-junit.xml and client.log (the client's output), every key and token redacted. Per client
+junit.xml, traffic.json (every call and answer) and client.log (the client's output), every key
+and token redacted. Per client
 requirement (CLI-..., schemas/client-requirements.json): passed, failed (with the call that broke the
 rule, the spec's sentence and what was expected), warning, info, or not exercised; the flows the
 client did not try are listed.
