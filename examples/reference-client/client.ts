@@ -80,7 +80,7 @@ const tokens = new Map<string, { token: string; validTo: number }>();
 
 async function createToken(erpId: string): Promise<string> {
   const validTo = new Date(Date.now() + TOKEN_MINUTES * 60_000).toISOString();
-  const answer = await call('POST', '/clienttokens/create', { apiKey: true }, { body: { ErpId: erpId, ValidTo: validTo } });
+  const answer = await call('POST', '/clienttokens/create', { apiKey: true }, { body: MUTATION === 'no-validto' ? { ErpId: erpId } : { ErpId: erpId, ValidTo: validTo } });
   const token = field(answer.body, 'Token');
   if (answer.status !== 200 || typeof token !== 'string') throw new ApiError(answer, `token for ${erpId}`);
   const answered = field(answer.body, 'ValidTo');
@@ -205,10 +205,14 @@ async function main(): Promise<void> {
 
   const lookup = await call('POST', '/buyerparties/lookup', { erpId: seller.ErpId }, { body: { PartyId: `party-${run}`, Name: buyer.Name, OrgNo: buyer.OrgNo, CountryCode: 'SE' } });
   log(`buyer lookup: ${lookup.status}, ${String(field(lookup.body, 'PotentialMatches'))} potential matches`);
-  const searchAnswer = await call('POST', '/clienttokens/createsearchtoken', openCredential(seller.ErpId, 'apikey'), { body: { SearchId: SEARCH_ID, ValidTo: new Date(Date.now() + TOKEN_MINUTES * 60_000).toISOString() } });
-  const searchToken = field(searchAnswer.body, 'Token');
-  if (typeof searchToken === 'string') {
-    const sellers = await call('POST', '/sellerparties/lookup', OPEN_CREDENTIAL === 'apikey' ? { apiKey: true } : { token: searchToken }, { body: { PartyId: `party-${run}-2`, Name: seller.Name, CountryCode: 'SE' } });
+  // A search token per lookup round, each with the installation's SearchId.
+  for (let round = 1; round <= 3; round++) {
+    const searchId = MUTATION === 'new-search-id' ? `ref-search-${randomUUID()}` : SEARCH_ID;
+    const searchAnswer = await call('POST', '/clienttokens/createsearchtoken', openCredential(seller.ErpId, 'apikey'), { body: { SearchId: searchId, ValidTo: new Date(Date.now() + TOKEN_MINUTES * 60_000).toISOString() } });
+    const searchToken = field(searchAnswer.body, 'Token');
+    if (typeof searchToken !== 'string') continue;
+    const partyId = MUTATION === 'no-partyid' ? undefined : `party-${run}-${round}`;
+    const sellers = await call('POST', '/sellerparties/lookup', OPEN_CREDENTIAL === 'apikey' ? { apiKey: true } : { token: searchToken }, { body: { PartyId: partyId, Name: seller.Name, CountryCode: 'SE' } });
     log(`seller lookup: ${sellers.status}`);
   }
 
@@ -247,6 +251,11 @@ async function main(): Promise<void> {
   const invoice = `<?xml version="1.0" encoding="UTF-8"?><Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><ID>REF-${run}</ID></Invoice>`;
   const form = new FormData();
   form.append('File', new Blob([invoice], { type: 'application/xml' }), `invoice-${run}.xml`);
+  if (MUTATION === 'upload-part-name') {
+    const misnamed = new FormData();
+    misnamed.append('Document', new Blob([invoice], { type: 'application/xml' }), `invoice-${run}.xml`);
+    await call('POST', '/documents', { erpId: seller.ErpId }, { form: misnamed });
+  }
   const upload = await call('POST', '/documents', { erpId: seller.ErpId }, { form });
   const reference = upload.headers.get('location');
   if (upload.status !== 202 || reference === null) throw new ApiError(upload, 'upload');

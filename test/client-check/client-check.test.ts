@@ -62,6 +62,11 @@ const KILL_TABLE: Array<{ mutation: string; id: string; verdict: 'failed' | 'war
   // Rate limits are not shown: honouring Retry-After is hardening, a warning.
   { mutation: 'ignore-retry-after', id: 'CLI-PACE-01', verdict: 'warning', provoke: 'rate-limit' },
   { mutation: 'delete-with-token', id: 'CLI-AUTH-03', verdict: 'failed' },
+  // Beyond the issue's list: lookup's PartyId, the SearchId resent, the upload's part File, ValidTo (a recommendation: a warning).
+  { mutation: 'no-partyid', id: 'CLI-BODY-12', verdict: 'failed' },
+  { mutation: 'new-search-id', id: 'CLI-TOK-05', verdict: 'failed' },
+  { mutation: 'upload-part-name', id: 'CLI-CNV-03', verdict: 'failed' },
+  { mutation: 'no-validto', id: 'CLI-TOK-03', verdict: 'warning' },
 ];
 
 test('the kill table for clients: each mutation of the reference client is caught by the requirement it breaks', async () => {
