@@ -62,9 +62,18 @@ export function describeCall(call: RecordedCall): string {
   return `#${call.seq} ${call.method} ${call.url}`;
 }
 
+/** decodeURIComponent that keeps a malformed escape as it was sent instead of throwing. */
+export function decoded(value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return value;
+  }
+}
+
 export function lastSegment(value: string): string {
   const path = value.split('?')[0].replace(/\/+$/, '');
-  return decodeURIComponent(path.slice(path.lastIndexOf('/') + 1));
+  return decoded(path.slice(path.lastIndexOf('/') + 1));
 }
 
 export const same = (left: string, right: string): boolean => left.trim().toLowerCase() === right.trim().toLowerCase();

@@ -5,6 +5,7 @@ import type { Exchange } from '../suites/support/log.ts';
 import type { ClientRequirement } from '../schemas/client-requirements.ts';
 import type { ClientResults } from './results.ts';
 import { notExercisedReason } from './verdicts.ts';
+import { BACKGROUND_PROVOCATIONS } from './provocations.ts';
 
 const CSS = `
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;margin:0;color:#1d232a;background:#f6f7f9}
@@ -74,7 +75,7 @@ export function renderClientHtml(results: ClientResults, catalog: readonly Clien
     ['Date', escapeHtml(run.startedAt)],
     ['Duration', `${(run.durationMs / 1000).toFixed(1)} s`],
     ['Calls recorded', String(client.calls.length)],
-    ['Provocations', client.provocations.length === 0 ? 'none' : client.provocations.map((provocation) => `<b>${escapeHtml(provocation.name)}</b>: ${escapeHtml(provocation.description)} (${provocation.calls.length === 0 ? 'never triggered' : `answered call${provocation.calls.length === 1 ? '' : 's'} ${provocation.calls.map((seq) => `#${seq}`).join(', ')}`})`).join('<br>')],
+    ['Provocations', client.provocations.length === 0 ? 'none' : client.provocations.map((provocation) => `<b>${escapeHtml(provocation.name)}</b>: ${escapeHtml(provocation.description)} (${BACKGROUND_PROVOCATIONS.has(provocation.name) ? 'every background step' : provocation.calls.length === 0 ? 'never triggered' : `answered call${provocation.calls.length === 1 ? '' : 's'} ${provocation.calls.map((seq) => `#${seq}`).join(', ')}`})`).join('<br>')],
     ['Requirements', `${summary.total} exercised: ${summary.passed} passed, ${summary.failed} failed, ${summary.warning} warning, ${summary.info} info; ${client.notExercised.length} not exercised`],
     ['dxs version', escapeHtml(run.version)],
   ];

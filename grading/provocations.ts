@@ -11,6 +11,9 @@ export const PROVOCATIONS: Record<string, string> = {
   'slow-background': 'background work (registration, activation, delivery) takes 1.5 s a step instead of a few milliseconds',
 };
 
+/** Provocations that act on the sandbox's background work, not on single calls: they answer no call themselves. */
+export const BACKGROUND_PROVOCATIONS: ReadonlySet<string> = new Set(['slow-background']);
+
 /** The delay of each background step with slow-background. */
 export const SLOW_BACKGROUND_STEP_MS = 1500;
 export const RETRY_AFTER_SECONDS = 1;

@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import type { KeyObject } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError, positive, resolveCommandOptions, type OptionSpec } from '../../lib/config.ts';
@@ -58,7 +59,7 @@ function prepareReportDir(reportDir: string | undefined, started: Date): string 
   if (reportDir !== undefined) {
     const directory = resolve(reportDir);
     mkdirSync(directory, { recursive: true });
-    for (const file of ['results.json', 'index.html', 'junit.xml', 'client.log']) rmSync(join(directory, file), { force: true });
+    for (const file of ['results.json', 'index.html', 'junit.xml', 'traffic.json', 'client.log']) rmSync(join(directory, file), { force: true });
     return directory;
   }
   let directory = resolve('reports', `client-check-${folderTimestamp(started)}`);
@@ -199,6 +200,7 @@ export async function runClientCheck(flags: Record<string, unknown>, command: re
     console.log(`  ${CLIENT_ENV.baseUrl}=${recorder.baseUrl}`);
     console.log(`  ${CLIENT_ENV.apiKey}=${sandbox.apiKey}`);
     console.log(`  ${CLIENT_ENV.apiKeyWithoutDelete}=${sandbox.apiKeyWithoutDelete}`);
+    if (options.host === '0.0.0.0' || options.host === '::') console.log(`  (listening on every address: a client elsewhere uses this machine's name, e.g. ${recorder.baseUrl.replace('127.0.0.1', hostname())})`);
     console.log(`  (sandbox-only keys; grading on Ctrl-C, SIGTERM${options.idle !== undefined ? ` or after ${String(options.idle)} s without a call` : ''})`);
     const why = await serveUntilDone(recorder, options.idle === undefined ? undefined : (options.idle as number) * 1000);
     console.error(`dxs client-check: ${why}: grading ${recorder.calls.length} calls`);
@@ -234,7 +236,7 @@ export async function runClientCheck(flags: Record<string, unknown>, command: re
       flows: flowsOf(calls),
     },
   });
-  const written = writeClientReport(reportDir, results);
+  const written = writeClientReport(reportDir, results, calls);
   if (log.length > 0) writeFileSync(join(reportDir, 'client.log'), secrets.redactText(log.join('')));
   const { summary } = written;
   let exitCode: 0 | 1 | 2 = summary.failed > 0 ? 1 : problem !== undefined ? 2 : 0;
@@ -272,10 +274,10 @@ Provocations (--provoke, off by default; a client that does not cope gets a warn
 ${Object.entries(PROVOCATIONS).map(([name, description]) => `  ${name.padEnd(16)} ${description}`).join('\n')}
 
 The report (--report-dir, default reports/client-check-<timestamp>/): index.html, results.json,
-junit.xml and client.log (the client's output), every key and token redacted. Per client
-requirement (CLI-..., schemas/client-requirements.json): passed, failed (with the call that broke the
-rule, the spec's sentence and what was expected), warning, info, or not exercised; the flows the
-client did not try are listed.
+junit.xml, traffic.json (every call and answer) and client.log (the client's output), every key
+and token redacted. Per client requirement (CLI-..., schemas/client-requirements.json): passed,
+failed (with the call that broke the rule, the spec's sentence and what was expected), warning,
+info, or not exercised; the flows the client did not try are listed.
 
 Examples:
   $ dxs client-check -- node my-erp-client.js --sync-once

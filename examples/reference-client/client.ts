@@ -80,7 +80,7 @@ const tokens = new Map<string, { token: string; validTo: number }>();
 
 async function createToken(erpId: string): Promise<string> {
   const validTo = new Date(Date.now() + TOKEN_MINUTES * 60_000).toISOString();
-  const answer = await call('POST', '/clienttokens/create', { apiKey: true }, { body: { ErpId: erpId, ValidTo: validTo } });
+  const answer = await call('POST', '/clienttokens/create', { apiKey: true }, { body: MUTATION === 'no-validto' ? { ErpId: erpId } : { ErpId: erpId, ValidTo: validTo } });
   const token = field(answer.body, 'Token');
   if (answer.status !== 200 || typeof token !== 'string') throw new ApiError(answer, `token for ${erpId}`);
   const answered = field(answer.body, 'ValidTo');
@@ -188,16 +188,31 @@ async function main(): Promise<void> {
   await register(buyer, ['ReceiveInvoices']);
   log(`registered ${seller.ErpId} and ${buyer.ErpId}`);
 
+  // Details and services of the seller, before its first activation: named by its RegistrationId (rule 5). Where a
+  // client gets the RegistrationId is not shown; the sandbox's is the CompanyId its status call answers.
+  const detailsSet = await call('POST', '/companies/details', { apiKey: true }, {
+    body: { RegistrationId: sellerId, ErpProduct: 'dxs reference client 1.0', Name: seller.Name, Email: `ap@${seller.ErpId}.example.com`, CountryCode: 'SE', City: 'Stockholm', Processes: ['SendInvoices'] },
+  });
+  log(`set details: ${detailsSet.status}`);
+  const services = await call('POST', '/companies/services', openCredential(seller.ErpId, 'apikey'), {
+    body: { RegistrationId: sellerId, SearchId: SEARCH_ID, ErpId: seller.ErpId, CountryCode: 'SE', OrgNo: seller.OrgNo },
+  });
+  log(`activate services: ${services.status}`);
+
   const details = await call('GET', `/companies/details/${encodeURIComponent(sellerId)}`, { erpId: seller.ErpId });
   if (details.status !== 200) throw new ApiError(details, 'company details');
   if (MUTATION === 'wrong-header') await call('GET', `/companies/details/${encodeURIComponent(sellerId)}`, { apiKey: true });
 
   const lookup = await call('POST', '/buyerparties/lookup', { erpId: seller.ErpId }, { body: { PartyId: `party-${run}`, Name: buyer.Name, OrgNo: buyer.OrgNo, CountryCode: 'SE' } });
   log(`buyer lookup: ${lookup.status}, ${String(field(lookup.body, 'PotentialMatches'))} potential matches`);
-  const searchAnswer = await call('POST', '/clienttokens/createsearchtoken', openCredential(seller.ErpId, 'apikey'), { body: { SearchId: SEARCH_ID, ValidTo: new Date(Date.now() + TOKEN_MINUTES * 60_000).toISOString() } });
-  const searchToken = field(searchAnswer.body, 'Token');
-  if (typeof searchToken === 'string') {
-    const sellers = await call('POST', '/sellerparties/lookup', OPEN_CREDENTIAL === 'apikey' ? { apiKey: true } : { token: searchToken }, { body: { PartyId: `party-${run}-2`, Name: seller.Name, CountryCode: 'SE' } });
+  // A search token per lookup round, each with the installation's SearchId.
+  for (let round = 1; round <= 3; round++) {
+    const searchId = MUTATION === 'new-search-id' ? `ref-search-${randomUUID()}` : SEARCH_ID;
+    const searchAnswer = await call('POST', '/clienttokens/createsearchtoken', openCredential(seller.ErpId, 'apikey'), { body: { SearchId: searchId, ValidTo: new Date(Date.now() + TOKEN_MINUTES * 60_000).toISOString() } });
+    const searchToken = field(searchAnswer.body, 'Token');
+    if (typeof searchToken !== 'string') continue;
+    const partyId = MUTATION === 'no-partyid' ? undefined : `party-${run}-${round}`;
+    const sellers = await call('POST', '/sellerparties/lookup', OPEN_CREDENTIAL === 'apikey' ? { apiKey: true } : { token: searchToken }, { body: { PartyId: partyId, Name: seller.Name, CountryCode: 'SE' } });
     log(`seller lookup: ${sellers.status}`);
   }
 
@@ -216,6 +231,9 @@ async function main(): Promise<void> {
   });
   const record = await call('GET', '/companies/deliverymethods/b2c/providera', { erpId: seller.ErpId });
   log(`provider A: registration ${providerA.status}, record status ${String(field(record.body, 'status'))}`);
+  const providerAUpdate = await call('PATCH', '/companies/deliverymethods/b2c/providera', { erpId: seller.ErpId }, { body: { DisplayName: 'Reference Seller Kundservice', ContactPhone: '+46700000001' } });
+  const registeredSsns = await call('POST', '/companies/deliverymethods/b2c/providera/lookup', { erpId: seller.ErpId }, { body: { Ssns: ['197609198481', '194001202714'] } });
+  log(`provider A: update ${providerAUpdate.status}, SSN lookup ${registeredSsns.status}`);
 
   // A network setup request for a partner not yet in the network, with the supplier's letter uploaded first.
   const letter = new FormData();
@@ -233,14 +251,23 @@ async function main(): Promise<void> {
   const invoice = `<?xml version="1.0" encoding="UTF-8"?><Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><ID>REF-${run}</ID></Invoice>`;
   const form = new FormData();
   form.append('File', new Blob([invoice], { type: 'application/xml' }), `invoice-${run}.xml`);
+  if (MUTATION === 'upload-part-name') {
+    const misnamed = new FormData();
+    misnamed.append('Document', new Blob([invoice], { type: 'application/xml' }), `invoice-${run}.xml`);
+    await call('POST', '/documents', { erpId: seller.ErpId }, { form: misnamed });
+  }
   const upload = await call('POST', '/documents', { erpId: seller.ErpId }, { form });
   const reference = upload.headers.get('location');
   if (upload.status !== 202 || reference === null) throw new ApiError(upload, 'upload');
+  // The main document and each attachment are uploaded separately.
+  const appendix = new FormData();
+  appendix.append('File', new Blob(['%PDF-1.4\n% delivery note\n%%EOF\n'], { type: 'application/pdf' }), `delivery-note-${run}.pdf`);
+  const attachment = (await call('POST', '/documents', { erpId: seller.ErpId }, { form: appendix })).headers.get('location');
   const send = (documentUri: string) => call('POST', '/documents/outbound', { erpId: seller.ErpId }, {
     body: {
       SendDocumentAs: { Type: 'Electronic', Electronic: { RecipientId: `0007:${buyer.OrgNo}` } },
       RecipientInformation: { OrgNo: buyer.OrgNo, Name: buyer.Name, CountryCode: 'SE' },
-      Document: { DocumentFormat: 'application/xml', DocumentUri: documentUri, ErpDocumentId: `INV-${run}` },
+      Document: { DocumentFormat: 'application/xml', DocumentUri: documentUri, ErpDocumentId: `INV-${run}`, ...(attachment !== null ? { Attachments: [attachment] } : {}) },
     },
   });
   if (MUTATION === 'unknown-reference') await send(`urn:dxs:document:${randomUUID()}`);

@@ -1,5 +1,5 @@
 // Which credential each call carries (the spec's Authentication rules 1-7).
-import { describeCall, fieldAt, header, type Finding, type GradedCall, type Judge } from '../graded-call.ts';
+import { decoded, describeCall, fieldAt, header, type Finding, type GradedCall, type Judge } from '../graded-call.ts';
 import { API_KEY_CALLS, CLIENT_TOKEN_CALLS, OPEN_SCHEME_CALLS } from './endpoints.ts';
 import { issuedTokens } from './facts.ts';
 
@@ -47,7 +47,7 @@ export const judgeAuth: Judge = ({ calls, apiKey, apiKeyWithoutDelete }) => {
   }
   const secretValues = [apiKey, apiKeyWithoutDelete, ...issuedTokens(calls).keys()];
   for (const call of calls) {
-    const leaked = secretValues.some((secret) => secret.length >= 6 && decodeURIComponent(call.url).includes(secret));
+    const leaked = secretValues.some((secret) => secret.length >= 6 && (call.url.includes(secret) || decoded(call.url).includes(secret)));
     if (leaked) findings.push({ id: 'CLI-AUTH-09', verdict: 'failed', seq: call.seq, check: 'no credential in the URL', expected: 'API keys and tokens in headers only', actual: `${describeCall(call).split(' ')[0]} carries a key or token in its URL` });
   }
   if (calls.length > 0 && !findings.some((finding) => finding.id === 'CLI-AUTH-09')) findings.push({ id: 'CLI-AUTH-09', verdict: 'passed', check: 'no credential in the URL', expected: 'API keys and tokens in headers only', actual: `none in ${calls.length} URLs` });

@@ -1,7 +1,7 @@
 // What the traffic established, in the order the client learnt it: the tokens the service handed
 // out, the references uploads returned, the ids sends returned, the inbound ids the list gave.
 import { normaliseKeys } from '../../lib/casing.ts';
-import { fieldAt, header, lastSegment, succeeded, type GradedCall } from '../graded-call.ts';
+import { decoded, fieldAt, header, lastSegment, succeeded, type GradedCall } from '../graded-call.ts';
 
 export interface IssuedToken {
   token: string;
@@ -74,7 +74,7 @@ export function listedInboundIds(calls: readonly GradedCall[]): Array<{ ids: Set
           const segments = url.split('?')[0].split('/').filter((segment) => segment !== '');
           // .../documents/{id}/info or .../documents/{id}
           const index = segments.findIndex((segment) => segment.toLowerCase() === 'documents');
-          if (index !== -1 && segments[index + 1] !== undefined) ids.add(decodeURIComponent(segments[index + 1]).toLowerCase());
+          if (index !== -1 && segments[index + 1] !== undefined) ids.add(decoded(segments[index + 1]).toLowerCase());
         }
       }
     }

@@ -1,5 +1,5 @@
 // References: what a call names must be what an earlier answer returned.
-import { before, fieldAt, lastSegment, same, type Finding, type GradedCall, type Judge } from '../graded-call.ts';
+import { before, decoded, fieldAt, lastSegment, same, type Finding, type GradedCall, type Judge } from '../graded-call.ts';
 import { listedInboundIds, returnedCompanyIds, sentDocuments, uploadReferences } from './facts.ts';
 
 function strings(value: unknown): string[] {
@@ -49,7 +49,7 @@ export const judgeReferences: Judge = ({ calls }) => {
       case 'GET /documents/{id}/info':
       case 'POST /documents/handled': {
         const segments = call.path.split('/').filter((segment) => segment !== '');
-        const pathId = decodeURIComponent(segments[call.endpoint.endsWith('/info') ? segments.length - 2 : segments.length - 1] ?? '');
+        const pathId = decoded(segments[call.endpoint.endsWith('/info') ? segments.length - 2 : segments.length - 1] ?? '');
         const ids = call.endpoint === 'POST /documents/handled' ? strings(fieldAt(call.body, 'documents')) : [pathId];
         for (const id of ids) {
           const list = lists.find((candidate) => candidate.ids.has(id.toLowerCase()) && before(candidate.call, call));
