@@ -54,10 +54,16 @@ function judgedGatewayAnswers(results: Results): string[] {
   return found;
 }
 
-/** Answers 429 in the coverage, outside the OBS-01 burst (which hands them back on purpose). */
+/** The calls of the OBS-01 burst (suites/contract/observations.spec.ts), which hands its 429s back on purpose. */
+const OBSERVED_BURST_CALLS = 20;
+
+/**
+ * Answers 429 that reached the suites (the coverage counts each call's answer as the client returned
+ * it, after its waits), outside the OBS-01 burst: every check judges one of these answers.
+ */
 function coveredGatewayAnswers(results: Results): string[] {
   return Object.entries(results.coverage)
-    .filter(([endpoint, byStatus]) => byStatus['429'] !== undefined && endpoint !== 'GET /companies/status')
+    .filter(([endpoint, byStatus]) => byStatus['429'] !== undefined && !(endpoint === 'GET /companies/status' && byStatus['429'] <= OBSERVED_BURST_CALLS))
     .map(([endpoint, byStatus]) => `${endpoint}: ${byStatus['429']}x 429`);
 }
 
@@ -156,13 +162,15 @@ test('dxs load --profile smoke passes behind a rate limit, its 429s counted apar
   assert.equal(run.code, 0, `${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`);
   const line = run.stdout.split('\n').find((candidate) => candidate.startsWith('register-and-poll:')) ?? '';
   assert.match(line, /passed - .* \d+ answered 429 by the gateway \(.+\), checks (\d+)\/\1,/);
-  assert.match(readFileSync(join(directory, 'index.html'), 'utf8'), /<th title="answers 429[^"]*">429<\/th>/);
+  assert.match(readFileSync(join(directory, 'summary.html'), 'utf8'), /<th title="answers 429[^"]*">429<\/th>/);
 }));
 
 test('dxs fuzz behind a rate limit finds nothing in its 429s', { timeout: AREA_RUN_TIMEOUT_MS + 60_000, skip: hasSchemathesis ? false : 'no Schemathesis in .tools/venv (scripts/setup.sh installs it)' }, withDirectory('dxs-rate-limit-fuzz-', async (directory) => {
-  const run = await runDxs(['fuzz', '--sandbox-variant', 'rate-limit', '--max-examples', '3', '--duration', '240', '--report-dir', directory], { env: { DXS_SANDBOX_RATE_LIMIT: '5' }, timeoutMs: AREA_RUN_TIMEOUT_MS });
+  const run = await runDxs(['fuzz', '--sandbox-variant', 'rate-limit', '--max-examples', '2', '--duration', '150', '--report-dir', directory], { env: { DXS_SANDBOX_RATE_LIMIT: '10' }, timeoutMs: AREA_RUN_TIMEOUT_MS });
   const output = readFileSync(join(directory, 'fuzz-output.txt'), 'utf8');
   assert.equal(run.code, 0, `${run.stderr.slice(-2000)}\n${output.slice(-3000)}`);
   assert.match(run.stderr, /--rate-limit auto/);
-  assert.doesNotMatch(output, /\b429\b.*(Undocumented|not documented|rejected)/i);
+  // Bounded by --duration: what it fuzzed until then holds no finding, and none on a 429.
+  assert.match(run.stderr, /dxs fuzz: 0 failure\(s\)/);
+  assert.doesNotMatch(output, /got `429|\[429\]/);
 }));
