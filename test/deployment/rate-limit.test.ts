@@ -12,6 +12,8 @@ import { DEFAULT_RETRY_AFTER_SECONDS, isGatewayAnswer, MAX_RETRY_AFTER_SECONDS, 
 import type { Results } from '../../report/results.ts';
 import { gatewayLine, summariseGatewayAnswers } from '../../report/rate-limits.ts';
 import { runDxs } from '../runner/helpers.ts';
+import { buildSandbox } from '../../sandbox/index.ts';
+import { API_PREFIX } from '../../lib/defaults.ts';
 
 /** Bounds, not assertions: a run killed at its bound fails on its exit code. */
 const FULL_RUN_TIMEOUT_MS = 900_000;
@@ -88,6 +90,38 @@ test('Retry-After is read as seconds or an HTTP date, with a short default and a
   assert.equal(summary.waitedMs, 2000);
   assert.equal(summary.exhausted, true);
   assert.match(gatewayLine(summary) ?? '', /^gateway: 3 answers \(2x 429, 1x 503 with Retry-After\), waited 2\.0 s of a 2 s budget \(spent.*GET \/companies\/status 1x 429, 1x 503/);
+});
+
+test('the sandbox variants answer as a gateway does: 429 past the bucket, 503 with Retry-After one call in ten, each with a JSON string body', async () => {
+  const limited = await buildSandbox({ variants: ['rate-limit'], rateLimit: 3 });
+  try {
+    const statuses: number[] = [];
+    let refused: Awaited<ReturnType<typeof limited.inject>> | undefined;
+    for (let call = 0; call < 6; call++) {
+      const answer = await limited.inject({ method: 'GET', url: `${API_PREFIX}/companies/status` });
+      statuses.push(answer.statusCode);
+      if (answer.statusCode === 429) refused ??= answer;
+    }
+    assert.deepEqual(statuses.slice(0, 3), [401, 401, 401], 'the burst passes to the API');
+    assert.ok(refused !== undefined, `past the burst, 429: ${statuses.join(' ')}`);
+    assert.equal(refused.headers['retry-after'], '1');
+    assert.equal(typeof JSON.parse(refused.body), 'string');
+    assert.notEqual((await limited.inject({ method: 'GET', url: '/_sandbox/state' })).statusCode, 429, 'only calls of the API are limited');
+  } finally {
+    await limited.close();
+  }
+  const maintenance = await buildSandbox({ variants: ['maintenance-503'] });
+  try {
+    const answers = [];
+    for (let call = 0; call < 20; call++) answers.push(await maintenance.inject({ method: 'GET', url: `${API_PREFIX}/companies/status` }));
+    const unavailable = answers.filter((answer) => answer.statusCode === 503);
+    assert.equal(unavailable.length, 2);
+    assert.equal(unavailable[0].headers['retry-after'], '1');
+    assert.ok(Number.isFinite(Date.parse(String(unavailable[1].headers['retry-after']))), 'the second one as an HTTP date');
+    assert.equal(typeof JSON.parse(unavailable[0].body), 'string');
+  } finally {
+    await maintenance.close();
+  }
 });
 
 test('dxs test --profile full-destructive passes behind a rate limit: no check judges a 429, and the report counts the 429s and the wait', { timeout: FULL_RUN_TIMEOUT_MS + 60_000 }, withDirectory('dxs-rate-limit-', async (directory) => {
