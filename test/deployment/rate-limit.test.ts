@@ -200,7 +200,7 @@ test('dxs load --profile smoke passes behind a rate limit, its 429s counted apar
 }));
 
 test('dxs fuzz behind a rate limit finds nothing in its 429s', { timeout: AREA_RUN_TIMEOUT_MS + 60_000, skip: hasSchemathesis ? false : 'no Schemathesis in .tools/venv (scripts/setup.sh installs it)' }, withDirectory('dxs-rate-limit-fuzz-', async (directory) => {
-  const run = await runDxs(['fuzz', '--sandbox-variant', 'rate-limit', '--max-examples', '2', '--duration', '150', '--report-dir', directory], { env: { DXS_SANDBOX_RATE_LIMIT: '10' }, timeoutMs: AREA_RUN_TIMEOUT_MS });
+  const run = await runDxs(['fuzz', '--sandbox-variant', 'rate-limit', '--max-examples', '2', '--duration', '200', '--report-dir', directory], { env: { DXS_SANDBOX_RATE_LIMIT: '25' }, timeoutMs: AREA_RUN_TIMEOUT_MS });
   const output = readFileSync(join(directory, 'fuzz-output.txt'), 'utf8');
   assert.equal(run.code, 0, `${run.stderr.slice(-2000)}\n${output.slice(-3000)}`);
   assert.match(run.stderr, /--rate-limit auto/);
