@@ -9,7 +9,8 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_RETRY_AFTER_SECONDS, isGatewayAnswer, MAX_RETRY_AFTER_SECONDS, retryAfterSeconds } from '../../lib/gateway.ts';
-import type { Results } from '../../report/results.ts';
+import { requirementVerdicts, testVerdict, type Results } from '../../report/results.ts';
+import { formatCause } from '../../report/root-causes.ts';
 import { gatewayLine, summariseGatewayAnswers } from '../../report/rate-limits.ts';
 import { runDxs } from '../runner/helpers.ts';
 import { buildSandbox } from '../../sandbox/index.ts';
@@ -89,6 +90,12 @@ test('Retry-After is read as seconds or an HTTP date, with a short default and a
   assert.deepEqual(summary.byStatus, { 429: 2, 503: 1 });
   assert.equal(summary.waitedMs, 2000);
   assert.equal(summary.exhausted, true);
+  // A test the gateway stopped is blocked, whatever it did after (a caught error that failed it, a timeout).
+  const annotations = [{ type: 'blocked', description: formatCause({ prerequisite: 'rate-limit', requirement: 'gateway', message: 'GET /companies/status answered 429 with Retry-After: 1' }) }];
+  assert.equal(testVerdict('failed', [], annotations), 'blocked');
+  assert.equal(testVerdict('timedOut', [], annotations), 'blocked');
+  assert.deepEqual(requirementVerdicts(['TOK-01'], 'failed', [], annotations), { 'TOK-01': 'blocked' });
+  assert.equal(testVerdict('failed', [], [{ type: 'blocked', description: formatCause({ prerequisite: 'registration', requirement: 'CMP-STA-06', message: 'x' }) }]), 'failed', 'other causes as before');
   assert.match(gatewayLine(summary) ?? '', /^gateway: 3 answers \(2x 429, 1x 503 with Retry-After\), waited 2\.0 s of a 2 s budget \(spent.*GET \/companies\/status 1x 429, 1x 503/);
 });
 
