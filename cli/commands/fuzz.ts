@@ -21,6 +21,7 @@ import { writeFuzzReport } from './fuzz/report.ts';
 import { prepareFuzzData } from './fuzz/setup.ts';
 import { withRunExamples } from './fuzz/examples.ts';
 import { cleanUp, cleanupLine } from './cleanup.ts';
+import { gatewayLine, takeGatewaySummariesIn } from '../../report/rate-limits.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -139,8 +140,11 @@ async function fuzz(flags: Record<string, unknown>): Promise<number> {
     rmSync(work, { recursive: true, force: true });
     if (target !== undefined) {
       // Only the setup's companies are journaled: what Schemathesis' own calls registered has ErpIds it invented.
-      const cleanup = await cleanUp({ reportDir: journalDir, baseUrl: target.baseUrl, keys: { apiKey: target.apiKey }, keepData: options.keepData === true });
+      const cleanup = await cleanUp({ reportDir: journalDir, baseUrl: target.baseUrl, keys: { apiKey: target.apiKey }, keepData: options.keepData === true, gateway: { reportDir: journalDir, runPrefix: 'cleanup', maxRps: options.maxRps as number | undefined } });
       if (cleanup.status !== 'nothing') console.error(`dxs fuzz: ${cleanupLine(cleanup)}; companies that Schemathesis registered itself are not tracked and stay at the target`);
+      // The setup's and the cleanup's own waits for the gateway (Schemathesis' are in its output).
+      const gateway = gatewayLine(takeGatewaySummariesIn(journalDir));
+      if (gateway !== undefined) console.error(`dxs fuzz: setup and cleanup: ${gateway}`);
     }
     await target?.close();
   }
