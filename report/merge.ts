@@ -2,6 +2,7 @@
 // the run's status the worst of the shards'.
 import { mergeCleanups } from './cleanup.ts';
 import { rootCausesOf } from './root-causes.ts';
+import { mergeGatewaySummaries } from './rate-limits.ts';
 import { summarise, type Results, type RunStatus } from './results.ts';
 
 const STATUS_ORDER: RunStatus[] = ['passed', 'failed', 'interrupted', 'error', 'unreachable'];
@@ -49,6 +50,7 @@ export function mergeResults(parts: readonly Results[]): Results {
     coverage,
     ...mergedCleanup(parts),
     rootCauses: summary.blocked > 0 ? rootCausesOf(all) : undefined,
+    gateway: mergeGatewaySummaries(parts.map((part) => part.gateway)),
   };
 }
 

@@ -4,7 +4,7 @@
 // (what has been waited in all) and, summarised, the `gateway` section of results.json, a
 // property of junit.xml and a line of the console.
 // Pure, apart from the file: the workers, the reporter, the CLI and the renderers share it.
-import { readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** One answer of the gateway, as a worker or the cleanup met it. */
@@ -134,4 +134,16 @@ export function takeGatewaySummary(context: { reportDir: string; runPrefix: stri
   rmSync(file, { force: true });
   const summary = summariseGatewayAnswers(parseGatewayAnswers(text), { budgetSeconds: context.rateLimitBudgetSeconds, maxRps: context.maxRps });
   return summary.answers > 0 || context.maxRps !== undefined ? summary : undefined;
+}
+
+/** Every run's gateway answers left in a directory (the setup of dxs fuzz and its cleanup), summarised and removed. */
+export function takeGatewaySummariesIn(directory: string, settings: { maxRps?: number } = {}): GatewaySummary | undefined {
+  let names: string[] = [];
+  try {
+    names = readdirSync(directory).filter((name) => name.startsWith('.dxs-gateway-answers-'));
+  } catch {
+    return undefined;
+  }
+  const summaries = names.map((name) => takeGatewaySummary({ reportDir: directory, runPrefix: name.slice('.dxs-gateway-answers-'.length), maxRps: settings.maxRps }));
+  return mergeGatewaySummaries(summaries);
 }

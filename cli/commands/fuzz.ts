@@ -25,6 +25,7 @@ import { childNetwork } from '../../lib/child-network.ts';
 import { connectionInfo, connectionLines } from '../../report/connection.ts';
 import { withRunExamples } from './fuzz/examples.ts';
 import { cleanUp, cleanupLine } from './cleanup.ts';
+import { gatewayLine, takeGatewaySummariesIn } from '../../report/rate-limits.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -156,7 +157,7 @@ async function fuzz(flags: Record<string, unknown>): Promise<number> {
     const { code, interrupted } = await runSchemathesis(executable, args, join(reportDir, 'fuzz-output.txt'), (options.duration as number) * 1000, work, network.env, hooksConfig);
     if (interrupted) console.error(`dxs fuzz: stopped at --duration ${options.duration} s; the report holds what was found until then`);
     // What Schemathesis created is deleted with the setup's companies (finally below); the report says what is left.
-    const cleanup = await cleanUp({ reportDir: journalDir, baseUrl: target.baseUrl, keys: { apiKey: target.apiKey }, keepData: options.keepData === true, connection: target.connection });
+    const cleanup = await cleanUp({ reportDir: journalDir, baseUrl: target.baseUrl, keys: { apiKey: target.apiKey }, keepData: options.keepData === true, connection: target.connection, gateway: { reportDir: journalDir, runPrefix: 'cleanup', maxRps: options.maxRps as number | undefined } });
     cleanedUp = true;
     const created = describeCreated(createdBySchemathesis(journalDir), cleanup);
     const repeat = repeatCommand(flags, seed);
@@ -176,8 +177,13 @@ async function fuzz(flags: Record<string, unknown>): Promise<number> {
     disposeNetwork();
     // A run that ended early still deletes what the setup and Schemathesis registered (both are in the journal).
     if (target !== undefined && !cleanedUp) {
-      const cleanup = await cleanUp({ reportDir: journalDir, baseUrl: target.baseUrl, keys: { apiKey: target.apiKey }, keepData: options.keepData === true, connection: target.connection });
+      const cleanup = await cleanUp({ reportDir: journalDir, baseUrl: target.baseUrl, keys: { apiKey: target.apiKey }, keepData: options.keepData === true, connection: target.connection, gateway: { reportDir: journalDir, runPrefix: 'cleanup', maxRps: options.maxRps as number | undefined } });
       if (cleanup.status !== 'nothing') console.error(`dxs fuzz: ${cleanupLine(cleanup)}`);
+    }
+    if (target !== undefined) {
+      // The setup's and the cleanup's own waits for the gateway (Schemathesis' are in its output).
+      const gateway = gatewayLine(takeGatewaySummariesIn(journalDir));
+      if (gateway !== undefined) console.error(`dxs fuzz: setup and cleanup: ${gateway}`);
     }
     await target?.close();
   }

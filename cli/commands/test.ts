@@ -265,7 +265,7 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   const workers = chosen.workers;
   context.workers = workers;
   if (target.latencyMs !== undefined) context.latencyMs = Math.round(target.latencyMs);
-  console.error(`dxs test: ${target.embedded ? 'embedded sandbox at ' : ''}${target.baseUrl}, profile ${selection.profile} (${selection.areas.join(', ')})${selection.strict ? ', strict' : ''}, ${workers} workers (${chosen.reason})`);
+  console.error(`dxs test: ${target.embedded ? 'embedded sandbox at ' : ''}${target.baseUrl}, profile ${selection.profile} (${selection.areas.join(', ')})${selection.strict ? ', strict' : ''}, ${workers} workers (${chosen.reason})${context.maxRps !== undefined ? `, at most ${context.maxRps} requests/s (--max-rps)` : ''}`);
 
   const args = ['test', '-c', PLAYWRIGHT_CONFIG, '--workers', String(workers)];
   const maxFailures = options.failFast === true ? 1 : (options.maxFailures as number | undefined);

@@ -56,8 +56,48 @@ def _skipping_gateway_answers(run_checks):
     return run_checks_unless_gateway
 
 
+# Calls of its own (the probes of ignored_auth, the stateful phase) reach neither --rate-limit auto
+# nor the checks' filter: every call Schemathesis sends waits for the gateway here, as dxs's own client does.
+_GATEWAY_ATTEMPTS = 4
+_DEFAULT_RETRY_AFTER = 1.0
+_MAX_RETRY_AFTER = 60.0
+
+
+def _retry_after_seconds(value):
+    import email.utils
+    import time
+
+    text = (value or "").strip()
+    try:
+        seconds = float(text)
+    except ValueError:
+        try:
+            seconds = email.utils.parsedate_to_datetime(text).timestamp() - time.time()
+        except (TypeError, ValueError, IndexError):
+            seconds = _DEFAULT_RETRY_AFTER
+    return min(max(seconds, 0.0), _MAX_RETRY_AFTER)
+
+
+def _waiting_for_gateway(send):
+    def send_after_gateway(self, *args, **kwargs):
+        import time
+
+        response = send(self, *args, **kwargs)
+        for _ in range(1, _GATEWAY_ATTEMPTS):
+            if not _is_gateway_answer(response):
+                break
+            time.sleep(_retry_after_seconds(_header(response.headers, "retry-after")))
+            response = send(self, *args, **kwargs)
+        return response
+
+    return send_after_gateway
+
+
 def _install_gateway_filter():
     import schemathesis.checks as checks_module
+    from schemathesis.transport.requests import RequestsTransport
+
+    RequestsTransport.send = _waiting_for_gateway(RequestsTransport.send)
 
     checks_module.run_checks = _skipping_gateway_answers(checks_module.run_checks)
     try:
