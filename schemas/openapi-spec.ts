@@ -64,7 +64,6 @@ export const SPEC_QUOTES = {
   iconDimensions: 'Icon dimensions | square, 256x256 to 512x512 pixels',
   providerALookup: 'The organisation is not registered with the provider, the registration is not complete, or more than 500000 social security numbers are sent.',
   backgroundWork: 'The work is done in the background and is followed with GET /companies/status.',
-  requiredMissing: 'A required value is missing, or UserName, Email or CultureCode is invalid',
 } as const;
 
 export type SpecQuote = keyof typeof SPEC_QUOTES;
