@@ -64,7 +64,6 @@ export const SPEC_QUOTES = {
   iconDimensions: 'Icon dimensions | square, 256x256 to 512x512 pixels',
   providerALookup: 'The organisation is not registered with the provider, the registration is not complete, or more than 500000 social security numbers are sent.',
   backgroundWork: 'The work is done in the background and is followed with GET /companies/status.',
-  requiredMissing: 'A required value is missing, or UserName, Email or CultureCode is invalid',
 } as const;
 
 export type SpecQuote = keyof typeof SPEC_QUOTES;
@@ -180,6 +179,7 @@ const PROPERTY_RULES: PropertyRule[] = [
   { component: 'SendDocumentRequest', path: ['SendDocumentAs'], set: { required: undefined }, reason: 'SendDocumentAs.Type is not marked required.', quotes: ['sendType'] },
   { component: 'OutboundListRequest', path: ['UpdatedAfter'], set: { type: undefined, format: undefined, anyOf: undefined, description: 'Its type is not shown.' }, reason: 'UpdatedAfter is named without a type.', quotes: ['outboundListFields'] },
   { component: 'OutboundListRequest', path: ['Take'], set: { type: 'integer', description: 'How many statuses to list; its bound and default are not shown.' }, reason: 'Take is an integer for paging, with no bound given.', quotes: ['outboundListFields', 'outboundList'] },
+  { component: 'PartySearch', path: ['PartyId'], set: { type: 'string', minLength: 1 }, reason: 'Some value must be sent: an empty string is none.', quotes: ['partyId'] },
   { component: 'ProviderARegistrationRecord', path: ['AgreementStart'], set: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}$' }, reason: 'Written YYYY-MM-DD HH:mm.', quotes: ['agreementStart'] },
 ];
 

@@ -118,7 +118,7 @@ export function clientToken(erpId: string, validForMinutes?: number, remember = 
   return token;
 }
 
-const REGISTER_CHECKS = endpointChecks(ENDPOINTS.register, [202], [named('register answer has no body, or {}', bodyIsEmpty)]);
+const REGISTER_CHECKS = endpointChecks(ENDPOINTS.register, [202], [named('register answer has no body, or {} [CMP-REG-02]', bodyIsEmpty)]);
 const REGISTER_PARAMS = params(REGISTER_CHECKS, API_KEY_HEADERS);
 
 /** POST /companies/register: true when accepted (202, empty body or {}). */
@@ -194,7 +194,7 @@ export function sellerLookup(token: string, criteria: PartyLookupInput): boolean
   return SELLER_LOOKUP_CHECKS.verify(http.post(url('/sellerparties/lookup'), JSON.stringify(criteria), params(SELLER_LOOKUP_CHECKS, tokenHeaders(token))));
 }
 
-const UPLOAD_CHECKS = endpointChecks(ENDPOINTS.upload, [202], [named('upload Location ends in the document uuid', locationEndsWithUuid)]);
+const UPLOAD_CHECKS = endpointChecks(ENDPOINTS.upload, [202], [named('upload Location ends in the document uuid [OUT-UPL-03]', locationEndsWithUuid)]);
 
 /** POST /documents: the DocumentUri (the Location URN), or undefined. */
 export function uploadDocument(token: string, content: string, filename: string, contentType: string): string | undefined {
@@ -204,7 +204,7 @@ export function uploadDocument(token: string, content: string, filename: string,
   return UPLOAD_CHECKS.verify(observed) ? observed.headers['location'] : undefined;
 }
 
-const SEND_CHECKS = endpointChecks(ENDPOINTS.send, [200], [named('send Location ends in the DocumentId', locationEndsWithUuid)]);
+const SEND_CHECKS = endpointChecks(ENDPOINTS.send, [200], [named('send Location ends in the DocumentId [OUT-SEND-03]', locationEndsWithUuid)]);
 
 /** POST /documents/outbound: the DocumentId (last segment of Location), or undefined. */
 export function sendDocument(token: string, request: object): string | undefined {
@@ -242,7 +242,7 @@ export function listIncoming(token: string): IncomingEntry[] {
 }
 
 const DOWNLOAD_CHECKS = endpointChecks(ENDPOINTS.download, [200], [
-  named('download carries X-Document-Format', hasHeader('X-Document-Format')),
+  named('download carries X-Document-Format [INB-09]', hasHeader('X-Document-Format')),
   named('download is not empty', (response) => ({ ...notServerError(response), ok: (response.size ?? 0) > 0 })),
 ]);
 

@@ -197,7 +197,7 @@ const venvPython = join(root, '.tools', 'venv', 'bin', 'python');
 
 test('the hooks drop only the failures that are none: 501 for an unlisted method, "" refused in a required field, a created resource that appears within the async timeout', { skip: existsSync(venvPython) ? false : 'no .tools/venv (scripts/setup.sh)', timeout: 60_000 }, () => {
   const config = join(work, 'hooks.json');
-  writeFileSync(config, JSON.stringify({ asyncTimeout: 1, listedMethods: { '/companies/delete': ['post'] }, emptyAsMissing: { deleteCompany: [['id']] } }));
+  writeFileSync(config, JSON.stringify({ asyncTimeout: 3, listedMethods: { '/companies/delete': ['post'] }, emptyAsMissing: { deleteCompany: [['id']] } }));
   const script = `
 import importlib.util, json, sys
 spec = importlib.util.spec_from_file_location("hooks", sys.argv[1])
@@ -210,7 +210,26 @@ def case(body=None):
 def response(status, method):
     return O(status_code=status, request=O(method=method))
 keep = lambda code, c, r: hooks.filter_failure(None, O(code=code), c, r)
+# A resource that appears after two misses, and one that never does, behind a local server.
+import http.server, threading, requests
+hits = {"/late": 0}
+class Handler(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        hits[self.path] = hits.get(self.path, 0) + 1
+        self.send_response(200 if self.path == "/late" and hits[self.path] > 2 else 404)
+        self.end_headers()
+    def log_message(self, *args): pass
+server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+threading.Thread(target=server.serve_forever, daemon=True).start()
+def missing(path):
+    prepared = requests.Request("GET", f"http://127.0.0.1:{server.server_port}{path}").prepare()
+    return O(status_code=404, request=prepared)
+late = keep("ST302", case(), missing("/late"))
+never = keep("ST302", case(), missing("/never"))
+server.shutdown()
 print(json.dumps([
+  late,
+  never,
   keep("ST101", case(), response(501, "TRACE")),
   keep("ST101", case(), response(501, "POST")),
   keep("ST101", case(), response(500, "TRACE")),
@@ -222,5 +241,5 @@ print(json.dumps([
   const run = spawnSync(venvPython, ['-c', script, HOOKS_FILE], { encoding: 'utf8', env: { ...process.env, DXS_FUZZ_HOOKS_CONFIG: config } });
   assert.equal(run.status, 0, run.stderr);
   // true: the failure stands.
-  assert.deepEqual(JSON.parse(run.stdout.trim().split('\n').pop() ?? ''), [false, true, true, false, true, true]);
+  assert.deepEqual(JSON.parse(run.stdout.trim().split('\n').pop() ?? ''), [false, true, false, true, true, false, true, true]);
 });

@@ -14,7 +14,7 @@ import { requirementById } from '../../schemas/requirements.ts';
 import { normaliseKeys, renderKeys } from '../../lib/casing.ts';
 import { BODY_CONTRACT, requirementsOfCheckName, ruleCheck, ruleName } from '../../lib/contract.ts';
 import { buildThresholds } from '../../load/lib/thresholds.ts';
-import { checkBasis } from '../../cli/commands/load/report.ts';
+import { checkBasis, summaryLine } from '../../cli/commands/load/report.ts';
 import { SCHEMAS } from '../../load/lib/endpoints.ts';
 import { MUTATIONS, VALID_SAMPLES } from '../schemas/samples.ts';
 import type { SchemaValidator } from '../../lib/checks.ts';
@@ -139,4 +139,20 @@ test('the contract has its own threshold, and a failed check names its requireme
   assert.equal(checkBasis(name, false), 'CMP-STA-01 (spec)');
   const defaults = JSON.parse(readFileSync(join(root, 'load', 'thresholds', 'default.json'), 'utf8')) as { contract?: number };
   assert.equal(defaults.contract, 1);
+});
+
+test('the console line of a script lists each failed contract check with its requirement and basis, and the hardening warnings apart', () => {
+  const name = ruleName('company status', 'company-status.response', BODY_CONTRACT['company-status.response'][0]);
+  const full = ruleName('company status', 'company-status.response', BODY_CONTRACT['company-status.response'][1]);
+  const result = {
+    script: 'register-and-poll', runners: 1, durationSeconds: 3, iterations: 3, requests: 12, endpoints: [],
+    checks: [{ name, endpoint: 'GET /companies/status', passes: 0, fails: 3 }],
+    warnings: [{ name: full, endpoint: 'GET /companies/status', passes: 0, fails: 3 }],
+    thresholds: [{ metric: 'checks{contract:spec}', expression: 'rate>=1', ok: false, actual: 0 }],
+    passed: false,
+  };
+  const line = summaryLine(result, 'report/index.html');
+  assert.match(line, /register-and-poll: FAILED/);
+  assert.match(line, /failed 3x: company status body .*\[CMP-STA-01\] \(GET \/companies\/status\)\. CMP-STA-01: Basis: the spec says "/);
+  assert.match(line, /warnings \(hardening\): CMP-STA-13 3x on GET \/companies\/status/);
 });

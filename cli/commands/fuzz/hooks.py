@@ -139,7 +139,7 @@ def _empty_required(case):
         value = _json_body(case)
         for name in path:
             value = _field(value, name)
-        if isinstance(value, str) and value.strip() == "":
+        if isinstance(value, str) and value == "":
             found.append(".".join(path))
     return found
 
