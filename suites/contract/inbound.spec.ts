@@ -5,7 +5,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Check } from '../../lib/checks.ts';
 import { checks, expectCheck, observe, schema, schemaTypes, tags, type ApiResponse } from '../support/index.ts';
-import { deliverInvoice, download, entriesOf, INCOMING_PATH, listIncoming, listed, markHandled, test } from '../support/inbound.ts';
+import { deliverInvoice, download, entriesOf, INCOMING_PATH, listIncoming, listed, markHandled } from '../support/inbound.ts';
+import { test } from '../support/index.ts';
 import { pathUnderBase } from '../support/outbound.ts';
 
 const { statusIs, isRejected, isSuccess, notServerError, bodyIsEmpty, hasHeader, isClientError } = checks;

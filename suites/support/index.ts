@@ -1,42 +1,11 @@
 // Everything a suite imports: `import { test, expect, tags, expectCheck, observe, checks, schema } from '../support/index.ts'`.
-import { matchesSchema, type Check } from '../../lib/checks.ts';
-import { validate } from '../../schemas/index.ts';
 
-export { test, expect } from './fixtures.ts';
+export { expect } from './fixtures.ts';
+export { test } from './suite-test.ts';
 export { expectCheck, observe, tags, type CheckOptions } from './verdict.ts';
 export { createClientToken, pollUntil, revokeClientToken, untilTokenRefused, registerCompany, SetupFailed, type RegisteredCompany } from './companies.ts';
 export type { ApiClient, ApiResponse, Auth, CallOptions } from './client.ts';
 export { runContext, type RunContext } from './run-context.ts';
 export { requirePrerequisites, type PrerequisiteName } from './prerequisites.ts';
 export * as checks from '../../lib/checks.ts';
-
-/** The body matches the named schema of schemas/bodies (after normalising the field names). */
-export function schema(name: string): Check {
-  return matchesSchema(name, validate);
-}
-
-/**
- * The body matches the named schema in every field it carries. The spec lists the fields of an
- * answer without saying an unset one is sent, so a listed field left out reads as unset; only the
- * fields named in `present` (those that make the body what it is) must be there.
- */
-export function schemaOfPresentFields(name: string, present: readonly string[]): Check {
-  return matchesSchema(name, (schemaName, body) => {
-    const result = validate(schemaName, body);
-    const errors = result.errors.filter((error) => {
-      const missing = /must have required property '([^']+)'/.exec(error);
-      return missing === null || present.includes(missing[1]);
-    });
-    return { valid: errors.length === 0, errors };
-  });
-}
-
-/**
- * The body's fields have the types of the named schema, but a field the schema requires may be
- * left out: the spec lists the fields of an answer without saying that each one is always there
- * (issue 21). The full schema, required fields included, is the hardening check of each answer.
- */
-export function schemaTypes(name: string): Check {
-  const typesOnly = schemaOfPresentFields(name, []);
-  return (response) => ({ ...typesOnly(response), check: 'matchesSchemaTypes' });
-}
+export { schema, schemaOfPresentFields, schemaTypes } from './schema-checks.ts';
