@@ -54,7 +54,7 @@ export interface Target {
   embedded: boolean;
   /** Warnings worth showing (e.g. a base URL that does not end in /v1/api). */
   warnings: string[];
-  /** The median round trip of a few probes at the start: how long each call waits on the network and the target. */
+  /** The quickest round trip of a few probes at the start: how long each call waits on the network and the target. */
   latencyMs?: number;
   close(): Promise<void>;
 }
@@ -190,15 +190,16 @@ export async function openTarget(options: TargetOptions, registry: SecretRegistr
 }
 
 /**
- * The target's latency: the median of a few probes, so the one that opens a connection (a name to
- * resolve, a TLS handshake) does not count. Cheap: no credential, nothing created, under a second
- * on a slow target.
+ * The target's latency: the quickest of a few probes after a first that may open a connection (a
+ * name to resolve, a TLS handshake) and warm up a sandbox just started. The quickest, not the
+ * median: on a busy machine a probe also waits for a core, which is not the target's latency.
+ * Cheap: no credential, nothing created, under a second on a slow target.
  */
-export async function measureLatency(baseUrl: string, samples = 5, timeoutMs = 5000): Promise<number> {
-  const times: number[] = [];
-  for (let index = 0; index < samples; index++) times.push(await probe(baseUrl, timeoutMs));
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)];
+export async function measureLatency(baseUrl: string, samples = 6, timeoutMs = 5000): Promise<number> {
+  await probe(baseUrl, timeoutMs);
+  let quickest = Infinity;
+  for (let index = 0; index < samples; index++) quickest = Math.min(quickest, await probe(baseUrl, timeoutMs));
+  return quickest;
 }
 
 export function registerTargetSecrets(target: { apiKey?: string; apiKeyWithoutDelete?: string }, registry: SecretRegistry = secrets): void {
