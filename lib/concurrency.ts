@@ -19,7 +19,7 @@ export const MIN_DEFAULT_WORKERS = 2;
 export const LOCAL_LATENCY_MS = 15;
 
 export interface ConcurrencyInput {
-  /** Round trip of a cheap call, as measured at the start (median). */
+  /** Round trip of a cheap call, as measured at the start (the quickest of a few probes). */
   latencyMs: number;
   /** How long one background step took, when it was measured; each poll waits roughly this long. */
   backgroundDelayMs?: number;

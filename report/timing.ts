@@ -24,7 +24,7 @@ export interface RunTiming {
   workers: number;
   /** Why that many: the --workers flag, or what the preflight measured and the bound that decided. */
   workersReason: string;
-  /** The target's round trip as the preflight measured it (median of a few probes). */
+  /** The target's round trip as the preflight measured it (the quickest of a few probes). */
   latencyMs?: number;
   /** Memory a worker takes, as the default choice assumed it. */
   workerMemoryMb?: number;

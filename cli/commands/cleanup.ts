@@ -147,6 +147,8 @@ export interface CleanupInput {
   deadlineMs?: number;
   connection?: Connection;
   gateway?: CleanupGateway;
+  /** Deletes at once (CLEANUP_CONCURRENCY by default). */
+  concurrency?: number;
 }
 
 /** Reads the journal of a report directory, deletes its live companies, records the deletes; never throws. */
@@ -168,7 +170,7 @@ export async function cleanUp(input: CleanupInput): Promise<CleanupReport> {
     const left = live.map((company) => ({ ...shown(company), reason: '--keep-data' }));
     return { ...base, status: 'kept', message: `--keep-data: the ${live.length} companies the run registered and did not delete were kept`, deleted: [], left, durationMs: Date.now() - started };
   }
-  const { deleted, left } = await deleteCompanies(live, { baseUrl: input.baseUrl, keys: input.keys, signal: input.signal, deadlineMs: input.deadlineMs, connection: input.connection, gateway: input.gateway });
+  const { deleted, left } = await deleteCompanies(live, { baseUrl: input.baseUrl, keys: input.keys, signal: input.signal, deadlineMs: input.deadlineMs, connection: input.connection, gateway: input.gateway, concurrency: input.concurrency });
   try {
     recordDeletes(input.reportDir, journal, deleted);
   } catch (error) {
@@ -192,7 +194,7 @@ export function cleanupLine(report: CleanupReport): string {
  * The hook of dxs test (after Playwright) and dxs load (after k6), before the embedded sandbox stops: a signal during
  * the cleanup ends it early (what is left is reported), a second one is left to its default.
  */
-export async function cleanUpAfterRun(context: Pick<RunContext, 'reportDir' | 'baseUrl' | 'apiKey' | 'apiKeyWithoutDelete' | 'embedded' | 'connection'> & Partial<Pick<RunContext, 'runPrefix' | 'maxRps' | 'rateLimitBudgetSeconds'>>, keepData: boolean): Promise<CleanupReport> {
+export async function cleanUpAfterRun(context: Pick<RunContext, 'reportDir' | 'baseUrl' | 'apiKey' | 'apiKeyWithoutDelete' | 'embedded' | 'connection'> & Partial<Pick<RunContext, 'runPrefix' | 'maxRps' | 'rateLimitBudgetSeconds'>>, keepData: boolean, concurrency?: number): Promise<CleanupReport> {
   const controller = new AbortController();
   const interrupt = (): void => controller.abort();
   process.once('SIGINT', interrupt);
@@ -206,6 +208,7 @@ export async function cleanUpAfterRun(context: Pick<RunContext, 'reportDir' | 'b
       signal: controller.signal,
       connection: context.connection,
       gateway: { reportDir: context.reportDir, runPrefix: context.runPrefix ?? 'cleanup', maxRps: context.maxRps, rateLimitBudgetSeconds: context.rateLimitBudgetSeconds },
+      concurrency,
     });
     if (report.status === 'kept' && context.embedded) report.message += ', until the embedded sandbox stopped with the run';
     return report;

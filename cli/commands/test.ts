@@ -28,7 +28,7 @@ import { gatewayLine, mergeGatewaySummaries, takeGatewaySummary } from '../../re
 import { displayPath, folderTimestamp as timestamp, loadSecretsFile, readResults, writeReport } from '../../report/write.ts';
 import { RUN_CONTEXT_ENV, type CasingMode, type RunContext } from '../../suites/support/run-context.ts';
 import { addOptions, exitTwoOnUsageError } from '../options.ts';
-import { cleanUpAfterRun, cleanupLine } from './cleanup.ts';
+import { CLEANUP_CONCURRENCY, cleanUpAfterRun, cleanupLine } from './cleanup.ts';
 import { startJournal } from '../../suites/support/journal.ts';
 import type { CleanupReport } from '../../report/cleanup.ts';
 
@@ -283,7 +283,8 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   } finally {
     network.dispose();
     // Before the embedded sandbox stops, and after a failed or interrupted run too.
-    cleanup = await cleanUpAfterRun(context, options.keepData === true);
+    // As many deletes at once as the run had workers (at least the usual 4): the target has had that many calls at once.
+    cleanup = await cleanUpAfterRun(context, options.keepData === true, Math.max(CLEANUP_CONCURRENCY, workers));
     await target.close().catch(() => {});
   }
 

@@ -5,9 +5,10 @@
 import { randomUUID } from 'node:crypto';
 import type { Check } from '../../lib/checks.ts';
 import { checks, expectCheck, observe, schema, schemaTypes, tags, type ApiResponse } from '../support/index.ts';
-import { deliverInvoice, download, entriesOf, INCOMING_PATH, listIncoming, listed, markHandled, registerReceivingCompany, test } from '../support/inbound.ts';
+import { deliverInvoice, download, entriesOf, INCOMING_PATH, listIncoming, listed, markHandled, registerReceivingCompany } from '../support/inbound.ts';
 import { registerCompany } from '../support/companies.ts';
 import { asReadBy } from '../support/isolation.ts';
+import { test } from '../support/index.ts';
 import { pathUnderBase } from '../support/outbound.ts';
 
 const { statusIs, isRejected, isSuccess, notServerError, bodyIsEmpty, hasHeader, isClientError } = checks;

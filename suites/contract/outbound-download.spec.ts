@@ -1,8 +1,9 @@
 // Contract of the outbound download: GET /documents/outbound/download/{DocumentId}, and the
 // download URLs of the file information (IncludeFileInfo=true).
 import { checks, expectCheck, observe, tags } from '../support/index.ts';
-import { downloadOutbound, fact, fileInfoUrls, isBinaryDocument, pathUnderBase, sentDocument, statusPath, test, UNKNOWN_DOCUMENT_ID } from '../support/outbound.ts';
+import { downloadOutbound, fact, fileInfoUrls, isBinaryDocument, pathUnderBase, sentDocument, statusPath, UNKNOWN_DOCUMENT_ID } from '../support/outbound.ts';
 import { asReadBy, crossReads, isolationSetting } from '../support/isolation.ts';
+import { test } from '../support/index.ts';
 
 const { statusIs, isRejected, notServerError } = checks;
 

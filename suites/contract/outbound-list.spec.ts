@@ -2,8 +2,9 @@
 // paging defaults and credential are not shown: those are recorded, and only what the spec
 // names (Take, Skip, CreatedFrom, CreatedTo, UpdatedAfter accepted; a JSON answer) is asserted.
 import { checks, expectCheck, observe, tags, type ApiClient, type ApiResponse, type Auth } from '../support/index.ts';
-import { fact, sentDocument, shapeOf, test } from '../support/outbound.ts';
+import { fact, sentDocument, shapeOf } from '../support/outbound.ts';
 import { crossReads, documentsMovedOn, isolationSetting } from '../support/isolation.ts';
+import { test } from '../support/index.ts';
 
 const { isSuccess, isJson, isRejected, notServerError } = checks;
 const LIST_PATH = '/documents/outbound/list';

@@ -1,7 +1,8 @@
 // Contract of the send: POST /documents/outbound (JSON), with each SendDocumentAs type.
 import type { SendDocumentInput } from '../../fixtures/bodies.ts';
 import { checks, expectCheck, observe, tags, type ApiResponse } from '../support/index.ts';
-import { currentStatusOf, fact, FINAL_STATUSES, isUuid, pollStatus, refusedForUnregisteredSsn, sendableSsn, sendDocument, test, UNKNOWN_DOCUMENT_ID, uploadAndSend, uploadFile } from '../support/outbound.ts';
+import { currentStatusOf, fact, FINAL_STATUSES, isUuid, pollStatus, refusedForUnregisteredSsn, sendableSsn, sendDocument, UNKNOWN_DOCUMENT_ID, uploadAndSend, uploadFile } from '../support/outbound.ts';
+import { test } from '../support/index.ts';
 
 const { statusIs, bodyIsEmpty, isRejected, locationEndsWithUuid, notServerError } = checks;
 

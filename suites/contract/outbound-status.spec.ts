@@ -2,8 +2,9 @@
 // and GET /invoices/outbound/byerpid/{ErpDocumentId}, with and without IncludeFileInfo.
 import { checks, expectCheck, observe, schema, tags } from '../support/index.ts';
 import { isDxsDateTime } from '../../schemas/formats.ts';
-import { currentStatusOf, fact, fileInfoUrls, historyOf, shapeOf, sentDocument, statusPath, test, UNKNOWN_DOCUMENT_ID } from '../support/outbound.ts';
+import { currentStatusOf, fact, fileInfoUrls, historyOf, shapeOf, sentDocument, statusPath, UNKNOWN_DOCUMENT_ID } from '../support/outbound.ts';
 import { asReadBy, crossReads, isolationSetting } from '../support/isolation.ts';
+import { test } from '../support/index.ts';
 
 const { statusIs, isRejected, fieldSatisfies, notServerError } = checks;
 

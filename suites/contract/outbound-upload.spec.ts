@@ -1,7 +1,8 @@
 // Contract of the upload: POST /documents (multipart/form-data, part File).
 import { fixtureFile } from '../../fixtures/index.ts';
 import { checks, expectCheck, observe, tags } from '../support/index.ts';
-import { fact, isUuid, lastSegment, test, uploadFile } from '../support/outbound.ts';
+import { fact, isUuid, lastSegment, uploadFile } from '../support/outbound.ts';
+import { test } from '../support/index.ts';
 
 const { statusIs, bodyIsEmpty, isRejected, locationEndsWithUuid, hasHeader, notServerError } = checks;
 const UPLOAD_SIZE_PROBE_BYTES = 20 * 1024 * 1024;

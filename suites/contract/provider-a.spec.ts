@@ -3,7 +3,8 @@
 // flow is in suites/scenarios/provider-a-onboarding.spec.ts.
 import { iconRequestBody, ICON_KINDS, type IconKind, iconFile } from '../../fixtures/index.ts';
 import { checks, expectCheck, observe, registerCompany, schema, tags, type ApiResponse } from '../support/index.ts';
-import { ICON_PATH, LOOKUP_PATH, OFFBOARD_PATH, pollRecord, PROVIDER_A_PATH, recordShowsRegistration, secondCompanyWithOrgNo, test } from '../support/provider-a.ts';
+import { ICON_PATH, LOOKUP_PATH, OFFBOARD_PATH, pollRecord, PROVIDER_A_PATH, recordShowsRegistration, secondCompanyWithOrgNo } from '../support/provider-a.ts';
+import { test } from '../support/index.ts';
 
 const { statusIs, isRejected, bodyIsJsonString, fieldSatisfies, hasHeader, notServerError } = checks;
 

@@ -1,7 +1,8 @@
 // A document that cannot be converted (fixtures' unconvertible.xml: well-formed XML whose root is
 // no document type, sent as UBL) ends in ConversionFailed and carries an ErrorInfo.
 import { checks, expectCheck, observe, schema, tags } from '../support/index.ts';
-import { currentStatusOf, fact, historyOf, pollStatus, sentDocument, statusPath, test } from '../support/outbound.ts';
+import { currentStatusOf, fact, historyOf, pollStatus, sentDocument, statusPath } from '../support/outbound.ts';
+import { test } from '../support/index.ts';
 
 const { statusIs } = checks;
 

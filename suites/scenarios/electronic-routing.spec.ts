@@ -6,8 +6,9 @@
 //   3. after a marked document is fetched, it no longer appears in the list made without sequenceNo.
 import { checks, expectCheck, observe, schemaTypes, tags } from '../support/index.ts';
 import {
-  awaitDeliveries, deliverInvoice, download, entriesOf, listed, listIncoming, listWithSequenceNo, markHandled, sendInvoice, SINGLE_ADDRESSINGS, test, type Sent,
+  awaitDeliveries, deliverInvoice, download, entriesOf, listed, listIncoming, listWithSequenceNo, markHandled, sendInvoice, SINGLE_ADDRESSINGS, type Sent,
 } from '../support/inbound.ts';
+import { test } from '../support/index.ts';
 import { pathUnderBase } from '../support/outbound.ts';
 import type { ApiResponse } from '../support/index.ts';
 import type { Check } from '../../lib/checks.ts';

@@ -4,7 +4,8 @@
 // selects provider A runs it without the other flows.
 import { fixtureFile, iconRequestBody } from '../../fixtures/index.ts';
 import { checks, expectCheck, observe, registerCompany, tags, type ApiClient, type ApiResponse } from '../support/index.ts';
-import { ICON_PATH, LOOKUP_PATH, OFFBOARD_PATH, pollRecord, pollResponse, PROVIDER_A_PATH, recordShowsRegistration, test } from '../support/provider-a.ts';
+import { ICON_PATH, LOOKUP_PATH, OFFBOARD_PATH, pollRecord, pollResponse, PROVIDER_A_PATH, recordShowsRegistration } from '../support/provider-a.ts';
+import { test } from '../support/index.ts';
 
 const { statusIs, bodyIsEmpty, hasHeader, isRejected, isSuccess, locationEndsWithUuid, fieldSatisfies } = checks;
 

@@ -7,7 +7,8 @@
 import type { SendDocumentAsType } from '../../fixtures/bodies.ts';
 import type { Fixtures } from '../../fixtures/index.ts';
 import { checks, expectCheck, observe, schema, tags, type ApiClient, type RegisteredCompany, type RunContext } from '../support/index.ts';
-import { currentStatusOf, DOCUMENT_STATUSES, downloadOutbound, fact, refusedForUnregisteredSsn, sendableSsn, isBinaryDocument, historyOf, pollStatus, sentDocument, shapeOf, statusPath, test, uploadAndSend } from '../support/outbound.ts';
+import { currentStatusOf, DOCUMENT_STATUSES, downloadOutbound, fact, refusedForUnregisteredSsn, sendableSsn, isBinaryDocument, historyOf, pollStatus, sentDocument, shapeOf, statusPath, uploadAndSend } from '../support/outbound.ts';
+import { test } from '../support/index.ts';
 
 const { statusIs, fieldSatisfies } = checks;
 

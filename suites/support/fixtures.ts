@@ -80,7 +80,8 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     async ({ target }, use, workerInfo) => {
       recordWorkerStarted();
       await use();
-      writeWorkerTiming(target, workerInfo.workerIndex);
+      // Only `dxs test` (which alone hands out a secrets file) collects the figures and removes their folder.
+      if (target.secretsFile !== undefined) writeWorkerTiming(target, workerInfo.workerIndex);
     },
     { scope: 'worker', auto: true },
   ],

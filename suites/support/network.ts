@@ -5,7 +5,7 @@ import type { Check } from '../../lib/checks.ts';
 import { fieldSatisfies, statusIs } from '../../lib/checks.ts';
 import type { ApiClient, ApiResponse, Auth } from './client.ts';
 import type { RegisteredCompany } from './companies.ts';
-import { schema, schemaTypes } from './index.ts';
+import { schema, schemaTypes } from './schema-checks.ts';
 import { expectCheck } from './verdict.ts';
 
 /** Organisation numbers compare without separators (556677-8899 = 5566778899). */

@@ -69,12 +69,16 @@ export function backgroundKind(description: string): string {
 const FIRST_WAIT_MS = 50;
 /** The longest wait between two attempts: a bounded backoff, so a completion is seen within about this. */
 const MAX_WAIT_MS = 1000;
-/** Before this target has shown a completion of a kind: the first ones are seen soon after they happen. */
-const UNPACED_MAX_WAIT_MS = 500;
+/**
+ * Before this target has shown a completion of a kind, and for waits of no known kind (a token
+ * being refused, a change showing): the backoff of before, 50 ms doubling to 1 s. A wait that runs
+ * to the async timeout (a fault) then makes no more calls than it did.
+ */
+const UNPACED_MAX_WAIT_MS = MAX_WAIT_MS;
 
 /**
  * The wait before the next attempt of a poll, `elapsed` ms after its first, `waits` waits in.
- * Until this worker has seen the kind of work done, the wait grows from 50 ms to 0.5 s. Once it
+ * Until this worker has seen the kind of work done, the wait grows from 50 ms to 1 s. Once it
  * has, the poll sleeps through most of the quickest completion seen (less half a round trip, as
  * the next call reaches the target that much later) and then asks at a tenth of it, growing to
  * at most 1 s: fewer calls on a slow target, no slower on a fast one.

@@ -15,8 +15,20 @@ import { runDxs } from './helpers.ts';
 /** A bound on each run, not an expectation of its time. */
 const RUN_BOUND_MS = 900_000;
 
-function verdicts(results: Results): Record<string, string> {
-  return Object.fromEntries(results.tests.map((record) => [`${record.file} › ${record.titlePath.join(' › ')}`, record.verdict]));
+const key = (record: Results['tests'][number]): string => `${record.file} › ${record.titlePath.join(' › ')}`;
+
+/**
+ * A test that could not make its check at the timing it met says so with a warning "... not
+ * checked" (FLOW-07 needs an invoice still Pending when offboarding arrives, which a loaded
+ * machine can miss on the fast default sandbox): not a verdict on the target, so such a test is
+ * left out of the comparison, in both runs.
+ */
+function notChecked(record: Results['tests'][number]): boolean {
+  return record.annotations.some((annotation) => annotation.type === 'warning' && /not checked/.test(annotation.description ?? ''));
+}
+
+function verdicts(results: Results, leftOut: ReadonlySet<string>): Record<string, string> {
+  return Object.fromEntries(results.tests.filter((record) => !leftOut.has(key(record))).map((record) => [key(record), record.verdict]));
 }
 
 async function fullRun(directory: string, extra: string[]): Promise<Results> {
@@ -35,7 +47,9 @@ test('a full destructive run against latency-80ms,async-1s passes with the verdi
     const plain = await fullRun(join(root, 'plain'), []);
     assert.equal(slow.summary.failed, 0);
     assert.equal(slow.summary.blocked, 0);
-    assert.deepEqual(verdicts(slow), verdicts(plain), 'every test has the verdict it has against the default sandbox');
+    const leftOut = new Set([...slow.tests, ...plain.tests].filter(notChecked).map(key));
+    assert.ok(leftOut.size <= 2, `only a timing-bound check may be left out: ${[...leftOut].join('; ')}`);
+    assert.deepEqual(verdicts(slow, leftOut), verdicts(plain, leftOut), 'every test has the verdict it has against the default sandbox');
 
     const timing = slow.timing;
     assert.ok(timing !== undefined, 'results.json has a timing section');
