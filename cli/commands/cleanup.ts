@@ -12,7 +12,7 @@ import {
 } from '../../suites/support/journal.ts';
 import type { RunContext } from '../../suites/support/run-context.ts';
 import { isSharedErpId } from '../../suites/support/shared-company.ts';
-import { budgetFor, pacerFor, sendThroughGateway, type GatewaySettings } from '../../suites/support/gateway.ts';
+import { budgetFor, gateFor, pacerFor, sendThroughGateway, type GatewaySettings } from '../../suites/support/gateway.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -93,7 +93,7 @@ export async function deleteCompanies(companies: readonly JournalCompany[], opti
       } else {
         try {
           const sendDelete = () => deleteOne(options.baseUrl, apiKey, company.ErpId, Math.min(REQUEST_TIMEOUT_MS, Math.max(1, deadline - Date.now())), options.signal, options.connection ?? { insecure: false });
-          const answer = budget === undefined ? { response: await sendDelete(), gaveUp: undefined } : await sendThroughGateway({ endpoint: 'POST /companies/delete', send: sendDelete, pacer, budget });
+          const answer = budget === undefined ? { response: await sendDelete(), gaveUp: undefined } : await sendThroughGateway({ endpoint: 'POST /companies/delete', send: sendDelete, pacer, gate: gateFor({}), budget });
           const status = answer.response.status;
           const reason = answer.gaveUp !== undefined ? `rate limited by the target: POST /companies/delete answered ${answer.gaveUp} after the run's budget of waiting was spent` : stopReason(status);
           if (status === 200 || status === 202) deleted.push({ ...entry, status });

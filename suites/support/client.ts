@@ -12,7 +12,7 @@ import { API_KEY_HEADER, CLIENT_TOKEN_HEADER } from '../../lib/defaults.ts';
 import { describeNoResponse } from '../../lib/no-response.ts';
 import { secrets } from '../../lib/redact.ts';
 import { endpointOf } from '../../report/endpoints.ts';
-import { budgetFor, pacerFor, rateLimitCause, sendThroughGateway } from './gateway.ts';
+import { budgetFor, gateFor, pacerFor, rateLimitCause, sendThroughGateway } from './gateway.ts';
 import { journalCall } from './journal.ts';
 import { recordCall } from './timing.ts';
 import type { Exchange, ExchangeLog } from './log.ts';
@@ -219,6 +219,7 @@ export class ApiClient {
       endpoint: exchange.endpoint,
       send,
       pacer: pacerFor(this.context),
+      gate: gateFor(this.context),
       budget,
       retry: options.gatewayAnswers !== 'return',
       onWait: (wait) => {

@@ -47,6 +47,99 @@ export function pacerFor(settings: { maxRps?: number; workers?: number }): Pacer
 
 const pacers = new Map<string, Pacer>();
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Requests a second that a gateway's RateLimit-Policy (or RateLimit) header announces, e.g. "15;w=1" or "q=100;w=10". */
+export function announcedRate(headers: Record<string, string>): number | undefined {
+  for (const name of ['ratelimit-policy', 'ratelimit']) {
+    const value = Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
+    if (value === undefined) continue;
+    const quota = /(?:^|[\s,;"])q=(\d+)/.exec(value) ?? /^\s*(\d+)\s*;/.exec(value);
+    const window = /(?:^|[\s,;])w=(\d+)/.exec(value);
+    if (quota !== null && Number(quota[1]) > 0) return Number(quota[1]) / (window === null ? 1 : Math.max(1, Number(window[1])));
+  }
+  return undefined;
+}
+
+/** Without an announced rate, the first pace after a gateway's answer: ten calls a second for the process. */
+const FIRST_INTERVAL_MS = 100;
+/** Each further answer of the gateway slows the pace by half again, down to a call every 2 s. */
+const SLOWER = 1.5;
+const SLOWEST_INTERVAL_MS = 2000;
+/** Each 10 s without one the pace quickens by a fifth, until it is no pace at all. */
+const QUICKEN_AFTER_MS = 10_000;
+const QUICKER = 0.8;
+const UNPACED_BELOW_MS = 5;
+
+/**
+ * What one process learnt of the gateway. Once the gateway answered, no call of the process leaves
+ * before its Retry-After has passed, so the calls beside it (a worker's early registrations, the
+ * cleanup's parallel deletes) do not each meet the gateway and spend the run's budget; and the
+ * process paces itself from then on (at its share of an announced RateLimit-Policy, else ten calls
+ * a second), slower at each further answer, quicker while none comes. A target without a gateway
+ * is never slowed: nothing is paced before its first 429.
+ */
+export class GatewayGate {
+  private readonly processes: number;
+  private notBefore = 0;
+  private intervalMs: number | undefined;
+  private next = 0;
+  private lastAnswerAt = 0;
+
+  /** processes: how many processes of the run share the gateway's limit (the workers). */
+  constructor(processes = 1) {
+    this.processes = Math.max(1, processes);
+  }
+
+  /** Resolves when the next call may leave. */
+  async pass(): Promise<void> {
+    let now = performance.now();
+    while (this.notBefore > now) {
+      await sleep(this.notBefore - now);
+      now = performance.now();
+    }
+    if (this.intervalMs === undefined) return;
+    while (now - this.lastAnswerAt > QUICKEN_AFTER_MS && this.intervalMs !== undefined) {
+      this.lastAnswerAt += QUICKEN_AFTER_MS;
+      this.intervalMs *= QUICKER;
+      if (this.intervalMs < UNPACED_BELOW_MS) this.intervalMs = undefined;
+    }
+    if (this.intervalMs === undefined) return;
+    const slot = Math.max(now, this.next);
+    this.next = slot + this.intervalMs;
+    if (slot > now) await sleep(slot - now);
+  }
+
+  /** The gateway answered: hold every call for waitMs, and pace the process (slower each time). */
+  answered(waitMs: number, headers: Record<string, string>): void {
+    const now = performance.now();
+    this.notBefore = Math.max(this.notBefore, now + waitMs);
+    this.lastAnswerAt = now;
+    const announced = announcedRate(headers);
+    const share = announced === undefined ? undefined : (1000 * this.processes) / announced;
+    const slower = this.intervalMs === undefined ? (share ?? FIRST_INTERVAL_MS) : this.intervalMs * SLOWER;
+    this.intervalMs = Math.min(SLOWEST_INTERVAL_MS, Math.max(share ?? 0, slower));
+  }
+
+  /** The pace now (ms between calls), undefined when unpaced. */
+  get interval(): number | undefined {
+    return this.intervalMs;
+  }
+}
+
+const gates = new Map<number, GatewayGate>();
+
+/** The gate of this process, for a run of `workers` processes calling at once. */
+export function gateFor(settings: { workers?: number }): GatewayGate {
+  const processes = Math.max(1, settings.workers ?? 1);
+  let gate = gates.get(processes);
+  if (gate === undefined) {
+    gate = new GatewayGate(processes);
+    gates.set(processes, gate);
+  }
+  return gate;
+}
+
 /** Where the run's gateway answers are written, and how much waiting it allows. */
 export interface GatewaySettings {
   reportDir: string;
@@ -168,6 +261,8 @@ export interface GatewayCall<T extends GatewayView> {
   /** Sends the call (again); each send is paced. */
   send: () => Promise<T>;
   pacer?: Pacer;
+  /** What this process learnt of the gateway (gateFor): absent, each call meets it alone. */
+  gate?: GatewayGate;
   budget: GatewayBudget;
   /** false: the first answer is returned, the gateway's too (still counted, never waited for). */
   retry?: boolean;
@@ -183,11 +278,14 @@ export interface GatewayCall<T extends GatewayView> {
 export async function sendThroughGateway<T extends GatewayView>(call: GatewayCall<T>): Promise<{ response: T; waits: GatewayWait[]; gaveUp?: string }> {
   const waits: GatewayWait[] = [];
   for (;;) {
+    // A call that wants the gateway's answer itself (a probe of the limit) is not held back.
+    if (call.retry !== false) await call.gate?.pass();
     await call.pacer?.take();
     const response = await call.send();
     if (!isGatewayAnswer(response.status, response.headers)) return { response, waits };
     const retryAfter = retryAfterOf(response.headers);
     const limit = describeGatewayAnswer(response.status, response.headers);
+    call.gate?.answered(Math.round(retryAfterSeconds(retryAfter) * 1000), response.headers);
     if (call.retry === false) {
       call.budget.record({ endpoint: call.endpoint, status: response.status, retryAfter, waitedMs: 0, limit });
       return { response, waits };
