@@ -17,6 +17,8 @@ export const MIN_DEFAULT_WORKERS = 2;
  * waiting: only the latency beyond it calls for more workers.
  */
 export const LOCAL_LATENCY_MS = 15;
+/** A registration this quick (the embedded sandbox takes about 30 ms) keeps no worker waiting. */
+export const LOCAL_BACKGROUND_MS = 200;
 
 export interface ConcurrencyInput {
   /** Round trip of a cheap call, as measured at the start (the quickest of a few probes). */
@@ -43,8 +45,9 @@ export function chooseWorkers(input: ConcurrencyInput): ConcurrencyChoice {
   const perWorker = input.workerMemoryMb ?? WORKER_MEMORY_MB;
   const latency = Math.max(0, input.latencyMs - LOCAL_LATENCY_MS);
   // Background work is waited for in polls between calls: a slow one idles a worker longer, but
-  // early starts and paced polls (suites/support) keep most of that off the worker, so it counts a tenth.
-  const background = input.backgroundDelayMs === undefined ? 0 : input.backgroundDelayMs / 10;
+  // early starts and paced polls (suites/support) keep most of that off the worker, so it counts a
+  // tenth. A registration as quick as the embedded sandbox's is this machine's own work, as a short round trip is.
+  const background = input.backgroundDelayMs === undefined ? 0 : Math.max(0, input.backgroundDelayMs - LOCAL_BACKGROUND_MS) / 10;
   const wait = latency + background;
   const cores = Math.max(1, input.cores);
   const byCpu = Math.ceil((cores * (cpu + wait)) / cpu);

@@ -33,6 +33,8 @@ export interface TargetOptions {
   probeTimeoutMs?: number;
   /** Proxy and TLS settings (--proxy, --ca-cert, --client-cert/--client-key, --insecure). */
   network?: NetworkOptions;
+  /** false: the caller measures the latency itself (dxs test, alongside its background probe). */
+  measureLatency?: boolean;
 }
 
 /** The target options among a command's resolved options (TARGET_OPTIONS of lib/config.ts). */
@@ -161,7 +163,7 @@ export async function openTarget(options: TargetOptions, registry: SecretRegistr
         throw error;
       }
     }
-    target.latencyMs = await measureLatency(target.baseUrl, connection).catch(() => undefined);
+    if (options.measureLatency !== false) target.latencyMs = await measureLatency(target.baseUrl, connection).catch(() => undefined);
     return target;
   }
   const { url, warnings } = checkBaseUrl(options.baseUrl);
@@ -187,7 +189,7 @@ export async function openTarget(options: TargetOptions, registry: SecretRegistr
   };
   registerTargetSecrets(target, registry);
   target.certificate = await probe(url, options.probeTimeoutMs ?? 5000, connection);
-  target.latencyMs = await measureLatency(url, connection).catch(() => undefined);
+  if (options.measureLatency !== false) target.latencyMs = await measureLatency(url, connection).catch(() => undefined);
   return target;
 }
 

@@ -3,6 +3,7 @@
 // deletes at once, each with its own timeout, all within one deadline. POST /companies/delete
 // answers a duplicate with 200, so deleting again is harmless; 401 means the key lacks the
 // DeleteRegistration role and 501 that deletes are disabled, and either stops the attempts with that key.
+import { setMaxListeners } from 'node:events';
 import { API_KEY_HEADER } from '../../lib/defaults.ts';
 import { secrets } from '../../lib/redact.ts';
 import { send, type Connection } from '../../lib/transport.ts';
@@ -196,6 +197,8 @@ export function cleanupLine(report: CleanupReport): string {
  */
 export async function cleanUpAfterRun(context: Pick<RunContext, 'reportDir' | 'baseUrl' | 'apiKey' | 'apiKeyWithoutDelete' | 'embedded' | 'connection'> & Partial<Pick<RunContext, 'runPrefix' | 'maxRps' | 'rateLimitBudgetSeconds'>>, keepData: boolean, concurrency?: number): Promise<CleanupReport> {
   const controller = new AbortController();
+  // Every delete in flight listens on it: as many as the run had workers, past Node's warning at 10.
+  setMaxListeners(Math.max(10, (concurrency ?? CLEANUP_CONCURRENCY) * 2), controller.signal);
   const interrupt = (): void => controller.abort();
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);

@@ -11,7 +11,7 @@ import { availableParallelism, freemem, tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { ConfigError, TEST_OPTIONS, resolveCommandOptions, type ResolvedOptions } from '../../lib/config.ts';
 import { secrets } from '../../lib/redact.ts';
-import { openTarget, type Target } from '../../lib/target.ts';
+import { measureLatency, openTarget, type Target } from '../../lib/target.ts';
 import { networkOptionsOf } from '../../lib/transport.ts';
 import { childNetwork } from '../../lib/child-network.ts';
 import { connectionInfo, connectionLines } from '../../report/connection.ts';
@@ -29,7 +29,9 @@ import { displayPath, folderTimestamp as timestamp, loadSecretsFile, readResults
 import { RUN_CONTEXT_ENV, type CasingMode, type RunContext } from '../../suites/support/run-context.ts';
 import { addOptions, exitTwoOnUsageError } from '../options.ts';
 import { CLEANUP_CONCURRENCY, cleanUpAfterRun, cleanupLine } from './cleanup.ts';
-import { startJournal } from '../../suites/support/journal.ts';
+import { appendJournal, startJournal } from '../../suites/support/journal.ts';
+import { measureBackgroundDelay, type BackgroundProbe } from '../../lib/background-delay.ts';
+import { createFixtures } from '../../fixtures/generators.ts';
 import type { CleanupReport } from '../../report/cleanup.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -173,10 +175,35 @@ function runPlaywright(args: string[], env: NodeJS.ProcessEnv, onInterrupt: () =
  * machine's cores and memory (lib/concurrency.ts). Whether the target is on this machine says
  * little: a local gateway can be slow and a remote one fast.
  */
-function defaultWorkers(target: Target, maxRps: number | undefined): { workers: number; reason: string } {
+function defaultWorkers(target: Target, maxRps: number | undefined, background: BackgroundProbe | undefined): { workers: number; reason: string } {
   if (target.latencyMs === undefined) return { workers: 2, reason: 'the target\'s latency could not be measured: 2, as for a CPU-bound target' };
   // Half of what is free: the target (the embedded sandbox), the runner and the rest of the machine need theirs.
-  return chooseWorkers({ latencyMs: target.latencyMs, cores: availableParallelism(), freeMemoryMb: freemem() / 2 ** 20 / 2, maxRps });
+  const chosen = chooseWorkers({ latencyMs: target.latencyMs, backgroundDelayMs: background?.delayMs, cores: availableParallelism(), freeMemoryMb: freemem() / 2 ** 20 / 2, maxRps });
+  return background === undefined || background.delayMs !== undefined ? chosen : { ...chosen, reason: `${chosen.reason}; background work ${background.note}` };
+}
+
+/** The longest the background probe may delay the start: a longer registration is known to be at least this long. */
+const BACKGROUND_PROBE_MS = 3000;
+
+/**
+ * Before the workers are chosen: one registration, timed (lib/background-delay.ts). Its company has
+ * the run's prefix and is journaled, so the cleanup deletes it with the run's others. Not for a
+ * run narrowed by --grep (a handful of tests gets few workers anyway), nor when --workers decides.
+ */
+async function probeBackground(context: RunContext, target: Target): Promise<BackgroundProbe | undefined> {
+  if (context.grep !== undefined && context.grep !== '') return undefined;
+  if (target.apiKey === undefined || target.apiKey === '') return undefined;
+  const company = createFixtures({ seed: context.seed * 1000 + 999, runPrefix: `${context.runPrefix}-probe` }).company('SE');
+  const body: Record<string, unknown> & { ErpId: string } = { ...company };
+  return measureBackgroundDelay({
+    baseUrl: target.baseUrl,
+    apiKey: target.apiKey,
+    connection: target.connection,
+    company: body,
+    onRegistered: () => appendJournal(context.reportDir, { at: new Date().toISOString(), runPrefix: context.runPrefix, kind: 'company', key: 'apiKey', ErpId: company.ErpId, OrgNo: company.OrgNo, CountryCode: company.CountryCode, Name: company.Name }),
+    deadlineMs: Math.min(BACKGROUND_PROBE_MS, context.asyncTimeoutSeconds * 1000),
+    minPauseMs: context.maxRps === undefined ? undefined : 1000 / context.maxRps,
+  });
 }
 
 function summaryLine(results: Results, reportDir: string): string {
@@ -220,6 +247,8 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
       sandboxFaults: options.sandboxFault as string[] | undefined,
       sandboxVariants: options.sandboxVariant as string[] | undefined,
       network: networkOptionsOf(options),
+      // Below, side by side with the background probe.
+      measureLatency: false,
     });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
@@ -261,7 +290,14 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
     maxRps: options.maxRps as number | undefined,
     rateLimitBudgetSeconds: options.rateLimitBudget as number,
   };
-  const chosen = options.workers === undefined ? defaultWorkers(target, options.maxRps as number | undefined) : { workers: options.workers as number, reason: 'set by --workers' };
+  // The journal first: the background probe's company is the run's first entry in it.
+  startJournal(context);
+  const [latencyMs, background] = await Promise.all([
+    measureLatency(target.baseUrl, target.connection).catch(() => undefined),
+    options.workers === undefined ? probeBackground(context, target) : undefined,
+  ]);
+  target.latencyMs = latencyMs;
+  const chosen = options.workers === undefined ? defaultWorkers(target, options.maxRps as number | undefined, background) : { workers: options.workers as number, reason: 'set by --workers' };
   const workers = chosen.workers;
   context.workers = workers;
   if (target.latencyMs !== undefined) context.latencyMs = Math.round(target.latencyMs);
@@ -274,7 +310,6 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   let interrupted = false;
   let code: number | null;
   let cleanup: CleanupReport | undefined;
-  startJournal(context);
   const network = childNetwork(target.connection, env);
   try {
     code = await runPlaywright(args, { ...network.env, [RUN_CONTEXT_ENV]: JSON.stringify(context) }, () => {

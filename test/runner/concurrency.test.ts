@@ -25,6 +25,9 @@ test('the default workers follow the measured latency, within cores, memory and 
   assert.ok(capped.workers < slow.workers, '--max-rps bounds the workers');
   assert.match(capped.reason, /--max-rps 10/);
   assert.ok(chooseWorkers({ ...machine, latencyMs: 80, backgroundDelayMs: 1000 }).workers >= slow.workers, 'slow background work never lowers the choice');
+  assert.ok(chooseWorkers({ ...machine, latencyMs: 1, backgroundDelayMs: 1300 }).workers > local.workers, 'a target that answers at once but registers slowly gets more workers');
+  assert.equal(chooseWorkers({ ...machine, latencyMs: 1, backgroundDelayMs: 30 }).workers, MIN_DEFAULT_WORKERS, 'a registration as quick as the embedded sandbox\'s keeps the choice');
+  assert.match(chooseWorkers({ ...machine, latencyMs: 80, backgroundDelayMs: 1300 }).reason, /background step 1300 ms/);
 });
 
 test('latency-<N>ms and async-<N>s / async-<N>ms are variant names the sandbox accepts', () => {
