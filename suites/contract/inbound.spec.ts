@@ -133,10 +133,9 @@ test.describe('inbound security', () => {
   }, async ({ api, target, fixtures, recipientCompany }) => {
     // Both companies have data before anything is read: each one sends the other an invoice. A third
     // company receives nothing, the list a leak fills most visibly.
-    const peer = await registerReceivingCompany(api, target, fixtures, 'isolation-peer');
-    const third = await registerCompany(api, target, fixtures.company('SE'));
-    const toPeer = await deliverInvoice(api, target, fixtures, recipientCompany, peer);
-    const toRecipient = await deliverInvoice(api, target, fixtures, peer, recipientCompany);
+    // Side by side (issue 27): nothing is read before both deliveries are done.
+    const [peer, third] = await Promise.all([registerReceivingCompany(api, target, fixtures, 'isolation-peer'), registerCompany(api, target, fixtures.company('SE'))]);
+    const [toPeer, toRecipient] = await Promise.all([deliverInvoice(api, target, fixtures, recipientCompany, peer), deliverInvoice(api, target, fixtures, peer, recipientCompany)]);
     const held = [{ owner: peer, sender: recipientCompany, entry: toPeer.entry }, { owner: recipientCompany, sender: peer, entry: toRecipient.entry }];
     const readers = [{ name: 'the recipient company', company: recipientCompany }, { name: 'the peer company', company: peer }, { name: 'a third company that received nothing', company: third }];
     const noLeak = async (moment: string) => {

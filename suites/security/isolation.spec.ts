@@ -57,9 +57,10 @@ test("one company's token cannot read, download or list another company's sent d
 
 test("one company's token never reads another company's provider A record: both ways, and a third company's", { tag: tags('security', 'SEC-09') }, async ({ api, target, fixtures }) => {
   // Companies of their own: the shared ones must not have provider A active (suites/support/provider-a.ts).
-  const holders = [await registerCompany(api, target, fixtures.company('SE')), await registerCompany(api, target, fixtures.company('SE'))];
-  for (const company of holders) await activateProviderA(api, target, fixtures, company);
-  const third = await registerCompany(api, target, fixtures.company('SE'));
+  // Registered and activated side by side (issue 27): nothing is read before all of it is done.
+  const [first, second, third] = await Promise.all([fixtures.company('SE'), fixtures.company('SE'), fixtures.company('SE')].map((input) => registerCompany(api, target, input)));
+  const holders = [first, second];
+  await Promise.all(holders.map((company) => activateProviderA(api, target, fixtures, company)));
   const records = [];
   for (const company of holders) records.push(await api.get(PROVIDER_A_PATH, { auth: { clientToken: company.token } }));
   for (const [index, company] of holders.entries()) {

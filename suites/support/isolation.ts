@@ -28,9 +28,12 @@ export interface IsolationSetting {
 
 /** Each of the two companies sends a PDF document; then a third company is registered that holds nothing. */
 export async function isolationSetting(api: ApiClient, context: RunContext, fixtures: Fixtures, companies: readonly [RegisteredCompany, RegisteredCompany]): Promise<IsolationSetting> {
-  const holders: Holder[] = [];
-  for (const company of companies) holders.push({ company, sent: await sentDocument(api, fixtures, company.token, 'PDF') });
-  const third = await registerCompany(api, context, fixtures.company('SE'));
+  // At once: no read is made before all three are done, so the order of the sends and the
+  // registration changes nothing, and their background work runs side by side (issue 27).
+  const [third, ...holders] = await Promise.all([
+    registerCompany(api, context, fixtures.company('SE')),
+    ...companies.map(async (company): Promise<Holder> => ({ company, sent: await sentDocument(api, fixtures, company.token, 'PDF') })),
+  ]);
   return { holders, third };
 }
 
@@ -53,12 +56,10 @@ export function crossReads(setting: IsolationSetting): Array<{ holder: Holder; r
  * documents once they move on would start to show them: lists are read again after it.
  */
 export async function documentsMovedOn(api: ApiClient, context: RunContext, setting: IsolationSetting): Promise<void> {
-  for (const holder of setting.holders) {
-    await pollStatus(api, context, holder.company.token, holder.sent.documentId, (data) => {
-      const status = currentStatusOf(data);
-      return status !== undefined && status !== 'Pending';
-    });
-  }
+  await Promise.all(setting.holders.map((holder) => pollStatus(api, context, holder.company.token, holder.sent.documentId, (data) => {
+    const status = currentStatusOf(data);
+    return status !== undefined && status !== 'Pending';
+  })));
 }
 
 /** The check, with the reader named in what it expected, so a failure says whose read leaked. */
