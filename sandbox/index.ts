@@ -13,7 +13,7 @@ import { Engine } from './engine.ts';
 import { ApiError, sendError } from './errors.ts';
 import { checkNames, expandVariants } from './faults.ts';
 import { addGateway } from './gateway.ts';
-import { addedLatencyMs, variantStepDelayMs } from './timing-variants.ts';
+import { addedLatencyMs, DEFAULT_ASYNC_DELAY_MS, variantStepDelayMs } from './timing-variants.ts';
 import { answerUnsupportedMethods } from './methods.ts';
 import { Store } from './store.ts';
 import { tokensArea } from './areas/tokens.ts';
@@ -50,7 +50,7 @@ export interface RunningSandbox {
   close(): Promise<void>;
 }
 
-export const DEFAULT_ASYNC_DELAY_MS = 20;
+export { DEFAULT_ASYNC_DELAY_MS };
 const SLOW_DELAY_MS = 250;
 /** Large enough for a 500001-SSN lookup (about 7.5 MB of JSON), small enough to stay bounded. */
 export const BODY_LIMIT_BYTES = 16 * 1024 * 1024;

@@ -3,6 +3,9 @@
 // seconds (`async-<N>s` or `async-<N>ms`: each background step). Both are legitimate: the spec
 // promises no speed. The names are patterns, so faults.ts lists the usual ones and accepts these.
 
+/** Each background step of the sandbox, unless a variant or --async-delay says otherwise. */
+export const DEFAULT_ASYNC_DELAY_MS = 20;
+
 const LATENCY = /^latency-(\d{1,5})ms$/;
 const ASYNC = /^async-(\d{1,4})(s|ms)$/;
 /** Bounds that keep a mistyped name from making a sandbox that never answers. */

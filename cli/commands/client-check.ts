@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { ConfigError, positive, resolveCommandOptions, type OptionSpec } from '../../lib/config.ts';
 import { secrets } from '../../lib/redact.ts';
-import { startSandbox, type RunningSandbox } from '../../sandbox/index.ts';
+import type { RunningSandbox } from '../../sandbox/index.ts';
 import { loadClientRequirements } from '../../schemas/client-requirements.ts';
 import { displayPath, folderTimestamp } from '../../report/write.ts';
 import { gradeCalls } from '../../grading/graded-call.ts';
@@ -174,6 +174,8 @@ export async function runClientCheck(flags: Record<string, unknown>, command: re
   let recorder: Recorder;
   const provocations = new Provocations(provoke);
   try {
+    // Loaded when used, as lib/target.ts does: the other commands of the CLI never pay for fastify.
+    const { startSandbox } = await import('../../sandbox/index.ts');
     sandbox = await startSandbox({ host: '127.0.0.1', port: 0, casing: options.sandboxCasing as 'pascal' | 'camel' | undefined, asyncDelayMs: provoke.includes('slow-background') ? SLOW_BACKGROUND_STEP_MS : undefined });
   } catch (error) {
     console.error(`dxs client-check: the grading sandbox could not start: ${(error as Error).message}`);

@@ -3,7 +3,8 @@
 // the sandbox's own (documented, sandbox-only) API keys; stops cleanly on SIGINT and SIGTERM.
 import type { Command } from 'commander';
 import { DEFAULT_SANDBOX_HOST, DEFAULT_SANDBOX_PORT } from '../../lib/defaults.ts';
-import { DEFAULT_ASYNC_DELAY_MS, startSandbox, type SandboxOptions } from '../../sandbox/index.ts';
+import type { SandboxOptions } from '../../sandbox/index.ts';
+import { DEFAULT_ASYNC_DELAY_MS } from '../../sandbox/timing-variants.ts';
 import { FAULTS, VARIANT_GROUPS, VARIANTS } from '../../sandbox/faults.ts';
 
 interface SandboxFlags {
@@ -75,6 +76,8 @@ export function registerSandboxCommand(program: Command): void {
       }
       let running;
       try {
+        // Loaded when used: the other commands of the CLI never pay for fastify.
+        const { startSandbox } = await import('../../sandbox/index.ts');
         running = await startSandbox(options);
       } catch (error) {
         console.error(`dxs sandbox: ${explain(error, options)}`);

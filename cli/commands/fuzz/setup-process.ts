@@ -10,7 +10,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { childNetwork } from '../../../lib/child-network.ts';
 import type { Target } from '../../../lib/target.ts';
-import { prepareFuzzData, type FuzzData } from './setup.ts';
+import type { FuzzData } from './setup.ts';
+
+// Loaded when used: it brings in Playwright's request API, which every other command of the CLI would pay for at start.
+const prepareFuzzData: typeof import('./setup.ts').prepareFuzzData = async (...args) => (await import('./setup.ts')).prepareFuzzData(...args);
 
 const SETUP_ENV = 'DXS_FUZZ_SETUP';
 
