@@ -25,6 +25,11 @@ export interface BackgroundProbeInput {
   deadlineMs: number;
   /** The shortest pause between polls (--max-rps). */
   minPauseMs?: number;
+  /**
+   * True once a registration known to take at least this long already decides what the figure is
+   * for (the workers reach their bound): the probe then ends with that lower bound instead of waiting on.
+   */
+  decided?: (atLeastMs: number) => boolean;
 }
 
 export interface BackgroundProbe {
@@ -36,7 +41,7 @@ export interface BackgroundProbe {
 }
 
 const FIRST_POLL_MS = 25;
-const LONGEST_POLL_MS = 500;
+const LONGEST_POLL_MS = 250;
 
 function parse(answer: Answer): unknown {
   try {
@@ -81,6 +86,8 @@ export async function measureBackgroundDelay(input: BackgroundProbeInput): Promi
         }
         if (status.status !== 200 && (status.status < 400 || status.status > 499)) return { note: `not measured: GET /companies/status answered ${status.status}` };
       }
+      const waited = performance.now() - registeredAt;
+      if (token !== undefined && input.decided?.(waited) === true) return { delayMs: waited, atLeast: true, note: `a registration took more than ${Math.round(waited)} ms, which decided` };
       await new Promise((resolve) => setTimeout(resolve, Math.min(Math.max(pause, input.minPauseMs ?? 0), Math.max(0, ends - Date.now()))));
       pause = Math.min(LONGEST_POLL_MS, pause * 2);
     }

@@ -25,6 +25,8 @@ export interface ConcurrencyInput {
   latencyMs: number;
   /** How long one background step took, when it was measured; each poll waits roughly this long. */
   backgroundDelayMs?: number;
+  /** The step was still running when the measure ended: it takes at least backgroundDelayMs. */
+  backgroundAtLeast?: boolean;
   cores: number;
   /** Memory free for workers (the caller leaves a margin). */
   freeMemoryMb: number;
@@ -64,6 +66,6 @@ export function chooseWorkers(input: ConcurrencyInput): ConcurrencyChoice {
   for (const [bound, why] of bounds.slice(1)) {
     if (bound < workers) [workers, decided] = [bound, why];
   }
-  const measured = `target latency ${Math.max(0, input.latencyMs).toFixed(0)} ms${input.backgroundDelayMs === undefined ? '' : `, background step ${Math.round(input.backgroundDelayMs)} ms`}`;
+  const measured = `target latency ${Math.max(0, input.latencyMs).toFixed(0)} ms${input.backgroundDelayMs === undefined ? '' : `, background step ${input.backgroundAtLeast === true ? 'over ' : ''}${Math.round(input.backgroundDelayMs)} ms`}`;
   return { workers, reason: `${measured}: ${decided}` };
 }

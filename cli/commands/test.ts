@@ -177,9 +177,13 @@ function runPlaywright(args: string[], env: NodeJS.ProcessEnv, onInterrupt: () =
  */
 function defaultWorkers(target: Target, maxRps: number | undefined, background: BackgroundProbe | undefined): { workers: number; reason: string } {
   if (target.latencyMs === undefined) return { workers: 2, reason: 'the target\'s latency could not be measured: 2, as for a CPU-bound target' };
-  // Half of what is free: the target (the embedded sandbox), the runner and the rest of the machine need theirs.
-  const chosen = chooseWorkers({ latencyMs: target.latencyMs, backgroundDelayMs: background?.delayMs, cores: availableParallelism(), freeMemoryMb: freemem() / 2 ** 20 / 2, maxRps });
+  const chosen = choose(target.latencyMs, background?.delayMs, maxRps, background?.atLeast);
   return background === undefined || background.delayMs !== undefined ? chosen : { ...chosen, reason: `${chosen.reason}; background work ${background.note}` };
+}
+
+function choose(latencyMs: number, backgroundDelayMs: number | undefined, maxRps: number | undefined, backgroundAtLeast?: boolean): ReturnType<typeof chooseWorkers> {
+  // Half of what is free: the target (the embedded sandbox), the runner and the rest of the machine need theirs.
+  return chooseWorkers({ latencyMs, backgroundDelayMs, backgroundAtLeast, cores: availableParallelism(), freeMemoryMb: freemem() / 2 ** 20 / 2, maxRps });
 }
 
 /** The longest the background probe may delay the start: a longer registration is known to be at least this long. */
@@ -190,11 +194,15 @@ const BACKGROUND_PROBE_MS = 3000;
  * the run's prefix and is journaled, so the cleanup deletes it with the run's others. Not for a
  * run narrowed by --grep (a handful of tests gets few workers anyway), nor when --workers decides.
  */
-async function probeBackground(context: RunContext, target: Target): Promise<BackgroundProbe | undefined> {
+async function probeBackground(context: RunContext, target: Target, latency: Promise<number | undefined>): Promise<BackgroundProbe | undefined> {
   if (context.grep !== undefined && context.grep !== '') return undefined;
   if (target.apiKey === undefined || target.apiKey === '') return undefined;
   const company = createFixtures({ seed: context.seed * 1000 + 999, runPrefix: `${context.runPrefix}-probe` }).company('SE');
   const body: Record<string, unknown> & { ErpId: string } = { ...company };
+  let latencyMs: number | undefined;
+  void latency.then((value) => {
+    latencyMs = value;
+  });
   return measureBackgroundDelay({
     baseUrl: target.baseUrl,
     apiKey: target.apiKey,
@@ -203,6 +211,12 @@ async function probeBackground(context: RunContext, target: Target): Promise<Bac
     onRegistered: () => appendJournal(context.reportDir, { at: new Date().toISOString(), runPrefix: context.runPrefix, kind: 'company', key: 'apiKey', ErpId: company.ErpId, OrgNo: company.OrgNo, CountryCode: company.CountryCode, Name: company.Name }),
     deadlineMs: Math.min(BACKGROUND_PROBE_MS, context.asyncTimeoutSeconds * 1000),
     minPauseMs: context.maxRps === undefined ? undefined : 1000 / context.maxRps,
+    // Once a longer registration could not add a worker, waiting for its end only delays the run.
+    decided: (atLeastMs) => {
+      if (latencyMs === undefined) return false;
+      const bounded = choose(latencyMs, atLeastMs, context.maxRps);
+      return bounded.workers === choose(latencyMs, BACKGROUND_PROBE_MS, context.maxRps).workers;
+    },
   });
 }
 
@@ -292,10 +306,8 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   };
   // The journal first: the background probe's company is the run's first entry in it.
   startJournal(context);
-  const [latencyMs, background] = await Promise.all([
-    measureLatency(target.baseUrl, target.connection).catch(() => undefined),
-    options.workers === undefined ? probeBackground(context, target) : undefined,
-  ]);
+  const latency = measureLatency(target.baseUrl, target.connection).catch(() => undefined);
+  const [latencyMs, background] = await Promise.all([latency, options.workers === undefined ? probeBackground(context, target, latency) : undefined]);
   target.latencyMs = latencyMs;
   const chosen = options.workers === undefined ? defaultWorkers(target, options.maxRps as number | undefined, background) : { workers: options.workers as number, reason: 'set by --workers' };
   const workers = chosen.workers;
