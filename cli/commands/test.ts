@@ -15,7 +15,7 @@ import { measureLatency, openTarget, type Target } from '../../lib/target.ts';
 import { networkOptionsOf } from '../../lib/transport.ts';
 import { childNetwork } from '../../lib/child-network.ts';
 import { connectionInfo, connectionLines } from '../../report/connection.ts';
-import { chooseWorkers, WORKER_MEMORY_MB } from '../../lib/concurrency.ts';
+import { chooseWorkers, MIN_DEFAULT_WORKERS, WORKER_MEMORY_MB } from '../../lib/concurrency.ts';
 import { collectTiming, timingLines } from '../../report/timing.ts';
 import { TIMING_FOLDER } from '../../suites/support/timing.ts';
 import { newRunPrefix, runSeed } from '../../fixtures/run-prefix.ts';
@@ -175,16 +175,50 @@ function runPlaywright(args: string[], env: NodeJS.ProcessEnv, onInterrupt: () =
  * machine's cores and memory (lib/concurrency.ts). Whether the target is on this machine says
  * little: a local gateway can be slow and a remote one fast.
  */
-function defaultWorkers(target: Target, maxRps: number | undefined, background: BackgroundProbe | undefined): { workers: number; reason: string } {
+function defaultWorkers(target: Target, maxRps: number | undefined, background: BackgroundProbe | undefined, selectedTests?: number): { workers: number; reason: string } {
   if (target.latencyMs === undefined) return { workers: 2, reason: 'the target\'s latency could not be measured: 2, as for a CPU-bound target' };
-  const chosen = choose(target.latencyMs, background?.delayMs, maxRps, background?.atLeast);
+  const chosen = choose(target.latencyMs, background?.delayMs, maxRps, background?.atLeast, selectedTests);
   return background === undefined || background.delayMs !== undefined ? chosen : { ...chosen, reason: `${chosen.reason}; background work ${background.note}` };
 }
 
-function choose(latencyMs: number, backgroundDelayMs: number | undefined, maxRps: number | undefined, backgroundAtLeast?: boolean): ReturnType<typeof chooseWorkers> {
+function choose(latencyMs: number, backgroundDelayMs: number | undefined, maxRps: number | undefined, backgroundAtLeast?: boolean, selectedTests?: number): ReturnType<typeof chooseWorkers> {
   // Half of what is free: the target (the embedded sandbox), the runner and the rest of the machine need theirs.
-  return chooseWorkers({ latencyMs, backgroundDelayMs, backgroundAtLeast, cores: availableParallelism(), freeMemoryMb: freemem() / 2 ** 20 / 2, maxRps });
+  return chooseWorkers({ latencyMs, backgroundDelayMs, backgroundAtLeast, cores: availableParallelism(), freeMemoryMb: freemem() / 2 ** 20 / 2, maxRps, selectedTests });
 }
+
+/** Whether the run selects less than a whole profile: fewer areas than there are, a --grep or a shard. */
+function narrowed(context: RunContext): boolean {
+  const everyArea = new Set(Object.values(loadProfiles()).flatMap((profile) => profile.areas));
+  return (context.grep !== undefined && context.grep !== '') || context.shard !== undefined || context.areas.length < everyArea.size;
+}
+
+/**
+ * How many tests the selection holds, as Playwright lists them (a runner that loads the suites and
+ * runs nothing, about a second); undefined when the listing fails, which then caps nothing.
+ */
+function countSelectedTests(context: RunContext, env: NodeJS.ProcessEnv): Promise<number | undefined> {
+  const args = ['test', '-c', PLAYWRIGHT_CONFIG, '--list', '--reporter=json', ...(context.shard === undefined ? [] : ['--shard', context.shard])];
+  return new Promise((resolvePromise) => {
+    const child = spawn(process.execPath, [playwrightCli(), ...args], { cwd: ROOT, env: { ...env, [RUN_CONTEXT_ENV]: JSON.stringify(context) }, stdio: ['ignore', 'pipe', 'ignore'] });
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => child.kill('SIGKILL'), LIST_TIMEOUT_MS);
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.on('error', () => resolvePromise(undefined));
+    child.on('close', () => {
+      clearTimeout(timer);
+      try {
+        type ListedSuite = { specs?: Array<{ tests: unknown[] }>; suites?: ListedSuite[] };
+        const count = (suite: ListedSuite): number => (suite.specs ?? []).reduce((sum, spec) => sum + spec.tests.length, 0) + (suite.suites ?? []).reduce((sum, inner) => sum + count(inner), 0);
+        const listed = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { suites: ListedSuite[] };
+        resolvePromise(listed.suites.reduce((sum, suite) => sum + count(suite), 0));
+      } catch {
+        resolvePromise(undefined);
+      }
+    });
+  });
+}
+
+const LIST_TIMEOUT_MS = 60_000;
 
 /** The longest the background probe may delay the start: a longer registration is known to be at least this long. */
 const BACKGROUND_PROBE_MS = 3000;
@@ -309,7 +343,13 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   const latency = measureLatency(target.baseUrl, target.connection).catch(() => undefined);
   const [latencyMs, background] = await Promise.all([latency, options.workers === undefined ? probeBackground(context, target, latency) : undefined]);
   target.latencyMs = latencyMs;
-  const chosen = options.workers === undefined ? defaultWorkers(target, options.maxRps as number | undefined, background) : { workers: options.workers as number, reason: 'set by --workers' };
+  let chosen = options.workers === undefined ? defaultWorkers(target, options.maxRps as number | undefined, background) : { workers: options.workers as number, reason: 'set by --workers' };
+  // Only when the target calls for more workers than a CPU-bound one gets: a narrow selection
+  // would pay each one's start for a few tests. Counting costs a runner's start, so not otherwise.
+  if (options.workers === undefined && chosen.workers > MIN_DEFAULT_WORKERS && narrowed(context)) {
+    const selectedTests = await countSelectedTests(context, env);
+    if (selectedTests !== undefined) chosen = defaultWorkers(target, options.maxRps as number | undefined, background, selectedTests);
+  }
   const workers = chosen.workers;
   context.workers = workers;
   if (target.latencyMs !== undefined) context.latencyMs = Math.round(target.latencyMs);

@@ -2,7 +2,7 @@
 // pure functions, checked on their figures (no clock involved).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { chooseWorkers, MAX_DEFAULT_WORKERS, MIN_DEFAULT_WORKERS } from '../../lib/concurrency.ts';
+import { chooseWorkers, MAX_DEFAULT_WORKERS, MIN_DEFAULT_WORKERS, TESTS_PER_WORKER } from '../../lib/concurrency.ts';
 import { checkNames } from '../../sandbox/faults.ts';
 import { addedLatencyMs, variantStepDelayMs } from '../../sandbox/timing-variants.ts';
 import { backgroundKind, nextPollWait, recordBackgroundWait } from '../../suites/support/timing.ts';
@@ -28,6 +28,12 @@ test('the default workers follow the measured latency, within cores, memory and 
   assert.ok(chooseWorkers({ ...machine, latencyMs: 1, backgroundDelayMs: 1300 }).workers > local.workers, 'a target that answers at once but registers slowly gets more workers');
   assert.equal(chooseWorkers({ ...machine, latencyMs: 1, backgroundDelayMs: 30 }).workers, MIN_DEFAULT_WORKERS, 'a registration as quick as the embedded sandbox\'s keeps the choice');
   assert.match(chooseWorkers({ ...machine, latencyMs: 80, backgroundDelayMs: 1300 }).reason, /background step 1300 ms/);
+  assert.match(chooseWorkers({ ...machine, latencyMs: 80, backgroundDelayMs: 1300, backgroundAtLeast: true }).reason, /background step over 1300 ms/);
+  const narrow = chooseWorkers({ ...machine, latencyMs: 80, backgroundDelayMs: 1300, selectedTests: 19 });
+  assert.equal(narrow.workers, Math.ceil(19 / TESTS_PER_WORKER), 'a narrow selection does not pay for a worker per test');
+  assert.match(narrow.reason, /19 tests selected/);
+  assert.equal(chooseWorkers({ ...machine, latencyMs: 80, selectedTests: 1 }).workers, MIN_DEFAULT_WORKERS);
+  assert.equal(chooseWorkers({ ...machine, latencyMs: 80, backgroundDelayMs: 1300, selectedTests: 266 }).workers, MAX_DEFAULT_WORKERS, 'a whole profile is not capped by its size');
 });
 
 test('latency-<N>ms and async-<N>s / async-<N>ms are variant names the sandbox accepts', () => {
