@@ -7,15 +7,15 @@ import type { Command } from 'commander';
 import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { availableParallelism, freemem, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { ConfigError, TEST_OPTIONS, resolveCommandOptions, type ResolvedOptions } from '../../lib/config.ts';
 import { secrets } from '../../lib/redact.ts';
-import { measureLatency, openTarget, type Target } from '../../lib/target.ts';
+import { openTarget, type Target } from '../../lib/target.ts';
 import { networkOptionsOf } from '../../lib/transport.ts';
 import { childNetwork } from '../../lib/child-network.ts';
 import { connectionInfo, connectionLines } from '../../report/connection.ts';
-import { chooseWorkers, MIN_DEFAULT_WORKERS, WORKER_MEMORY_MB } from '../../lib/concurrency.ts';
+import { WORKER_MEMORY_MB } from '../../lib/concurrency.ts';
 import { collectTiming, timingLines } from '../../report/timing.ts';
 import { TIMING_FOLDER } from '../../suites/support/timing.ts';
 import { newRunPrefix, runSeed } from '../../fixtures/run-prefix.ts';
@@ -29,9 +29,8 @@ import { displayPath, folderTimestamp as timestamp, loadSecretsFile, readResults
 import { RUN_CONTEXT_ENV, type CasingMode, type RunContext } from '../../suites/support/run-context.ts';
 import { addOptions, exitTwoOnUsageError } from '../options.ts';
 import { CLEANUP_CONCURRENCY, cleanUpAfterRun, cleanupLine } from './cleanup.ts';
-import { appendJournal, startJournal } from '../../suites/support/journal.ts';
-import { measureBackgroundDelay, type BackgroundProbe } from '../../lib/background-delay.ts';
-import { createFixtures } from '../../fixtures/generators.ts';
+import { startJournal } from '../../suites/support/journal.ts';
+import { chooseRunWorkers } from './test-workers.ts';
 import type { CleanupReport } from '../../report/cleanup.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -171,28 +170,6 @@ function runPlaywright(args: string[], env: NodeJS.ProcessEnv, onInterrupt: () =
 }
 
 /**
- * Without --workers: from the target's latency as the preflight measured it, within this
- * machine's cores and memory (lib/concurrency.ts). Whether the target is on this machine says
- * little: a local gateway can be slow and a remote one fast.
- */
-function defaultWorkers(target: Target, maxRps: number | undefined, background: BackgroundProbe | undefined, selectedTests?: number): { workers: number; reason: string } {
-  if (target.latencyMs === undefined) return { workers: 2, reason: 'the target\'s latency could not be measured: 2, as for a CPU-bound target' };
-  const chosen = choose(target.latencyMs, background?.delayMs, maxRps, background?.atLeast, selectedTests);
-  return background === undefined || background.delayMs !== undefined ? chosen : { ...chosen, reason: `${chosen.reason}; background work ${background.note}` };
-}
-
-function choose(latencyMs: number, backgroundDelayMs: number | undefined, maxRps: number | undefined, backgroundAtLeast?: boolean, selectedTests?: number): ReturnType<typeof chooseWorkers> {
-  // Half of what is free: the target (the embedded sandbox), the runner and the rest of the machine need theirs.
-  return chooseWorkers({ latencyMs, backgroundDelayMs, backgroundAtLeast, cores: availableParallelism(), freeMemoryMb: freemem() / 2 ** 20 / 2, maxRps, selectedTests });
-}
-
-/** Whether the run selects less than a whole profile: fewer areas than there are, a --grep or a shard. */
-function narrowed(context: RunContext): boolean {
-  const everyArea = new Set(Object.values(loadProfiles()).flatMap((profile) => profile.areas));
-  return (context.grep !== undefined && context.grep !== '') || context.shard !== undefined || context.areas.length < everyArea.size;
-}
-
-/**
  * How many tests the selection holds, as Playwright lists them (a runner that loads the suites and
  * runs nothing, about a second); undefined when the listing fails, which then caps nothing.
  */
@@ -219,40 +196,6 @@ function countSelectedTests(context: RunContext, env: NodeJS.ProcessEnv): Promis
 }
 
 const LIST_TIMEOUT_MS = 60_000;
-
-/** The longest the background probe may delay the start: a longer registration is known to be at least this long. */
-const BACKGROUND_PROBE_MS = 3000;
-
-/**
- * Before the workers are chosen: one registration, timed (lib/background-delay.ts). Its company has
- * the run's prefix and is journaled, so the cleanup deletes it with the run's others. Not for a
- * run narrowed by --grep (a handful of tests gets few workers anyway), nor when --workers decides.
- */
-async function probeBackground(context: RunContext, target: Target, latency: Promise<number | undefined>): Promise<BackgroundProbe | undefined> {
-  if (context.grep !== undefined && context.grep !== '') return undefined;
-  if (target.apiKey === undefined || target.apiKey === '') return undefined;
-  const company = createFixtures({ seed: context.seed * 1000 + 999, runPrefix: `${context.runPrefix}-probe` }).company('SE');
-  const body: Record<string, unknown> & { ErpId: string } = { ...company };
-  let latencyMs: number | undefined;
-  void latency.then((value) => {
-    latencyMs = value;
-  });
-  return measureBackgroundDelay({
-    baseUrl: target.baseUrl,
-    apiKey: target.apiKey,
-    connection: target.connection,
-    company: body,
-    onRegistered: () => appendJournal(context.reportDir, { at: new Date().toISOString(), runPrefix: context.runPrefix, kind: 'company', key: 'apiKey', ErpId: company.ErpId, OrgNo: company.OrgNo, CountryCode: company.CountryCode, Name: company.Name }),
-    deadlineMs: Math.min(BACKGROUND_PROBE_MS, context.asyncTimeoutSeconds * 1000),
-    minPauseMs: context.maxRps === undefined ? undefined : 1000 / context.maxRps,
-    // Once a longer registration could not add a worker, waiting for its end only delays the run.
-    decided: (atLeastMs) => {
-      if (latencyMs === undefined) return false;
-      const bounded = choose(latencyMs, atLeastMs, context.maxRps);
-      return bounded.workers === choose(latencyMs, BACKGROUND_PROBE_MS, context.maxRps).workers;
-    },
-  });
-}
 
 function summaryLine(results: Results, reportDir: string): string {
   const { summary, run } = results;
@@ -340,16 +283,11 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   };
   // The journal first: the background probe's company is the run's first entry in it.
   startJournal(context);
-  const latency = measureLatency(target.baseUrl, target.connection).catch(() => undefined);
-  const [latencyMs, background] = await Promise.all([latency, options.workers === undefined ? probeBackground(context, target, latency) : undefined]);
-  target.latencyMs = latencyMs;
-  let chosen = options.workers === undefined ? defaultWorkers(target, options.maxRps as number | undefined, background) : { workers: options.workers as number, reason: 'set by --workers' };
-  // Only when the target calls for more workers than a CPU-bound one gets: a narrow selection
-  // would pay each one's start for a few tests. Counting costs a runner's start, so not otherwise.
-  if (options.workers === undefined && chosen.workers > MIN_DEFAULT_WORKERS && narrowed(context)) {
-    const selectedTests = await countSelectedTests(context, env);
-    if (selectedTests !== undefined) chosen = defaultWorkers(target, options.maxRps as number | undefined, background, selectedTests);
-  }
+  const chosen = await chooseRunWorkers(context, target, {
+    workers: options.workers as number | undefined,
+    everyArea: Object.values(loadProfiles()).flatMap((profile) => profile.areas),
+    countSelectedTests: () => countSelectedTests(context, env),
+  });
   const workers = chosen.workers;
   context.workers = workers;
   if (target.latencyMs !== undefined) context.latencyMs = Math.round(target.latencyMs);
