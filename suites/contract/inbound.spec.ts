@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { Check } from '../../lib/checks.ts';
 import { checks, expectCheck, observe, schema, schemaTypes, tags, type ApiResponse } from '../support/index.ts';
 import {
-  deliverInvoice, download, entriesOf, INCOMING_PATH, listIncoming, listed, markHandled, registerReceivingCompany, unmarkedListFor, walkIncoming, wholeAnswer, type IncomingWalk,
+  deliverInvoice, download, entriesOf, INCOMING_PATH, listIncoming, listed, markHandled, pageLeavesOpen, registerReceivingCompany, unmarkedListFor, walkIncoming, wholeAnswer, type IncomingWalk,
 } from '../support/inbound.ts';
 import { registerCompany } from '../support/companies.ts';
 import { asReadBy } from '../support/isolation.ts';
@@ -145,9 +145,9 @@ test.describe('inbound security', () => {
     await markHandled(api, otherCompany.token, [entry.Id]);
     // A first page shows it once the documents left by earlier tests are marked (unmarkedListFor).
     const after = await unmarkedListFor(api, recipientCompany.token, entry.Id);
-    await expectCheck(
-      after,
-      [checks.fieldSatisfies('Documents', `still list ${entry.Id}`, () => listed(after, entry.Id) !== undefined)],
+    if (!(await pageLeavesOpen('INB-22', after, entry.Id))) await expectCheck(
+      after.response,
+      [checks.fieldSatisfies('Documents', `still list ${entry.Id}`, () => listed(after.response, entry.Id) !== undefined)],
       { requirement: 'INB-22' },
     );
   });
