@@ -25,7 +25,7 @@ export type PrerequisiteName = 'client-token' | 'registration' | 'outbound-final
 export const PREREQUISITES: Record<PrerequisiteName, string> = {
   'client-token': 'a client token for a registered company',
   registration: 'a company reaching Registered',
-  'outbound-final': 'an outbound document reaching a final status (or resting in Sent)',
+  'outbound-final': 'an outbound document reaching a final status (or resting in Sent or Sold)',
   'provider-a': 'provider A reaching Completed',
   'inbox-delivery': 'a delivered invoice arriving in an inbox',
   'rate-limit': 'rate limited by the target',

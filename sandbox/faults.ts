@@ -411,6 +411,11 @@ export const CONTRARIAN_VARIANTS: Record<string, ContrarianVariant> = {
     allowedBy: 'IncomingDocuments: InfoUrl, DownloadUrl "(strings)"; absolute or relative: not shown',
     areas: ['inbound', 'flows'],
   },
+  'inbound-page-2': {
+    description: 'an incoming list answer holds at most 2 Documents (the first 2 in its order, with sequenceNo too); Total still counts every matching document',
+    allowedBy: 'IncomingDocuments: "Total (integer)" beside "Documents"; how many documents one answer holds: not shown',
+    areas: ['inbound', 'flows', 'security'],
+  },
   'handled-unknown-ignored': {
     description: 'POST /documents/handled ignores ids it does not know (or of another company) and answers 200',
     allowedBy: 'POST /documents/handled: "200, no body"; unknown ids: not shown',

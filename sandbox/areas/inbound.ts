@@ -22,6 +22,8 @@ const INBOX_TYPES: Record<string, string[]> = {
 };
 /** Documents per list answer; Total still counts them all. */
 const MAX_LISTED = 500;
+/** inbound-page-2: a page that small, so a test finds a document only the way a paged target lets it. */
+const PAGE_2_LISTED = 2;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -90,6 +92,7 @@ export async function inboundArea(app: FastifyInstance, { context }: AreaOptions
     const ordered = hasVariant(context, 'inbound-newest-first') ? [...inbox].reverse() : inbox;
     // sequenceNo starts the list after it, or at it with the inbound-sequenceno-inclusive variant.
     const first = after === undefined ? undefined : hasVariant(context, 'inbound-sequenceno-inclusive') ? after : after + 1;
+    const listedAtMost = hasVariant(context, 'inbound-page-2') ? PAGE_2_LISTED : MAX_LISTED;
     for (const id of unknownType ? [] : ordered) {
       const document = store.inbound.get(id);
       if (document === undefined) continue;
@@ -98,7 +101,7 @@ export async function inboundArea(app: FastifyInstance, { context }: AreaOptions
       const handled = document.Handled && !hasFault(context, 'handled-ignored');
       if (first !== undefined ? document.SequenceNo < first || (document.Handled && hasFault(context, 'sequenceno-ignored')) : handled) continue;
       total++;
-      if (documents.length >= MAX_LISTED) continue;
+      if (documents.length >= listedAtMost) continue;
       documents.push({
         Id: document.Id,
         DocumentType: document.DocumentType,

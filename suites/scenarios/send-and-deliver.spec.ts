@@ -69,7 +69,7 @@ async function sendAndFollow({ type, requirement, deliveredIs }: Case, { api, fi
   const first = await api.get(statusPath(sent.documentId), { auth });
   await expectCheck(first, [statusIs(200), schema('outbound-document.response'), sameId(sent.documentId)], { requirement: 'OUT-STA-09' });
 
-  // Polled until a final status (Delivered, ConversionFailed, Stopped), or until it rests in Sent, bounded by the async timeout.
+  // Polled until a final status (Delivered, ConversionFailed, Stopped), or until it rests in Sent or Sold, bounded by the async timeout.
   const poll = await pollStatus(api, target, company.token, sent.documentId);
   const last = poll.last;
   const reads = [{ status: currentStatusOf(first.data), documentType: first.data?.DocumentType, history: historyOf(first.data) }, ...poll.reads];

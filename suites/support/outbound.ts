@@ -25,12 +25,14 @@ export const DOCUMENT_STATUSES = ['Pending', 'PendingInPlatform', 'Converting', 
 export const FINAL_STATUSES: readonly string[] = ['Delivered', 'ConversionFailed', 'Stopped'];
 
 /**
- * A listed status that may be the last one a document shows ("Transitions: not shown"): a PDF
- * mailed or a letter posted may never be confirmed as Delivered. A document that stays in it for a
- * third of the async timeout counts as settled, so a target whose documents end there neither holds
- * each poll for the whole timeout nor breaks the `outbound-final` prerequisite.
+ * Listed statuses that may be the last one a document shows ("Transitions: not shown"): a PDF
+ * mailed or a letter posted may never be confirmed as Delivered, and a document Sold (a status the
+ * list names, when it occurs is not shown) may rest there, or move on. A document that stays in one
+ * of them for a third of the async timeout counts as settled, so a target whose documents end there
+ * neither holds each poll for the whole timeout nor breaks the `outbound-final` prerequisite, and
+ * one that moves on from it is still followed (not cut short, as a final status would be).
  */
-export const MAY_BE_LAST_STATUS = 'Sent';
+export const MAY_BE_LAST_STATUSES: readonly string[] = ['Sent', 'Sold'];
 
 export const PROVIDER_A_PATH = '/companies/deliverymethods/b2c/providera';
 
@@ -251,9 +253,9 @@ export interface StatusPoll {
 
 const isFinal = (data: any): boolean => FINAL_STATUSES.includes(currentStatusOf(data) ?? '');
 
-/** Whether a document's last reads show it resting in MAY_BE_LAST_STATUS for a third of the async timeout. */
-function restsInSent(context: RunContext, since: number | undefined): boolean {
-  return since !== undefined && Date.now() - since >= (context.asyncTimeoutSeconds * 1000) / 3;
+/** Whether a document's last reads show it resting in one of MAY_BE_LAST_STATUSES for a third of the async timeout. */
+function restsLongEnough(context: RunContext, resting: { status: string; since: number } | undefined): boolean {
+  return resting !== undefined && Date.now() - resting.since >= (context.asyncTimeoutSeconds * 1000) / 3;
 }
 
 /**
@@ -268,7 +270,7 @@ export async function pollStatus(api: ApiClient, context: RunContext, token: str
   const seen: string[] = [];
   let last: ApiResponse | undefined;
   let reached = false;
-  let sentSince: number | undefined;
+  let resting: { status: string; since: number } | undefined;
   try {
     reached = await pollUntil(context, `document ${documentId} reaching the expected status`, async () => {
       last = await api.get(statusPath(documentId, path), { auth: { clientToken: token } });
@@ -278,17 +280,18 @@ export async function pollStatus(api: ApiClient, context: RunContext, token: str
       if (seen[seen.length - 1] !== described) seen.push(described);
       // A refusal does not get better by waiting.
       if (last.status >= 400 && last.status < 500) return false;
-      sentSince = last.status === 200 && status === MAY_BE_LAST_STATUS ? (sentSince ?? Date.now()) : undefined;
-      if (until === undefined && restsInSent(context, sentSince)) return true;
+      const mayRest = last.status === 200 && status !== undefined && MAY_BE_LAST_STATUSES.includes(status);
+      resting = mayRest ? (resting?.status === status ? resting : { status: status as string, since: Date.now() }) : undefined;
+      if (until === undefined && restsLongEnough(context, resting)) return true;
       return last.status === 200 && (until ?? isFinal)(last.data) ? true : undefined;
     });
   } catch (error) {
     if (!(error instanceof SetupFailed) || last === undefined) throw error;
   }
   // Only a target still answering 200 without a final status is stuck; a refusal is the test's own
-  // finding, and a document that reached Sent may rest there (MAY_BE_LAST_STATUS).
-  if (until === undefined && !reached && last?.status === 200 && currentStatusOf(last.data) !== MAY_BE_LAST_STATUS) {
-    recordBroken({ prerequisite: 'outbound-final', requirement: 'FLOW-03', message: `no outbound document reached a final status (${FINAL_STATUSES.join(', ')}) or ${MAY_BE_LAST_STATUS} within ${context.asyncTimeoutSeconds} s; statuses seen: ${seen.join(' -> ')}; last answer: ${shortly(last)}` });
+  // finding, and a document that reached Sent or Sold may rest there (MAY_BE_LAST_STATUSES).
+  if (until === undefined && !reached && last?.status === 200 && !MAY_BE_LAST_STATUSES.includes(currentStatusOf(last.data) ?? '')) {
+    recordBroken({ prerequisite: 'outbound-final', requirement: 'FLOW-03', message: `no outbound document reached a final status (${FINAL_STATUSES.join(', ')}) or ${MAY_BE_LAST_STATUSES.join(' or ')} within ${context.asyncTimeoutSeconds} s; statuses seen: ${seen.join(' -> ')}; last answer: ${shortly(last)}` });
   }
   return { last: last as ApiResponse, reads, seen, reached };
 }

@@ -292,6 +292,15 @@ export const PROBES: Record<string, { probe: Probe; asyncDelayMs?: number }> = {
     assert.deepEqual(list.json.documents.map((document: { id: string }) => document.id), documentIds);
   } },
   'inbound-urls-relative': { probe: async (client) => assert.match((await client.inbox()).list.json.documents[0].infoUrl, /^\/v1\/api\//) },
+  'inbound-page-2': { probe: async (client) => {
+    const { sender, recipient } = await client.inbox();
+    await client.send(sender.token, recipient.companyId);
+    const list = await client.until(async () => {
+      const answer = await client.call('GET', '/documents/incoming?type=invoice', { token: recipient.token });
+      return answer.json?.total === 3 ? answer : undefined;
+    });
+    assert.equal(list.json.documents.length, 2);
+  } },
   'handled-unknown-ignored': { probe: async (client) => {
     const { token } = await client.registered();
     assert.equal((await client.call('POST', '/documents/handled', { token, json: { documents: [randomUUID()] } })).status, 200);
