@@ -163,20 +163,30 @@ test.describe('inbound security', () => {
     const held = [{ owner: peer, sender: recipientCompany, entry: toPeer.entry }, { owner: recipientCompany, sender: peer, entry: toRecipient.entry }];
     const readers = [{ name: 'the recipient company', company: recipientCompany }, { name: 'the peer company', company: peer }, { name: 'a third company that received nothing', company: third }];
     const noLeak = async (moment: string) => {
-      for (const reader of readers) {
-        // Only a company that is neither party reads: a service may let the sender read what it sent.
-        for (const { entry } of held.filter((item) => item.owner !== reader.company && item.sender !== reader.company)) {
-          const intruder = { clientToken: reader.company.token };
-          const when = { name: `${reader.name}, ${moment}`, company: reader.company };
-          const fetched = await api.get(`/documents/${encodeURIComponent(entry.Id)}`, { auth: intruder });
+      // Every company reads at once (issue 27): reads change nothing; they are judged afterwards, reader by reader.
+      const reads = await Promise.all(readers.map(async (reader) => {
+        const intruder = { clientToken: reader.company.token };
+        // Only a company that is neither party reads a document: a service may let the sender read what it sent.
+        const foreign = held.filter((item) => item.owner !== reader.company && item.sender !== reader.company);
+        const [documents, list, walk] = await Promise.all([
+          Promise.all(foreign.map(async ({ entry }) => ({
+            fetched: await api.get(`/documents/${encodeURIComponent(entry.Id)}`, { auth: intruder }),
+            info: await api.get(`/documents/${encodeURIComponent(entry.Id)}/info`, { auth: intruder }),
+          }))),
+          // Without sequenceNo (unhandled documents) and with it from 0 (every document, handled or
+          // not), page after page where an answer lists fewer than it counts.
+          listIncoming(api, reader.company.token),
+          walkIncoming(api, reader.company.token),
+        ]);
+        return { documents, list, walk };
+      }));
+      for (const [index, reader] of readers.entries()) {
+        const { documents, list, walk } = reads[index];
+        const when = { name: `${reader.name}, ${moment}`, company: reader.company };
+        for (const { fetched, info } of documents) {
           await expectCheck(fetched, [asReadBy(isRejected, when)], { requirement: 'INB-20' });
-          const info = await api.get(`/documents/${encodeURIComponent(entry.Id)}/info`, { auth: intruder });
           await expectCheck(info, [asReadBy(isRejected, when)], { requirement: 'INB-21' });
         }
-        // Without sequenceNo (unhandled documents) and with it from 0 (every document, handled or
-        // not), page after page where an answer lists fewer than it counts.
-        const list = await listIncoming(api, reader.company.token);
-        const walk = await walkIncoming(api, reader.company.token);
         for (const { owner, entry } of held.filter((item) => item.owner !== reader.company)) {
           const describe = `${moment}, ${reader.name}'s list does not hold ${entry.Id}, a document delivered to company ${owner.companyId}`;
           await expectCheck(list, [checks.fieldSatisfies('Documents', describe, () => listed(list, entry.Id) === undefined)], { requirement: 'INB-18' });
