@@ -160,7 +160,7 @@ export const TEST_OPTIONS: readonly OptionSpec[] = [
   { key: 'destructive', kind: 'boolean', default: false, description: 'also run destructive checks (company deletion)' },
   { key: 'strict', kind: 'boolean', default: false, description: 'hardening checks (good practice the spec does not require: size limits, strict Content-Type, 405 rather than 404) fail the run instead of warning' },
   // No fixed default: the run is I/O-bound against a remote target (issue 14), CPU-bound against this machine.
-  { key: 'workers', kind: 'integer', argument: 'N', check: positive, description: 'parallel Playwright workers (default: from the target\'s latency measured at the start, within cores and memory; see dxs test --help)' },
+  { key: 'workers', kind: 'integer', argument: 'N', check: positive, description: 'parallel Playwright workers (default: from the target\'s latency and one timed registration at the start, within cores, memory and the size of a narrow selection; see dxs test --help)' },
   { key: 'maxFailures', kind: 'integer', argument: 'N', check: positive, description: 'stop the run after N failed tests (Playwright\'s --max-failures; blocked tests do not count, the rest are reported not run)' },
   { key: 'failFast', kind: 'boolean', default: false, description: 'stop at the first failed test (--max-failures 1)' },
   { key: 'keepData', kind: 'boolean', default: false, description: 'keep what the run created at the target (by default, with a key holding DeleteRegistration, its companies are deleted at the end; see created.json)' },

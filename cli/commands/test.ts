@@ -381,8 +381,10 @@ Examples:
                                                       exit 1 only for failures that are new
 
 Reports: <report dir>/index.html (our page), results.json, junit.xml, playwright/index.html.
-Workers: chosen from the target's latency, measured at the start (a few probes): enough to keep
-this machine's cores busy while calls wait, within memory (2 to 16); the console and the report say
+Workers: chosen from what the start measures of the target (a few probes, and one registration
+timed until Registered, whose company the cleanup deletes): enough to keep this machine's cores
+busy while calls and background work wait, within memory (2 to 16), and a worker for every two
+tests of a narrow selection (--area, --grep, --shard); the console and the report say
 what was chosen and why, and how long the run waited for the network and for background work;
 --workers N overrides. A broken prerequisite (no client token, registration never
 Registered, no final status, provider A never Completed, no invoice in the inbox) is awaited once

@@ -59,5 +59,5 @@ test('dxs test --help documents the blunt stops and the workers default', async 
   assert.equal(run.code, 0);
   assert.match(run.stdout, /--max-failures <N>/);
   assert.match(run.stdout, /--fail-fast/);
-  assert.match(run.stdout, /Workers: chosen from the target's latency/);
+  assert.match(run.stdout, /Workers: chosen from what the start measures of the target/);
 });
