@@ -12,21 +12,33 @@ import { DEFAULT_RATE_LIMIT_BUDGET_SECONDS, describeGatewayAnswer, isGatewayAnsw
 import { formatGatewayAnswer, gatewayAnswersFile, parseGatewayAnswers, type GatewayAnswerRecord } from '../../report/rate-limits.ts';
 import type { RootCause } from '../../report/root-causes.ts';
 
-/** Spaces calls so that no more than requestsPerSecond leave a second (no burst: a gateway's bucket may be small). */
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Send times handed out one after another, each at least the given interval after the last (no burst: a gateway's bucket may be small). */
+class Slots {
+  private next = 0;
+
+  /** Resolves when the caller's slot comes: now, or intervalMs after the slot handed out before. */
+  async take(intervalMs: number): Promise<void> {
+    const now = performance.now();
+    const slot = Math.max(now, this.next);
+    this.next = slot + intervalMs;
+    if (slot > now) await sleep(slot - now);
+  }
+}
+
+/** Spaces calls so that no more than requestsPerSecond leave a second. */
 export class Pacer {
   private readonly intervalMs: number;
-  private next = 0;
+  private readonly slots = new Slots();
 
   constructor(requestsPerSecond: number) {
     this.intervalMs = 1000 / requestsPerSecond;
   }
 
   /** Resolves when the caller may send its next call. */
-  async take(): Promise<void> {
-    const now = performance.now();
-    const slot = Math.max(now, this.next);
-    this.next = slot + this.intervalMs;
-    if (slot > now) await new Promise((resolve) => setTimeout(resolve, slot - now));
+  take(): Promise<void> {
+    return this.slots.take(this.intervalMs);
   }
 }
 
@@ -46,8 +58,6 @@ export function pacerFor(settings: { maxRps?: number; workers?: number }): Pacer
 }
 
 const pacers = new Map<string, Pacer>();
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Requests a second that a gateway's RateLimit-Policy (or RateLimit) header announces, e.g. "15;w=1" or "q=100;w=10". */
 export function announcedRate(headers: Record<string, string>): number | undefined {
@@ -83,7 +93,7 @@ export class GatewayGate {
   private readonly processes: number;
   private notBefore = 0;
   private intervalMs: number | undefined;
-  private next = 0;
+  private readonly slots = new Slots();
   private lastAnswerAt = 0;
 
   /** processes: how many processes of the run share the gateway's limit (the workers). */
@@ -105,9 +115,7 @@ export class GatewayGate {
       if (this.intervalMs < UNPACED_BELOW_MS) this.intervalMs = undefined;
     }
     if (this.intervalMs === undefined) return;
-    const slot = Math.max(now, this.next);
-    this.next = slot + this.intervalMs;
-    if (slot > now) await sleep(slot - now);
+    await this.slots.take(this.intervalMs);
   }
 
   /** The gateway answered: hold every call for waitMs, and pace the process (slower each time). */
