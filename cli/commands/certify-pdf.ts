@@ -3,7 +3,6 @@
 // package is used (scripts/install-chromium.sh); DXS_CHROMIUM names another executable.
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
 
 export const CHROMIUM = process.env.DXS_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -19,6 +18,8 @@ export class PdfUnavailable extends Error {}
  */
 export async function printPdf(htmlFile: string, pdfFile: string): Promise<{ scale: number }> {
   if (!existsSync(CHROMIUM)) throw new PdfUnavailable(`${CHROMIUM} is absent: run bash scripts/install-chromium.sh, or set DXS_CHROMIUM`);
+  // Loaded here: playwright-core is the largest module the CLI has, and only the PDF needs it.
+  const { chromium } = await import('playwright-core');
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],

@@ -22,10 +22,7 @@ import { buildManifest, MANIFEST_FILE, serialiseManifest, sha256, verifyPackage 
 import { displayPath, folderTimestamp, readResults } from '../../report/write.ts';
 import { readZip, writeZip, ZipError } from '../../report/zip.ts';
 import { addOptions, exitTwoOnUsageError } from '../options.ts';
-import type { printPdf as PrintPdf } from './certify-pdf.ts';
-
-// Loaded when used: playwright-core is the largest module the CLI has, and only the PDF needs it.
-const printPdf: typeof PrintPdf = async (...args) => (await import('./certify-pdf.ts')).printPdf(...args);
+import { printPdf } from './certify-pdf.ts';
 import { loadProfiles, runTestCommand } from './test.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;

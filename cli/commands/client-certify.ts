@@ -16,10 +16,7 @@ import { writeZip } from '../../report/zip.ts';
 import type { ClientResults } from '../../grading/results.ts';
 import { notExercisedReason } from '../../grading/verdicts.ts';
 import { readFolder } from './certify.ts';
-import type { printPdf as PrintPdf } from './certify-pdf.ts';
-
-// Loaded when used: playwright-core is the largest module the CLI has, and only the PDF needs it.
-const printPdf: typeof PrintPdf = async (...args) => (await import('./certify-pdf.ts')).printPdf(...args);
+import { printPdf } from './certify-pdf.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
