@@ -9,6 +9,7 @@
 // target as before. The company is created with the run's prefix and journaled by the caller the
 // moment the register call is answered 2xx, so the run's cleanup deletes it with the others.
 import { readField } from './casing.ts';
+import { parseJsonOrUndefined } from './json.ts';
 import { API_KEY_HEADER, CLIENT_TOKEN_HEADER } from './defaults.ts';
 import { secrets } from './redact.ts';
 import { send, type Answer, type Connection } from './transport.ts';
@@ -43,14 +44,6 @@ export interface BackgroundProbe {
 const FIRST_POLL_MS = 25;
 const LONGEST_POLL_MS = 250;
 
-function parse(answer: Answer): unknown {
-  try {
-    return JSON.parse(answer.body.toString('utf8'));
-  } catch {
-    return undefined;
-  }
-}
-
 export async function measureBackgroundDelay(input: BackgroundProbeInput): Promise<BackgroundProbe> {
   const ends = Date.now() + input.deadlineMs;
   const call = (method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Answer> => send(`${input.baseUrl}${path}`, {
@@ -70,7 +63,7 @@ export async function measureBackgroundDelay(input: BackgroundProbeInput): Promi
       // Whether a token can be had before registration completes is not shown: asked again until one comes.
       if (token === undefined) {
         const created = await call('POST', '/clienttokens/create', { [API_KEY_HEADER]: input.apiKey }, { ErpId: input.company.ErpId });
-        const value = readField(parse(created), 'Token');
+        const value = readField(parseJsonOrUndefined(created.body), 'Token');
         if (created.status === 200 && typeof value === 'string' && value !== '') {
           token = value;
           secrets.add(token);
@@ -80,7 +73,7 @@ export async function measureBackgroundDelay(input: BackgroundProbeInput): Promi
       }
       if (token !== undefined) {
         const status = await call('GET', '/companies/status', { [CLIENT_TOKEN_HEADER]: token });
-        if (status.status === 200 && readField(parse(status), 'Status') === 'Registered') {
+        if (status.status === 200 && readField(parseJsonOrUndefined(status.body), 'Status') === 'Registered') {
           const delayMs = performance.now() - registeredAt;
           return { delayMs, note: `a registration took ${Math.round(delayMs)} ms` };
         }

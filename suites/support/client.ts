@@ -6,6 +6,7 @@
 // - waits for the gateway's 429s and 503s with Retry-After and sends again (gateway.ts), so no check judges them.
 import { test, type APIRequestContext, type APIResponse } from '@playwright/test';
 import { normaliseKeys } from '../../lib/casing.ts';
+import { parseJsonOrUndefined } from '../../lib/json.ts';
 import type { ObservedResponse } from '../../lib/checks.ts';
 import { truncate } from '../../lib/checks.ts';
 import { API_KEY_HEADER, CLIENT_TOKEN_HEADER } from '../../lib/defaults.ts';
@@ -103,14 +104,6 @@ function extendTestTimeout(waitedMs: number): void {
     if (info.timeout > 0) info.setTimeout(info.timeout + waitedMs);
   } catch {
     // A worker fixture's setup, outside any test.
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
   }
 }
 
@@ -234,7 +227,7 @@ export class ApiClient {
     const responseHeaders = response.headers();
     const contentType = responseHeaders['content-type'];
     const text = isTextType(contentType) ? body.toString() : undefined;
-    const json = text !== undefined && (isJsonType(contentType) || /^\s*[[{"]/.test(text)) ? parseJson(text) : undefined;
+    const json = text !== undefined && (isJsonType(contentType) || /^\s*[[{"]/.test(text)) ? parseJsonOrUndefined(text) : undefined;
     secrets.addTokensIn(json);
     exchange.response = {
       status: response.status(),

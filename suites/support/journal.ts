@@ -10,6 +10,7 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { secrets } from '../../lib/redact.ts';
+import { parseJsonOrUndefined } from '../../lib/json.ts';
 import type { Auth, RunContext } from './run-context.ts';
 
 export const JOURNAL_LINES_FILE = 'created.jsonl';
@@ -193,18 +194,10 @@ export function createdBy(context: RunContext, call: ObservedCall): CreatedEntit
   }
 }
 
-function parseBody(body: string | Buffer): unknown {
-  try {
-    return JSON.parse(body.toString());
-  } catch {
-    return undefined;
-  }
-}
-
 /** The ApiClient's hook: journals what the call created. Never throws: a journal problem must not fail a test. */
 export function journalCall(context: RunContext, call: ObservedCall): void {
   try {
-    const created = createdBy(context, call.json === undefined && call.rawBody !== undefined ? { ...call, json: parseBody(call.rawBody) } : call);
+    const created = createdBy(context, call.json === undefined && call.rawBody !== undefined ? { ...call, json: parseJsonOrUndefined(call.rawBody) } : call);
     if (created === undefined) return;
     if (!directoryReady) {
       mkdirSync(context.reportDir, { recursive: true });
