@@ -7,7 +7,8 @@ import type { Fixtures } from '../../fixtures/index.ts';
 import type { Check } from '../../lib/checks.ts';
 import type { ApiClient } from './client.ts';
 import { registerCompany, type RegisteredCompany } from './companies.ts';
-import { currentStatusOf, FINAL_STATUSES, MAY_BE_LAST_STATUSES, pollStatus, sentDocument, type UploadedAndSent } from './outbound.ts';
+import { SETTLED_STATUSES } from '../../lib/document-statuses.ts';
+import { currentStatusOf, pollStatus, sentDocument, type UploadedAndSent } from './outbound.ts';
 import { brokenPrerequisite } from './prerequisites.ts';
 import type { RunContext } from './run-context.ts';
 
@@ -52,9 +53,6 @@ export function crossReads(setting: IsolationSetting): Array<{ holder: Holder; r
   return setting.holders.flatMap((holder) => readersOf(setting, holder).map((reader) => ({ holder, reader })));
 }
 
-/** Where a sent document's way ends, or may rest: past them nothing is left to reveal it later. */
-const SENT_OR_FURTHER: readonly string[] = [...MAY_BE_LAST_STATUSES, ...FINAL_STATUSES];
-
 /**
  * Waits (bounded by the async timeout) until each holder's document has gone as far as sending
  * goes (Sent, or a final status), the last moment a target that shows documents elsewhere only
@@ -64,7 +62,7 @@ const SENT_OR_FURTHER: readonly string[] = [...MAY_BE_LAST_STATUSES, ...FINAL_ST
  * every isolation test.
  */
 export async function documentsMovedOn(api: ApiClient, context: RunContext, setting: IsolationSetting): Promise<void> {
-  const far = brokenPrerequisite('outbound-final') === undefined ? SENT_OR_FURTHER : undefined;
+  const far = brokenPrerequisite('outbound-final') === undefined ? SETTLED_STATUSES : undefined;
   await Promise.all(setting.holders.map((holder) => pollStatus(api, context, holder.company.token, holder.sent.documentId, (data) => {
     const status = currentStatusOf(data);
     return status !== undefined && (far === undefined ? status !== 'Pending' : far.includes(status));

@@ -9,6 +9,7 @@
 import type { SendDocumentAsType, SendDocumentInput } from '../../fixtures/bodies.ts';
 import { fixtureFile, type FixtureFileName, type Fixtures } from '../../fixtures/index.ts';
 import type { Check } from '../../lib/checks.ts';
+import { FINAL_STATUSES, isFinalStatus, MAY_BE_LAST_STATUSES } from '../../lib/document-statuses.ts';
 import type { ApiClient, ApiResponse, MultipartFile } from './client.ts';
 import { pollUntil, registerCompany, SetupFailed, type RegisteredCompany } from './companies.ts';
 import { registerRole, test as base } from './fixtures.ts';
@@ -16,23 +17,7 @@ import { broken, recordBroken, requirePrerequisites, settle, unwrap, type Outcom
 import { providerACause, providerARefused } from './provider-a.ts';
 import type { RunContext } from './run-context.ts';
 
-export const DOCUMENT_STATUSES = ['Pending', 'PendingInPlatform', 'Converting', 'ConversionComplete', 'ConversionFailed', 'Sent', 'Delivered', 'Stopped', 'Sold'] as const;
-
-/**
- * Statuses after which we stop polling. Transitions are not shown: this is our reading of the
- * names (delivered, failed, stopped), and polling is bounded by the async timeout regardless.
- */
-export const FINAL_STATUSES: readonly string[] = ['Delivered', 'ConversionFailed', 'Stopped'];
-
-/**
- * Listed statuses that may be the last one a document shows ("Transitions: not shown"): a PDF
- * mailed or a letter posted may never be confirmed as Delivered, and a document Sold (a status the
- * list names, when it occurs is not shown) may rest there, or move on. A document that stays in one
- * of them for a third of the async timeout counts as settled, so a target whose documents end there
- * neither holds each poll for the whole timeout nor breaks the `outbound-final` prerequisite, and
- * one that moves on from it is still followed (not cut short, as a final status would be).
- */
-export const MAY_BE_LAST_STATUSES: readonly string[] = ['Sent', 'Sold'];
+export { DOCUMENT_STATUSES, FINAL_STATUSES, MAY_BE_LAST_STATUSES } from '../../lib/document-statuses.ts';
 
 export const PROVIDER_A_PATH = '/companies/deliverymethods/b2c/providera';
 
@@ -251,7 +236,7 @@ export interface StatusPoll {
   reached: boolean;
 }
 
-const isFinal = (data: any): boolean => FINAL_STATUSES.includes(currentStatusOf(data) ?? '');
+const isFinal = (data: any): boolean => isFinalStatus(currentStatusOf(data));
 
 /** Whether a document's last reads show it resting in one of MAY_BE_LAST_STATUSES for a third of the async timeout. */
 function restsLongEnough(context: RunContext, resting: { status: string; since: number } | undefined): boolean {
