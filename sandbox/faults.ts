@@ -202,6 +202,12 @@ export const CONTRARIAN_VARIANTS: Record<string, ContrarianVariant> = {
     allowedBy: 'ErrorInfo: MoreInfoUri "Optional, may be null."',
     areas: ['outbound', 'flows', 'conventions'],
   },
+  'conversion-error-no-errorinfo': {
+    description: 'a document whose conversion failed ends in ConversionFailed with Error null: the target sets no ErrorInfo, so no ErrorInfo.Message',
+    allowedBy: 'OutboundDocument: "Error | ErrorInfo |" (when a document carries an ErrorInfo is not shown; FLOW-18, which expects one, is the guide\'s flow)',
+    areas: ['outbound', 'flows', 'conventions', 'observe'],
+    alone: 'moreinfouri-omitted takes the ErrorInfo of a failed conversion in the group',
+  },
   'messages-english': {
     description: 'error messages are always English, whatever Accept-Language asks',
     allowedBy: 'ErrorInfo.Message: "May be localized"; Errors: "Message text may be localized"',

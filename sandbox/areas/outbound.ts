@@ -148,7 +148,8 @@ function outboundBody(context: SandboxContext, request: FastifyRequest, document
     CurrentStatus: history[history.length - 1],
     StatusHistory: hasFault(context, 'status-history-missing') ? undefined : hasFault(context, 'status-history-current-only') ? history.slice(-1) : history,
     ErpDocumentId: hasFault(context, 'erp-document-id-dropped') ? null : document.ErpDocumentId ?? null,
-    Error: document.Error === undefined
+    // conversion-error-no-errorinfo: a failed conversion shows in its status alone, with no ErrorInfo.
+    Error: document.Error === undefined || hasVariant(context, 'conversion-error-no-errorinfo')
       ? null
       : {
         Message: localise(request, document.Error.Key, document.Error.Params),

@@ -234,6 +234,11 @@ export interface StatusPoll {
   /** The distinct CurrentStatus values seen, in order. */
   seen: string[];
   reached: boolean;
+  /**
+   * Why the poll ended, for the observation of a wait for something the spec does not promise:
+   * "reached", or e.g. "the document reached ConversionFailed, a final status" (issue 36).
+   */
+  ended: string;
 }
 
 const isFinal = (data: any): boolean => isFinalStatus(currentStatusOf(data));
@@ -246,6 +251,9 @@ function restsLongEnough(context: RunContext, resting: { status: string; since: 
 /**
  * Reads a document's status until `until` holds (by default: a final status), within the run's
  * async timeout. Never throws on the timeout: the caller's checks judge the last answer.
+ * A wait for something else (an ErrorInfo, a longer history: nothing the spec promises) also ends
+ * once the document can no longer change: in a final status, or resting in one of
+ * MAY_BE_LAST_STATUSES for a third of the async timeout; `ended` says so (issue 36).
  * A final status is a shared prerequisite: known broken, the test ends at once as blocked; found
  * broken here, it is recorded for every later test, and this one still judges its last answer.
  */
@@ -255,6 +263,7 @@ export async function pollStatus(api: ApiClient, context: RunContext, token: str
   const seen: string[] = [];
   let last: ApiResponse | undefined;
   let reached = false;
+  let ended = `the async timeout of ${context.asyncTimeoutSeconds} s ran out`;
   let resting: { status: string; since: number } | undefined;
   try {
     reached = await pollUntil(context, `document ${documentId} reaching the expected status`, async () => {
@@ -264,11 +273,25 @@ export async function pollStatus(api: ApiClient, context: RunContext, token: str
       const described = `${last.status === 200 ? '' : `HTTP ${last.status} `}${status ?? '(no status)'}`;
       if (seen[seen.length - 1] !== described) seen.push(described);
       // A refusal does not get better by waiting.
-      if (last.status >= 400 && last.status < 500) return false;
-      const mayRest = last.status === 200 && status !== undefined && MAY_BE_LAST_STATUSES.includes(status);
+      if (last.status >= 400 && last.status < 500) {
+        ended = `the status read was refused with HTTP ${last.status}`;
+        return false;
+      }
+      if (last.status !== 200) return undefined;
+      if ((until ?? isFinal)(last.data)) {
+        ended = 'reached';
+        return true;
+      }
+      if (isFinal(last.data)) {
+        ended = `the document reached ${status}, a final status`;
+        return false;
+      }
+      const mayRest = status !== undefined && MAY_BE_LAST_STATUSES.includes(status);
       resting = mayRest ? (resting?.status === status ? resting : { status: status as string, since: Date.now() }) : undefined;
-      if (until === undefined && restsLongEnough(context, resting)) return true;
-      return last.status === 200 && (until ?? isFinal)(last.data) ? true : undefined;
+      if (!restsLongEnough(context, resting)) return undefined;
+      ended = `the document rested in ${status} for a third of the async timeout`;
+      // Resting there is where a document may end: for the default wait, settled.
+      return until === undefined ? true : false;
     });
   } catch (error) {
     if (!(error instanceof SetupFailed) || last === undefined) throw error;
@@ -278,7 +301,7 @@ export async function pollStatus(api: ApiClient, context: RunContext, token: str
   if (until === undefined && !reached && last?.status === 200 && !MAY_BE_LAST_STATUSES.includes(currentStatusOf(last.data) ?? '')) {
     recordBroken({ prerequisite: 'outbound-final', requirement: 'FLOW-03', message: `no outbound document reached a final status (${FINAL_STATUSES.join(', ')}) or ${MAY_BE_LAST_STATUSES.join(' or ')} within ${context.asyncTimeoutSeconds} s; statuses seen: ${seen.join(' -> ')}; last answer: ${shortly(last)}` });
   }
-  return { last: last as ApiResponse, reads, seen, reached };
+  return { last: last as ApiResponse, reads, seen, reached, ended };
 }
 
 /** Onboards provider A for a Swedish company the way the guide does it, and waits for the record to be Completed. */

@@ -153,6 +153,15 @@ export const PROBES: Record<string, { probe: Probe; asyncDelayMs?: number }> = {
     const failed = await client.failedConversion();
     assert.ok(!('moreInfoUri' in failed.json.error), 'no moreInfoUri');
   } },
+  'conversion-error-no-errorinfo': { probe: async (client) => {
+    const { token, companyId } = await client.registered();
+    const id = (await client.send(token, companyId, 'neither XML nor PDF')).headers.get('location')?.split('/').pop();
+    const failed = await client.until(async () => {
+      const answer = await client.call('GET', `/documents/outbound/${id}`, { token });
+      return answer.json?.currentStatus?.status === 'ConversionFailed' ? answer : undefined;
+    });
+    assert.equal(failed.json.error ?? null, null, 'no ErrorInfo');
+  } },
   'messages-english': { probe: async (client) => assert.match((await client.call('GET', '/companies/status', { headers: { 'Accept-Language': 'sv-SE' } })).text, /header is missing/) },
   'token-unknown-erpid-404': { probe: async (client) => assert.equal((await client.call('POST', '/clienttokens/create', { apiKey: true, json: { ErpId: 'nobody' } })).status, 404) },
   'token-after-registered': { asyncDelayMs: 2000, probe: async (client) => {
