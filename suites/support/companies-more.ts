@@ -6,8 +6,8 @@ import { bodyIsJsonString, type Check } from '../../lib/checks.ts';
 import { expectCheck } from './verdict.ts';
 import { defaultConfig } from '../../sandbox/config.ts';
 import type { ApiClient, ApiResponse, Auth } from './client.ts';
-import { createClientToken, pollUntil, registerCompany, registrationCause, SetupFailed, type RegisteredCompany } from './companies.ts';
-import { broken, recordBroken, requirePrerequisites } from './prerequisites.ts';
+import { blockOnWait, createClientToken, pollUntil, registerCompany, registrationCause, SetupFailed, type RegisteredCompany } from './companies.ts';
+import { requirePrerequisites } from './prerequisites.ts';
 import type { RunContext } from './run-context.ts';
 
 /** A JSON body cut short: every JSON endpoint must refuse it with a 4xx. */
@@ -109,7 +109,7 @@ export async function untilRegistered(api: ApiClient, target: RunContext, erpId:
     return last.status === 200 && last.data?.Status === 'Registered' ? true : undefined;
   }).catch((error: Error) => {
     if (!(error instanceof SetupFailed) || token === undefined) throw error;
-    broken(recordBroken(registrationCause(target, last)));
+    blockOnWait(error, registrationCause(target, last));
   });
   return { token: token as string, status: last as ApiResponse };
 }

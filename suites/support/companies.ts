@@ -4,9 +4,9 @@ import type { CompanyInput } from '../../fixtures/bodies.ts';
 import { CLIENT_TOKEN_HEADER } from '../../lib/defaults.ts';
 import { secrets } from '../../lib/redact.ts';
 import type { ApiClient, ApiResponse } from './client.ts';
-import { broken, brokenPrerequisite, recordBroken, requirePrerequisites, type PrerequisiteName, type RootCause } from './prerequisites.ts';
+import { broken, brokenPrerequisite, recordBroken, requirePrerequisites, runningTestTime, type PrerequisiteName, type RootCause } from './prerequisites.ts';
 import type { RunContext } from './run-context.ts';
-import { backgroundKind, nextPollWait, recordBackgroundWait } from './timing.ts';
+import { backgroundKind, nextPollWait, recordBackgroundWait, waitBound } from './timing.ts';
 
 export interface RegisteredCompany {
   input: CompanyInput;
@@ -21,6 +21,25 @@ export interface RegisteredCompany {
 /** Thrown when a fixture cannot set up what a test needs; the message carries the redacted exchange. */
 export class SetupFailed extends Error {
   override readonly name: string = 'SetupFailed';
+}
+
+/**
+ * A wait inside a test that the test's own time cut short, before the async timeout (issue 36):
+ * nothing is known of the target, so what awaited it blocks this test (blockOnWait) and records
+ * no broken prerequisite for the run.
+ */
+export class TestTimeRanOut extends SetupFailed {
+  override readonly name: string = 'TestTimeRanOut';
+}
+
+/**
+ * A prerequisite awaited inside a test was not reached: the test ends as blocked with the root
+ * cause. Cut short by the test's own time, only this test is blocked, and the cause says so;
+ * otherwise the target had its async timeout, and the cause is recorded for every later test.
+ */
+export function blockOnWait(error: unknown, cause: RootCause): never {
+  if (error instanceof TestTimeRanOut) broken({ ...cause, message: `${error.message}; ${cause.message.replace(/ within \d+ s/, '')}` });
+  broken(recordBroken(cause));
 }
 
 /** The call and what came back, in one line (for setup failures and root causes). */
@@ -39,7 +58,9 @@ export function shortly(response: ApiResponse): string {
  */
 export async function pollUntil<T>(context: RunContext, description: string, attempt: () => Promise<T | undefined>, after: readonly PrerequisiteName[] = []): Promise<T> {
   const known = after.some((name) => brokenPrerequisite(name) !== undefined);
-  const deadline = Date.now() + (known ? 0 : context.asyncTimeoutSeconds * 1000);
+  // Inside a test, the wait also ends before the test's own time does (timing.ts, waitBound).
+  const bound = known ? { ms: 0, byTest: false } : waitBound(context.asyncTimeoutSeconds * 1000, runningTestTime(), Date.now());
+  const deadline = Date.now() + bound.ms;
   const kind = backgroundKind(description);
   const started = performance.now();
   let tries = 0;
@@ -55,6 +76,7 @@ export async function pollUntil<T>(context: RunContext, description: string, att
       }
       const wait = nextPollWait(kind, performance.now() - started, tries - 1, context.latencyMs);
       if (Date.now() + wait > deadline) {
+        if (bound.byTest) throw new TestTimeRanOut(`${description}: not reached before the test's own time ran out (${Math.round(bound.ms / 1000)} s of it were left for this wait, less than the async timeout of ${context.asyncTimeoutSeconds} s; ${tries} attempts)`);
         throw new SetupFailed(`${description}: not reached within the async timeout of ${context.asyncTimeoutSeconds} s (${tries} attempts; raise it with --async-timeout)`);
       }
       await new Promise((resolve) => setTimeout(resolve, wait));
@@ -120,6 +142,7 @@ export async function registerCompany(api: ApiClient, context: RunContext, input
   let tokenAnswer: ApiResponse | undefined;
   let last: ApiResponse | undefined;
   let reached: Record<string, any> | false | undefined;
+  let cut: unknown;
   try {
     reached = await pollUntil(context, `company ${input.ErpId} reaching Status Registered`, async () => {
       // Whether a token can be had before registration completes is not shown, so it is retried too.
@@ -136,12 +159,13 @@ export async function registerCompany(api: ApiClient, context: RunContext, input
     });
   } catch (error) {
     if (!(error instanceof SetupFailed)) throw error;
+    cut = error;
   }
   if (token === undefined) {
     const answer = tokenAnswer as ApiResponse;
     const within = answer.status === 200 ? '' : ` within ${context.asyncTimeoutSeconds} s`;
-    broken(recordBroken({ prerequisite: 'client-token', requirement: answer.status === 200 ? 'TOK-02' : 'TOK-01', message: `no client token for a registered company${within}: ${shortly(answer)}` }));
+    blockOnWait(cut, { prerequisite: 'client-token', requirement: answer.status === 200 ? 'TOK-02' : 'TOK-01', message: `no client token for a registered company${within}: ${shortly(answer)}` });
   }
-  if (reached === undefined || reached === false) broken(recordBroken(registrationCause(context, last)));
+  if (reached === undefined || reached === false) blockOnWait(cut, registrationCause(context, last));
   return { input, erpId: input.ErpId, companyId: String(reached.CompanyId ?? ''), token, status: reached };
 }

@@ -14,7 +14,7 @@ import { secrets } from '../../lib/redact.ts';
 import { ApiClient } from './client.ts';
 import { registerCompany, type RegisteredCompany } from './companies.ts';
 import { LOG_ATTACHMENT, newLog, setCurrentLog } from './log.ts';
-import { settle, unwrap, type Outcome } from './prerequisites.ts';
+import { recordTestStarted, settle, unwrap, type Outcome } from './prerequisites.ts';
 import { runContext, type RunContext } from './run-context.ts';
 import { configuredIdentifierTypes } from './companies-more.ts';
 import { requestNetworkOptions } from './request-network.ts';
@@ -114,6 +114,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   otherCompany: async ({ otherCompanyOutcome }, use) => use(unwrap(otherCompanyOutcome)),
 
   api: async ({ request, target }, use, testInfo) => {
+    recordTestStarted(testInfo);
     const log = newLog();
     setCurrentLog(log);
     try {

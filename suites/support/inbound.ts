@@ -8,11 +8,11 @@
 // names), and RecipientInformation holds B's registered identifiers. The routing scenario tries
 // each field on its own and records which ones route (FLOW-21).
 import { deriveSeed, fixtureFile, fixtureInfo, generateGln, generateOrgNo, mulberry32, vatNumberFor, type CompanyInput, type Fixtures } from '../../fixtures/index.ts';
-import { SetupFailed, pollUntil, type RegisteredCompany } from './companies.ts';
+import { blockOnWait, SetupFailed, pollUntil, type RegisteredCompany } from './companies.ts';
 import { activatedCompany } from './companies-more.ts';
 import type { ApiClient, ApiResponse } from './client.ts';
 import { registerRole, test as base } from './fixtures.ts';
-import { broken, recordBroken, requirePrerequisites, settle, unwrap, type Outcome } from './prerequisites.ts';
+import { requirePrerequisites, settle, unwrap, type Outcome } from './prerequisites.ts';
 import { peppolIdentifiersOf } from './network.ts';
 import { sendDocument, uploadFile } from './outbound.ts';
 import type { RunContext } from './run-context.ts';
@@ -380,7 +380,7 @@ export async function deliverInvoice(api: ApiClient, context: RunContext, fixtur
   const found = await awaitDeliveries(api, context, recipient, [sent], { known: before }).catch(async (error: Error) => {
     if (!(error instanceof SetupFailed)) throw error;
     const list = await listIncoming(api, recipient.token);
-    return broken(recordBroken({ prerequisite: 'inbox-delivery', requirement: 'FLOW-04', message: `an electronic invoice sent to a company registered with ReceiveInvoices never arrived in its inbox within ${context.asyncTimeoutSeconds} s: ${shortly(sent.send)} with Location ${sent.send.headers['location'] ?? '(none)'}; ${shortly(list)}` }));
+    return blockOnWait(error, { prerequisite: 'inbox-delivery', requirement: 'FLOW-04', message: `an electronic invoice sent to a company registered with ReceiveInvoices never arrived in its inbox within ${context.asyncTimeoutSeconds} s: ${shortly(sent.send)} with Location ${sent.send.headers['location'] ?? '(none)'}; ${shortly(list)}` });
   });
   return found.get(sent) as Delivery;
 }

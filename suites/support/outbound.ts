@@ -11,7 +11,7 @@ import { fixtureFile, type FixtureFileName, type Fixtures } from '../../fixtures
 import type { Check } from '../../lib/checks.ts';
 import { FINAL_STATUSES, isFinalStatus, MAY_BE_LAST_STATUSES } from '../../lib/document-statuses.ts';
 import type { ApiClient, ApiResponse, MultipartFile } from './client.ts';
-import { pollUntil, registerCompany, SetupFailed, type RegisteredCompany } from './companies.ts';
+import { blockOnWait, pollUntil, registerCompany, SetupFailed, TestTimeRanOut, type RegisteredCompany } from './companies.ts';
 import { registerRole, test as base } from './fixtures.ts';
 import { broken, recordBroken, requirePrerequisites, settle, unwrap, type Outcome } from './prerequisites.ts';
 import { providerACause, providerARefused } from './provider-a.ts';
@@ -295,6 +295,8 @@ export async function pollStatus(api: ApiClient, context: RunContext, token: str
     });
   } catch (error) {
     if (!(error instanceof SetupFailed) || last === undefined) throw error;
+    // The test's own time ran out first: nothing can be judged of this document.
+    if (error instanceof TestTimeRanOut) blockOnWait(error, { prerequisite: 'outbound-final', requirement: 'FLOW-03', message: `statuses seen: ${seen.join(' -> ')}; last answer: ${shortly(last)}` });
   }
   // Only a target still answering 200 without a final status is stuck; a refusal is the test's own
   // finding, and a document that reached Sent or Sold may rest there (MAY_BE_LAST_STATUSES).
@@ -316,7 +318,7 @@ export async function activateProviderA(api: ApiClient, context: RunContext, fix
     return last.status === 200 && last.data?.Status === 'Completed' ? true : undefined;
   }).catch((error: Error) => {
     if (!(error instanceof SetupFailed)) throw error;
-    broken(recordBroken(providerACause(context, last)));
+    blockOnWait(error, providerACause(context, last));
   });
 }
 

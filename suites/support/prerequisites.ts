@@ -6,12 +6,13 @@
 // carrying the root cause; the reporter turns that into the verdict blocked.
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { test } from '@playwright/test';
+import { test, type TestInfo } from '@playwright/test';
 import { secrets } from '../../lib/redact.ts';
 import { BLOCKED_ANNOTATION, brokenPrerequisitesFile, describeCause, formatCause, parseCause, PREREQUISITES, type PrerequisiteName, type RootCause } from '../../report/root-causes.ts';
 import { describeBasis, requirementById } from '../../schemas/requirements.ts';
 import { currentLog } from './log.ts';
 import { runContext } from './run-context.ts';
+import type { TestTime } from './timing.ts';
 
 export type { PrerequisiteName, RootCause };
 
@@ -106,6 +107,25 @@ export function broken(cause: RootCause): never {
   info.annotations.push({ type: BLOCKED_ANNOTATION, description: formatCause(cause) });
   info.skip(true, `blocked: ${describeCause(cause)}`);
   throw new PrerequisiteBroken(cause);
+}
+
+let testStarted: { info: TestInfo; at: number } | undefined;
+
+/** When a test begins (its api fixture, which every test that calls the target sets up first). */
+export function recordTestStarted(info: TestInfo): void {
+  testStarted = { info, at: Date.now() };
+}
+
+/** The running test's time, for a wait inside it; none inside a worker fixture, which has a timeout of its own. */
+export function runningTestTime(): TestTime | undefined {
+  if (settling > 0 || testStarted === undefined) return undefined;
+  let info: TestInfo;
+  try {
+    info = test.info();
+  } catch {
+    return undefined;
+  }
+  return info === testStarted.info ? { timeoutMs: info.timeout, startedAt: testStarted.at } : undefined;
 }
 
 /** Before waiting for prerequisites: a test that needs one already found broken ends at once. */

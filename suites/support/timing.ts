@@ -66,6 +66,30 @@ export function backgroundKind(description: string): string {
   return KINDS.find(([pattern]) => pattern.test(description))?.[1] ?? 'other';
 }
 
+/** When the running test began and how long Playwright gives it (its timeout). */
+export interface TestTime {
+  timeoutMs: number;
+  startedAt: number;
+}
+
+/** What a wait inside a test leaves of the test's own time: for the checks after it and the teardown. */
+const TEST_TIME_RESERVE_MS = 5000;
+const TEST_TIME_RESERVE_SHARE = 0.15;
+
+/**
+ * How long a poll starting at `now` may wait: the async timeout, or less where the running test's
+ * own time would run out first (a test awaiting several things on a slow or loaded machine), less a
+ * reserve for what follows. `byTest` says the test's time is the bound: a prerequisite cut short by
+ * it is blocked with that as its cause (issue 36), never left to Playwright's timeout, which would
+ * read as a failure of the target.
+ */
+export function waitBound(asyncTimeoutMs: number, test: TestTime | undefined, now: number): { ms: number; byTest: boolean } {
+  if (test === undefined || test.timeoutMs <= 0) return { ms: asyncTimeoutMs, byTest: false };
+  const reserve = Math.max(TEST_TIME_RESERVE_MS, test.timeoutMs * TEST_TIME_RESERVE_SHARE);
+  const left = Math.max(0, test.startedAt + test.timeoutMs - reserve - now);
+  return left < asyncTimeoutMs ? { ms: left, byTest: true } : { ms: asyncTimeoutMs, byTest: false };
+}
+
 const FIRST_WAIT_MS = 50;
 /** The longest wait between two attempts: a bounded backoff, so a completion is seen within about this. */
 const MAX_WAIT_MS = 1000;
