@@ -17,7 +17,7 @@ import { secrets } from '../../lib/redact.ts';
 import { openTarget, targetOptionsOf, type Target } from '../../lib/target.ts';
 import { buildOpenApi } from '../../schemas/openapi.ts';
 import { addOptions, exitTwoOnUsageError } from '../options.ts';
-import { describeRelaxations, excludedChecksArguments, fuzzConfigToml, listedMethods, requiredStringFields, type FuzzExport } from './fuzz/config.ts';
+import { describeRelaxations, excludedChecksArguments, fuzzConfigToml, listedMethods, requiredStringFields, resourceWaitSeconds, type FuzzExport } from './fuzz/config.ts';
 import { createdBySchemathesis, describeCreated } from './fuzz/created.ts';
 import { writeFuzzReport } from './fuzz/report.ts';
 import { prepareFuzzDataFor } from './fuzz/setup-process.ts';
@@ -139,7 +139,7 @@ async function fuzz(flags: Record<string, unknown>): Promise<number> {
     const digest = (value: string): string => createHash('sha256').update(value).digest('hex');
     const hooksConfig = join(work, 'hooks.json');
     writeFileSync(hooksConfig, JSON.stringify({
-      asyncTimeout: options.asyncTimeout, journal: join(journalDir, 'created.jsonl'), runPrefix: data.runPrefix, apiKeyDigest: digest(target.apiKey),
+      asyncTimeout: options.asyncTimeout, resourceWait: resourceWaitSeconds(data.backgroundMs, options.asyncTimeout as number), journal: join(journalDir, 'created.jsonl'), runPrefix: data.runPrefix, apiKeyDigest: digest(target.apiKey),
       tokenOwners: { [digest(data.clientToken)]: data.erpIds.company, [digest(data.scratchClientToken)]: data.erpIds.scratch },
       listedMethods: listedMethods(document), emptyAsMissing: requiredStringFields(document),
       proxy: connection.proxy, tlsVerify: connection.insecure ? false : network.fullBundle, clientCert: connection.clientCert, clientKey: connection.clientKey,

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SANDBOX_API_KEY } from '../../lib/defaults.ts';
 import { parseJunit, writeFuzzReport } from '../../cli/commands/fuzz/report.ts';
-import { HOOK_RELAXATIONS, HOOKS_FILE, describeRelaxations, disabledChecksOf, fuzzConfigToml, relaxationsOf, requiredStringFields } from '../../cli/commands/fuzz/config.ts';
+import { HOOK_RELAXATIONS, HOOKS_FILE, describeRelaxations, disabledChecksOf, fuzzConfigToml, relaxationsOf, requiredStringFields, resourceWaitSeconds } from '../../cli/commands/fuzz/config.ts';
 import { buildOpenApi } from '../../schemas/openapi.ts';
 import { startSandbox } from '../../sandbox/index.ts';
 import { SPEC_QUOTES } from '../../schemas/openapi-spec.ts';
@@ -193,11 +193,18 @@ test('every required string field of every request body is one the hooks accept 
   assert.deepEqual(requiredStringFields(buildOpenApi({ casing: 'pascal' })).deleteCompany, [['Id']]);
 });
 
+test('a call that missed a just-created resource is repeated for three times the background work the setup saw, at least 2 s, at most the async timeout', () => {
+  assert.equal(resourceWaitSeconds(1000, 30), 3);
+  assert.equal(resourceWaitSeconds(50, 30), 2, 'a quick sandbox still gets 2 s');
+  assert.equal(resourceWaitSeconds(20_000, 30), 30, 'never more than --async-timeout');
+});
+
 const venvPython = join(root, '.tools', 'venv', 'bin', 'python');
 
 test('the hooks drop only the failures that are none: 501 for an unlisted method, "" refused in a required field, a created resource that appears within the async timeout', { skip: existsSync(venvPython) ? false : 'no .tools/venv (scripts/setup.sh)', timeout: 60_000 }, () => {
   const config = join(work, 'hooks.json');
-  writeFileSync(config, JSON.stringify({ asyncTimeout: 3, listedMethods: { '/companies/delete': ['post'] }, emptyAsMissing: { deleteCompany: [['id']] } }));
+  // resourceWait, as dxs fuzz writes it (resourceWaitSeconds), bounds the ST302 repeat; asyncTimeout only caps it.
+  writeFileSync(config, JSON.stringify({ asyncTimeout: 30, resourceWait: 3, listedMethods: { '/companies/delete': ['post'] }, emptyAsMissing: { deleteCompany: [['id']] } }));
   const script = `
 import importlib.util, json, sys
 spec = importlib.util.spec_from_file_location("hooks", sys.argv[1])

@@ -145,8 +145,10 @@ def _empty_required(case):
 
 
 def _still_missing(response):
-    """Sends the request again until it is answered other than 404, within the async timeout."""
-    deadline = time.monotonic() + float(CONFIG.get("asyncTimeout", 30))
+    """Sends the request again until it is answered other than 404, within resourceWait: a few
+    times the background work the setup saw this target do, never more than the async timeout.
+    A resource that has not appeared by then is not coming (issue 36: no wait without a reason)."""
+    deadline = time.monotonic() + float(CONFIG.get("resourceWait", CONFIG.get("asyncTimeout", 30)))
     interval = 0.25
     # Through the run's proxy and with its TLS files, as Schemathesis sent the call (fuzz.ts writes them).
     proxy = CONFIG.get("proxy")
