@@ -1,7 +1,7 @@
 // POST /companies/register beyond companies.spec.ts: every optional field, both IsVatRegistered
 // values, all four processes, PostalCode without PostalZone, the update by the same ErpId, wrong
 // types, an oversized body; and the processes the status shows afterwards.
-import { checks, expectCheck, observe, pollUntil, tags, test } from '../support/index.ts';
+import { checks, expectCheck, observe, pollUntilSettled, tags, test } from '../support/index.ts';
 import { oversizedString, untilRegistered, withEveryOptionalField } from '../support/companies-more.ts';
 import { PROCESSES } from '../../fixtures/index.ts';
 
@@ -43,12 +43,9 @@ test('registering again with the same ErpId updates the company', { tag: tags('c
   const update = await api.post('/companies/register', { auth: 'apiKey', json: renamed });
   await expectCheck(update, [statusIs(202)], { requirement: 'CMP-REG-14' });
   const companyId = before.status.data?.CompanyId;
-  let last = before.status;
-  // The update, too, may complete in the background.
-  await pollUntil(target, 'the new Name in the company status', async () => {
-    last = await api.get('/companies/status', { auth: { clientToken: before.token } });
-    return last.data?.Details?.Name === renamed.Name ? true : undefined;
-  }).catch(() => undefined);
+  // The update, too, may complete in the background; the new Name is not promised (CMP-STA-07), so
+  // the wait also ends once the answer stops changing.
+  const { last } = await pollUntilSettled(target, 'the new Name in the company status', () => api.get('/companies/status', { auth: { clientToken: before.token } }), (answer) => answer.data?.Details?.Name === renamed.Name);
   await expectCheck(last, [statusIs(200), fieldSatisfies('CompanyId', `is still ${companyId}`, (value) => value === companyId)], { requirement: 'CMP-REG-14' });
   // The quote says the company is updated, not that Details echoes the new Name: a service may take
   // the name from a business register (CMP-STA-07, hardening).

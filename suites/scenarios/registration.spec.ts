@@ -3,7 +3,7 @@
 // by the CompanyId -> users and identifiers; then the update by the same ErpId, the first service
 // activation completing in the background, and a client token living exactly until it is revoked.
 import { PROCESSES } from '../../fixtures/index.ts';
-import { checks, createClientToken, expectCheck, observe, pollUntil, registerCompany, revokeClientToken, tags, test, untilTokenRefused, type ApiResponse } from '../support/index.ts';
+import { checks, createClientToken, expectCheck, observe, pollUntil, pollUntilSettled, registerCompany, revokeClientToken, tags, test, untilTokenRefused, type ApiResponse } from '../support/index.ts';
 import { activateServices, firstActivation, targetSettings } from '../support/companies-more.ts';
 
 const { statusIs, isRejected, fieldSatisfies, bodyIsEmpty } = checks;
@@ -89,11 +89,8 @@ test('registering again with the same ErpId updates the company instead of creat
   await expectCheck(update, [statusIs(202)], { requirement: 'CMP-REG-14' });
   // The update, too, is done in the background: followed until the new Name shows and the
   // company is Registered again (an update may run a new registration first), bounded.
-  let status: ApiResponse | undefined;
-  await pollUntil(target, 'the new Name in the company status, Registered', async () => {
-    status = await api.get('/companies/status', { auth: { clientToken: company.token } });
-    return status.data?.Details?.Name === renamed.Name && status.data?.Status === 'Registered' ? true : undefined;
-  }).catch(() => undefined);
+  // The new Name is not promised (CMP-STA-07): the wait also ends once the answer stops changing.
+  const { last: status } = await pollUntilSettled(target, 'the new Name in the company status, Registered', () => api.get('/companies/status', { auth: { clientToken: company.token } }), (answer) => answer.data?.Details?.Name === renamed.Name && answer.data?.Status === 'Registered');
   // The token taken before the update still names the same company. "To update, the same call is
   // made with the same ErpId" says the company is updated, not that Details echoes the new Name: a
   // service may take the name from a business register (CMP-STA-07, hardening: a warning).
@@ -119,14 +116,13 @@ test('a first service activation with RegistrationId and SearchId completes in t
   const { response, auth } = await activateServices(api, company, firstActivation(company, fixtures.searchId()));
   await expectCheck(response, [statusIs(202)], { requirement: 'FLOW-17' });
   const activatedWith = auth === 'apiKey' ? 'the API key' : 'the ClientToken';
-  let status: ApiResponse | undefined;
   // Which Status a company shows once its services are activated is not shown ("Transitions and
-  // further values: not shown"): the work is done when the status call lists the processes.
-  await pollUntil(target, 'the company listing its processes after activation', async () => {
-    status = await api.get('/companies/status', { auth: { clientToken: company.token } });
-    const listed = status.data?.Details?.Processes;
-    return status.status === 200 && Array.isArray(listed) && processes.every((process) => listed.includes(process)) ? true : undefined;
-  }).catch(() => undefined);
+  // further values: not shown"): the work is done when the status call lists the processes, which
+  // is not promised either (CMP-STA-08), so the wait also ends once the answer stops changing.
+  const { last: status } = await pollUntilSettled(target, 'the company listing its processes after activation', () => api.get('/companies/status', { auth: { clientToken: company.token } }), (answer) => {
+    const listed = answer.data?.Details?.Processes;
+    return answer.status === 200 && Array.isArray(listed) && processes.every((process) => listed.includes(process));
+  });
   // The work completing in the background is what the quote says: the company stays readable. The
   // services body carries no processes, so the listed processes are the registration's (CMP-STA-08,
   // hardening: a warning).

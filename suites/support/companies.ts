@@ -86,6 +86,51 @@ export async function pollUntil<T>(context: RunContext, description: string, att
   }
 }
 
+/**
+ * How long an answer must stay the same before a wait for something the spec does not promise
+ * ends on it: a third of the async timeout (a document resting in a status that may be its last
+ * waits as long).
+ */
+export function restingMs(context: RunContext): number {
+  return (context.asyncTimeoutSeconds * 1000) / 3;
+}
+
+export interface SettledPoll {
+  /** The last answer. */
+  last: ApiResponse;
+  reached: boolean;
+  /** Why the wait ended: "reached", or what the answer did instead. */
+  ended: string;
+}
+
+/**
+ * Reads until `until` holds of the answer, for something the spec does not promise (a Name taken
+ * from the input, processes listed): the wait also ends once the answer has stayed the same for
+ * restingMs, and never runs to the async timeout for a value that is not coming (issue 36).
+ */
+export async function pollUntilSettled(context: RunContext, description: string, read: () => Promise<ApiResponse>, until: (response: ApiResponse) => boolean): Promise<SettledPoll> {
+  let last: ApiResponse | undefined;
+  let ended = `the async timeout of ${context.asyncTimeoutSeconds} s ran out`;
+  let same: { answer: string; since: number } | undefined;
+  try {
+    await pollUntil(context, description, async () => {
+      last = await read();
+      if (until(last)) {
+        ended = 'reached';
+        return true;
+      }
+      const answer = `${last.status} ${JSON.stringify(last.json ?? last.text ?? '')}`;
+      same = same?.answer === answer ? same : { answer, since: Date.now() };
+      if (Date.now() - same.since < restingMs(context)) return undefined;
+      ended = `the answer stayed ${last.status} with the same body for a third of the async timeout`;
+      return false;
+    });
+  } catch (error) {
+    if (!(error instanceof SetupFailed) || last === undefined) throw error;
+  }
+  return { last: last as ApiResponse, reached: ended === 'reached', ended };
+}
+
 /** The API key a company is registered under: the run's key, or its second one (another integrator's). */
 export type ApiKeyAuth = 'apiKey' | 'apiKeyWithoutDelete';
 

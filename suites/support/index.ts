@@ -3,7 +3,7 @@
 export { expect } from './fixtures.ts';
 export { test } from './suite-test.ts';
 export { expectCheck, observe, tags, type CheckOptions } from './verdict.ts';
-export { createClientToken, pollUntil, revokeClientToken, untilTokenRefused, registerCompany, SetupFailed, type RegisteredCompany } from './companies.ts';
+export { createClientToken, pollUntil, pollUntilSettled, revokeClientToken, untilTokenRefused, registerCompany, SetupFailed, type RegisteredCompany } from './companies.ts';
 export type { ApiClient, ApiResponse, Auth, CallOptions } from './client.ts';
 export { runContext, type RunContext } from './run-context.ts';
 export { requirePrerequisites, type PrerequisiteName } from './prerequisites.ts';

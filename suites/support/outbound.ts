@@ -11,7 +11,7 @@ import { fixtureFile, type FixtureFileName, type Fixtures } from '../../fixtures
 import type { Check } from '../../lib/checks.ts';
 import { FINAL_STATUSES, isFinalStatus, MAY_BE_LAST_STATUSES } from '../../lib/document-statuses.ts';
 import type { ApiClient, ApiResponse, MultipartFile } from './client.ts';
-import { blockOnWait, pollUntil, registerCompany, SetupFailed, TestTimeRanOut, type RegisteredCompany } from './companies.ts';
+import { blockOnWait, pollUntil, registerCompany, restingMs, SetupFailed, TestTimeRanOut, type RegisteredCompany } from './companies.ts';
 import { registerRole, test as base } from './fixtures.ts';
 import { broken, recordBroken, requirePrerequisites, settle, unwrap, type Outcome } from './prerequisites.ts';
 import { providerACause, providerARefused } from './provider-a.ts';
@@ -245,7 +245,7 @@ const isFinal = (data: any): boolean => isFinalStatus(currentStatusOf(data));
 
 /** Whether a document's last reads show it resting in one of MAY_BE_LAST_STATUSES for a third of the async timeout. */
 function restsLongEnough(context: RunContext, resting: { status: string; since: number } | undefined): boolean {
-  return resting !== undefined && Date.now() - resting.since >= (context.asyncTimeoutSeconds * 1000) / 3;
+  return resting !== undefined && Date.now() - resting.since >= restingMs(context);
 }
 
 /**
