@@ -4,21 +4,22 @@
 // it computes from the run itself (its calls x the latency / its workers, plus the longest
 // background chain), the CPU time the run took, what a Playwright worker costs in memory and
 // CPU, and the run's own account of its waits (results.json's timing). Never asserts. Traffic stays on 127.0.0.1.
-// DXS_BENCH_STAGING_VARIANTS=latency-80ms,async-1s, DXS_BENCH_STAGING_ARGS (more dxs test flags),
-// DXS_BENCH_STAGING_RUNS=1.
+// Then the same against a staging whose background work takes several steps per state (issue 36:
+// steps-3, a status 3 s after the last, a registration showing Processing on its way), as the Go
+// implementation of the spec does.
+// DXS_BENCH_STAGING_VARIANTS=latency-80ms,async-1s;latency-80ms,async-1s,steps-3 (sets of variants,
+// `;` between sets), DXS_BENCH_STAGING_ARGS (more dxs test flags), DXS_BENCH_STAGING_RUNS=1 (runs of each set).
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { addedLatencyMs, variantStepDelayMs } from '../sandbox/timing-variants.ts';
+import { addedLatencyMs, variantStepDelayMs, variantStepsPerState } from '../sandbox/timing-variants.ts';
 import { runDxsTest } from './run-dxs-test.ts';
 
-const variants = (process.env.DXS_BENCH_STAGING_VARIANTS ?? 'latency-80ms,async-1s').split(',').filter(Boolean);
+const sets = (process.env.DXS_BENCH_STAGING_VARIANTS ?? 'latency-80ms,async-1s;latency-80ms,async-1s,steps-3').split(';').map((set) => set.split(',').filter(Boolean)).filter((set) => set.length > 0);
 const extra = (process.env.DXS_BENCH_STAGING_ARGS ?? '').split(' ').filter(Boolean);
 const runs = Math.max(1, Number(process.env.DXS_BENCH_STAGING_RUNS ?? 1));
 const KILL_AFTER_MS = 600_000;
-/** Register, activate, then a document's PendingInPlatform, Converting, ConversionComplete, Sent (into the inbox), Delivered. */
+/** Register, activate, then a document's PendingInPlatform, Converting, ConversionComplete, Sent (into the inbox), Delivered: states, each steps-<N> steps. */
 const LONGEST_CHAIN_STEPS = 7;
-const latencyMs = addedLatencyMs(variants);
-const stepMs = variantStepDelayMs(variants) ?? 20;
 
 /** CPU seconds of this process's waited-for descendants so far (Linux /proc; ticks of 1/100 s). */
 function childrenCpuSeconds(): number | undefined {
@@ -30,30 +31,35 @@ function childrenCpuSeconds(): number | undefined {
   }
 }
 
-console.log(`dxs test --profile full-destructive --sandbox-variant ${variants.join(',')}${extra.length > 0 ? ` ${extra.join(' ')}` : ''} (default workers unless given)`);
-console.log(`machine: ${cpus().length} cores, load average ${loadavg()[0].toFixed(1)} at the start`);
-for (let run = 1; run <= runs; run++) {
-  const cpuBefore = childrenCpuSeconds();
-  const { seconds, code, results } = await runDxsTest(['--profile', 'full-destructive', '--sandbox-variant', variants.join(','), ...extra], { killAfterMs: KILL_AFTER_MS, name: 'slow-staging' });
-  const cpuAfter = childrenCpuSeconds();
-  const summary = results?.summary;
-  const timing = results?.timing;
-  const coverageCalls = Object.values(results?.coverage ?? {}).reduce((sum, statuses) => sum + Object.values(statuses).reduce((a, b) => a + b, 0), 0);
-  const calls = timing?.calls ?? coverageCalls;
-  const workers = timing?.workers;
-  const verdicts = summary === undefined ? 'no results.json' : `${summary.total} tests: ${summary.passed} passed, ${summary.failed} failed, ${summary.info} info, ${summary.skipped} skipped, ${summary.blocked ?? 0} blocked`;
-  console.log(`run ${run}: ${seconds.toFixed(1)} s wall, exit ${code ?? '-'} (${verdicts})`);
-  if (workers !== undefined) {
-    const floor = (calls * latencyMs) / workers / 1000 + (LONGEST_CHAIN_STEPS * stepMs) / 1000;
-    console.log(`  floor: ${floor.toFixed(1)} s = ${calls} calls x ${latencyMs} ms / ${workers} workers + the longest background chain (${LONGEST_CHAIN_STEPS} steps x ${stepMs} ms)`);
-  } else {
-    console.log(`  floor: n/a (results.json has no timing section; ${coverageCalls} calls of the tests alone)`);
-  }
-  if (cpuBefore !== undefined && cpuAfter !== undefined) console.log(`  CPU: ${(cpuAfter - cpuBefore).toFixed(1)} s of all processes of the run (${((cpuAfter - cpuBefore) / cpus().length).toFixed(1)} s on ${cpus().length} cores at best)`);
-  if (timing !== undefined) {
-    console.log(`  a Playwright worker: ${timing.workerRssMb ?? '?'} MB resident at its end, ${((timing.workerStartupCpuMs ?? 0) / 1000).toFixed(1)} s of CPU to start (medians of ${timing.workerProcesses}); all workers ${((timing.workerCpuMs ?? 0) / 1000).toFixed(1)} s of CPU`);
-    console.log(`  concurrency: ${timing.workers} workers (${timing.workersReason})`);
-    console.log(`  waited for the network ${(timing.networkMs / 1000).toFixed(1)} s, for background work ${(timing.backgroundMs / 1000).toFixed(1)} s in ${timing.backgroundWaits} polls (summed over workers)`);
+for (const variants of sets) {
+  const latencyMs = addedLatencyMs(variants);
+  const stepMs = variantStepDelayMs(variants) ?? 20;
+  const statesSteps = variantStepsPerState(variants);
+  console.log(`dxs test --profile full-destructive --sandbox-variant ${variants.join(',')}${extra.length > 0 ? ` ${extra.join(' ')}` : ''} (default workers unless given)`);
+  console.log(`machine: ${cpus().length} cores, load average ${loadavg()[0].toFixed(1)} at the start`);
+  for (let run = 1; run <= runs; run++) {
+    const cpuBefore = childrenCpuSeconds();
+    const { seconds, code, results } = await runDxsTest(['--profile', 'full-destructive', '--sandbox-variant', variants.join(','), ...extra], { killAfterMs: KILL_AFTER_MS, name: 'slow-staging' });
+    const cpuAfter = childrenCpuSeconds();
+    const summary = results?.summary;
+    const timing = results?.timing;
+    const coverageCalls = Object.values(results?.coverage ?? {}).reduce((sum, statuses) => sum + Object.values(statuses).reduce((a, b) => a + b, 0), 0);
+    const calls = timing?.calls ?? coverageCalls;
+    const workers = timing?.workers;
+    const verdicts = summary === undefined ? 'no results.json' : `${summary.total} tests: ${summary.passed} passed, ${summary.failed} failed, ${summary.info} info, ${summary.skipped} skipped, ${summary.blocked ?? 0} blocked`;
+    console.log(`run ${run}: ${seconds.toFixed(1)} s wall, exit ${code ?? '-'} (${verdicts})`);
+    if (workers !== undefined) {
+      const floor = (calls * latencyMs) / workers / 1000 + (LONGEST_CHAIN_STEPS * statesSteps * stepMs) / 1000;
+      console.log(`  floor: ${floor.toFixed(1)} s = ${calls} calls x ${latencyMs} ms / ${workers} workers + the longest background chain (${LONGEST_CHAIN_STEPS} states x ${statesSteps} step${statesSteps === 1 ? '' : 's'} x ${stepMs} ms)`);
+    } else {
+      console.log(`  floor: n/a (results.json has no timing section; ${coverageCalls} calls of the tests alone)`);
+    }
+    if (cpuBefore !== undefined && cpuAfter !== undefined) console.log(`  CPU: ${(cpuAfter - cpuBefore).toFixed(1)} s of all processes of the run (${((cpuAfter - cpuBefore) / cpus().length).toFixed(1)} s on ${cpus().length} cores at best)`);
+    if (timing !== undefined) {
+      console.log(`  a Playwright worker: ${timing.workerRssMb ?? '?'} MB resident at its end, ${((timing.workerStartupCpuMs ?? 0) / 1000).toFixed(1)} s of CPU to start (medians of ${timing.workerProcesses}); all workers ${((timing.workerCpuMs ?? 0) / 1000).toFixed(1)} s of CPU`);
+      console.log(`  concurrency: ${timing.workers} workers (${timing.workersReason})`);
+      console.log(`  waited for the network ${(timing.networkMs / 1000).toFixed(1)} s, for background work ${(timing.backgroundMs / 1000).toFixed(1)} s in ${timing.backgroundWaits} polls (summed over workers)`);
+    }
   }
 }
 console.log(`machine: load average ${loadavg()[0].toFixed(1)} at the end (other processes share the cores: compare runs made at like load)`);

@@ -47,6 +47,8 @@ export interface EngineOptions {
   inboundIdIsDocumentId?: boolean;
   /** final-sent-for-pdf-paper variant: a PDF or paper document ends in Sent, never Delivered. */
   finalSentForPdfPaper?: boolean;
+  /** steps-<N> timing variant: each state takes N steps, and a registration shows Processing on its way. */
+  stepsPerState?: number;
 }
 
 function routingKey(value: string): string {
@@ -68,8 +70,17 @@ export class Engine {
     return this.options.stepDelayMs;
   }
 
-  /** Runs work after the given number of steps, unless the engine is closed by then. */
-  after(steps: number, work: () => void): void {
+  /** How many steps of stepDelayMs one state of the background work takes (steps-<N>). */
+  private get stepsPerState(): number {
+    return this.options.stepsPerState ?? 1;
+  }
+
+  /** Runs work after the given number of states (each stepsPerState steps), unless the engine is closed by then. */
+  after(states: number, work: () => void): void {
+    this.afterSteps(states * this.stepsPerState, work);
+  }
+
+  private afterSteps(steps: number, work: () => void): void {
     if (this.closed) return;
     const timer = setTimeout(() => {
       this.timers.delete(timer);
@@ -90,6 +101,10 @@ export class Engine {
 
   registerCompany(company: Company): void {
     if (this.options.faults.has('never-registered')) return;
+    // Work taking several steps shows it is under way: Processing, a status the spec leaves open.
+    if (this.stepsPerState > 1) this.afterSteps(1, () => {
+      if (company.Status === 'Pending') company.Status = 'Processing';
+    });
     this.after(1, () => {
       if (company.Status === 'Pending' || company.Status === 'Processing') company.Status = 'Registered';
     });

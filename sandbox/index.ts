@@ -13,7 +13,7 @@ import { Engine } from './engine.ts';
 import { ApiError, sendError } from './errors.ts';
 import { checkNames, expandVariants } from './faults.ts';
 import { addGateway } from './gateway.ts';
-import { addedLatencyMs, DEFAULT_ASYNC_DELAY_MS, variantStepDelayMs } from './timing-variants.ts';
+import { addedLatencyMs, DEFAULT_ASYNC_DELAY_MS, variantStepDelayMs, variantStepsPerState } from './timing-variants.ts';
 import { answerUnsupportedMethods } from './methods.ts';
 import { Store } from './store.ts';
 import { tokensArea } from './areas/tokens.ts';
@@ -143,6 +143,7 @@ async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyIns
     inboundIdIsDocumentId: variants.has('inbound-id-is-document-id'),
     skipConversionStatuses: variants.has('statuses-no-conversion'),
     finalSentForPdfPaper: variants.has('final-sent-for-pdf-paper'),
+    stepsPerState: variantStepsPerState(variants),
     faults,
   });
   const context: SandboxContext = { store, engine, casing: resolveCasing(options, variants), faults, variants };
