@@ -25,3 +25,10 @@ export const SETTLED_STATUSES: readonly string[] = [...MAY_BE_LAST_STATUSES, ...
 export function isFinalStatus(status: string | undefined): boolean {
   return status !== undefined && FINAL_STATUSES.includes(status);
 }
+
+/**
+ * A document that got this far was sent: Sent, or a status that may follow it (Delivered, Sold).
+ * What dxs load counts as a sent document, as dxs test takes a document resting in Sent or Sold as
+ * settled (MAY_BE_LAST_STATUSES); ConversionFailed and Stopped are final without being sent.
+ */
+export const SENT_STATUSES: readonly string[] = ['Delivered', ...MAY_BE_LAST_STATUSES];
