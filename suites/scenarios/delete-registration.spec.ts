@@ -17,7 +17,7 @@ test('a delete request is persisted once and its resend is acknowledged as a dup
   const resent = await api.post('/companies/delete', { auth: 'apiKey', json: { Id: company.erpId } });
   await expectCheck(resent, [statusIs(200)], { requirement: 'FLOW-11' });
   const deleted = await untilDeletionSeen(api, target, company);
-  await observe('CMP-DEL-13', deleted.seen ? `after deletion, ${describeAfterDeletion(deleted)}` : `within the async timeout (${target.asyncTimeoutSeconds} s) the company still answered as Registered: ${describeAfterDeletion(deleted)}`, deleted.status);
+  await observe('CMP-DEL-13', deleted.seen ? `after deletion, ${describeAfterDeletion(deleted)}` : `the company still answered as Registered when the wait ended (${deleted.ended}): ${describeAfterDeletion(deleted)}`, deleted.status);
   // Once the deletion has run, whether a resend is a "duplicate request" (200), a new one (202) or an
   // Id that names nothing any more (a 4xx) is not said: recorded.
   const afterwards = await api.post('/companies/delete', { auth: 'apiKey', json: { Id: company.erpId } });

@@ -3,7 +3,7 @@
 // is not shown, CMP-DEL-13, so "completed" means: it no longer answers as a Registered company).
 import { bodyIsJsonString } from '../../lib/checks.ts';
 import type { ApiClient, ApiResponse } from './client.ts';
-import { pollUntil, type ApiKeyAuth, type RegisteredCompany } from './companies.ts';
+import { pollUntilSettled, type ApiKeyAuth, type RegisteredCompany } from './companies.ts';
 import type { RunContext } from './run-context.ts';
 import { expectCheck } from './verdict.ts';
 
@@ -22,23 +22,27 @@ export async function holdDeleteServerErrors(response: ApiResponse): Promise<boo
 export interface DeletionSeen {
   /** Whether, within the async timeout, the company stopped answering as a Registered company. */
   seen: boolean;
+  /** Why the wait ended: "reached", or the answer that stopped changing (issue 36). */
+  ended: string;
   /** The last GET /companies/status with the company's token taken before the delete. */
   status: ApiResponse;
   /** The last POST /clienttokens/create for its ErpId. */
   token: ApiResponse;
 }
 
-/** Polls (bounded by the async timeout) until the company no longer answers as Registered. */
+/**
+ * Polls (bounded by the async timeout) until the company no longer answers as Registered. What a
+ * deleted company looks like is not shown (CMP-DEL-13): a company status that stays the same ends
+ * the wait too (pollUntilSettled), and `ended` says so.
+ */
 export async function untilDeletionSeen(api: ApiClient, target: RunContext, company: RegisteredCompany, apiKey: ApiKeyAuth = 'apiKey'): Promise<DeletionSeen> {
-  let status: ApiResponse | undefined;
   let token: ApiResponse | undefined;
-  const seen = await pollUntil(target, `company ${company.erpId} no longer answering as Registered after the delete request`, async () => {
-    status = await api.get('/companies/status', { auth: { clientToken: company.token } });
+  const poll = await pollUntilSettled(target, `company ${company.erpId} no longer answering as Registered after the delete request`, async () => {
+    const status = await api.get('/companies/status', { auth: { clientToken: company.token } });
     token = await api.post('/clienttokens/create', { auth: apiKey, json: { ErpId: company.erpId } });
-    const stillRegistered = status.status === 200 && status.data?.Status === 'Registered' && token.status === 200;
-    return stillRegistered ? undefined : true;
-  }).catch(() => false);
-  return { seen, status: status as ApiResponse, token: token as ApiResponse };
+    return status;
+  }, (status) => !(status.status === 200 && status.data?.Status === 'Registered' && token?.status === 200));
+  return { seen: poll.reached, ended: poll.ended, status: poll.last, token: token as ApiResponse };
 }
 
 /** What a company answers after its deletion, for an observation: never judged (CMP-DEL-13). */
