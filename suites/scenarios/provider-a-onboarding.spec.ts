@@ -3,6 +3,7 @@
 // invoices that were not yet delivered are Stopped. Tagged with both areas, so a profile that
 // selects provider A runs it without the other flows.
 import { fixtureFile, iconRequestBody } from '../../fixtures/index.ts';
+import { isFinalStatus } from '../../lib/document-statuses.ts';
 import { checks, expectCheck, observe, registerCompany, tags, type ApiClient, type ApiResponse } from '../support/index.ts';
 import { ICON_PATH, LOOKUP_PATH, OFFBOARD_PATH, pollRecord, pollResponse, PROVIDER_A_PATH, recordShowsRegistration } from '../support/provider-a.ts';
 import { test } from '../support/index.ts';
@@ -103,7 +104,7 @@ test(
       } else if (before === 'Delivered' || before === 'Stopped' || before === undefined) {
         test.info().annotations.push({ type: 'warning', description: `FLOW-07 not checked: the B2C invoice was ${before ?? 'unreadable'} just before offboarding` });
       } else {
-        const after = await pollResponse(target, 'the B2C invoice being stopped', () => statusOf(secondId), (response) => ['Stopped', 'Delivered'].includes(currentStatus(response) ?? ''));
+        const after = await pollResponse(target, 'the B2C invoice being stopped', () => statusOf(secondId), (response) => isFinalStatus(currentStatus(response)));
         // A document passes through several statuses before it is delivered (spec), so one read as
         // Pending cannot have been delivered in the moment before the offboarding reached the target;
         // one read further along might have been, so for it a Delivered only warns.
