@@ -1,0 +1,110 @@
+// One verdict (issue 37): what the client judge accepts in a request, the grading sandbox accepts,
+// value form by value form; and what the grading sandbox refuses, the judge finds against the client.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { FastifyInstance } from 'fastify';
+import { gradeCalls, type Finding } from '../../grading/graded-call.ts';
+import { judgeAll } from '../../grading/judges/index.ts';
+import { multipartParts } from '../../grading/multipart.ts';
+import type { RecordedCall } from '../../grading/traffic.ts';
+import { extendedDateTimeMs } from '../../schemas/formats.ts';
+import { call, multipart, newSandbox, registeredCompany, SANDBOX_API_KEY, SANDBOX_API_KEY_WITHOUT_DELETE, type TestCompany } from '../sandbox/helpers.ts';
+
+let app: FastifyInstance;
+let company: TestCompany;
+before(async () => {
+  app = await newSandbox();
+  company = await registeredCompany(app);
+});
+after(async () => {
+  await app.close();
+});
+
+/** The judge's findings of one call as the recorder would have recorded it. */
+function judged(recorded: Partial<RecordedCall> & { method: string; path: string }, status: number): Finding[] {
+  const now = Date.now();
+  const full: RecordedCall = { seq: 1, url: `/v1/api${recorded.path}`, query: {}, headers: {}, bodySize: 1, startedAt: now, finishedAt: now + 5, answer: { status, headers: {}, size: 0 }, ...recorded, path: `/v1/api${recorded.path}` };
+  return judgeAll({ calls: gradeCalls([full]), apiKey: SANDBOX_API_KEY, apiKeyWithoutDelete: SANDBOX_API_KEY_WITHOUT_DELETE });
+}
+
+const verdictOf = (findings: readonly Finding[], id: string): string | undefined => findings.find((finding) => finding.id === id)?.verdict;
+
+/** Five minutes ahead, written in every form ISO 8601's extended format allows, and some it does not. */
+function dateTimeForms(): Array<{ value: string; accepted: boolean }> {
+  const at = new Date(Date.now() + 5 * 60_000);
+  const pad = (value: number, width = 2): string => String(value).padStart(width, '0');
+  const date = `${at.getUTCFullYear()}-${pad(at.getUTCMonth() + 1)}-${pad(at.getUTCDate())}`;
+  const time = `${pad(at.getUTCHours())}:${pad(at.getUTCMinutes())}`;
+  const seconds = `${time}:${pad(at.getUTCSeconds())}`;
+  const ahead = new Date(at.getTime() + 90 * 60_000);
+  const aheadTime = `${pad(ahead.getUTCHours())}:${pad(ahead.getUTCMinutes())}:${pad(ahead.getUTCSeconds())}`;
+  const aheadDate = `${ahead.getUTCFullYear()}-${pad(ahead.getUTCMonth() + 1)}-${pad(ahead.getUTCDate())}`;
+  return [
+    ...[
+      `${date}T${seconds}Z`, `${date}t${seconds}z`, `${date}T${seconds}.123Z`, `${date}T${seconds},5Z`, `${date}T${seconds}.1234567Z`,
+      `${date}T${time}Z`, `${date}T${seconds}+00:00`, `${date}T${seconds}+0000`, `${date}T${seconds}+00`, `${date}T${seconds}-00:00`,
+      `${aheadDate}T${aheadTime}+01:30`, `${aheadDate}T${aheadTime}+0130`,
+      // Without an offset: still ISO 8601 (read as UTC).
+      `${date}T${seconds}`, `${date}T${time}`, `${date}T${seconds}.123`,
+    ].map((value) => ({ value, accepted: true })),
+    ...['tomorrow', '', `${date} ${seconds}Z`, `${date.replace(/-/g, '')}T${seconds.replace(/:/g, '')}Z`, `${at.getUTCFullYear()}-02-30T10:00:00Z`, `${date}T25:00:00Z`, `${date}T${seconds}+24:00`, `${date}T${seconds}Z[UTC]`]
+      .map((value) => ({ value, accepted: false })),
+  ];
+}
+
+test('every form of date-time the judge accepts the grading sandbox accepts, and what it refuses the judge fails', async () => {
+  const forms = dateTimeForms();
+  assert.ok(forms.filter((form) => form.accepted).length >= 15);
+  for (const { value, accepted } of forms) {
+    const requests: Array<{ path: string; id: string; body: Record<string, unknown>; auth: { apiKey?: string; token?: string } }> = [
+      { path: '/clienttokens/create', id: 'CLI-BODY-01', body: { ErpId: company.erpId, ValidTo: value }, auth: { apiKey: SANDBOX_API_KEY } },
+      { path: '/clienttokens/createsearchtoken', id: 'CLI-BODY-03', body: { SearchId: 'one-verdict', ValidTo: value }, auth: { apiKey: SANDBOX_API_KEY } },
+      { path: '/documents/outbound/list', id: 'CLI-BODY-20', body: { Take: 10, CreatedFrom: value }, auth: { token: company.token } },
+    ];
+    for (const request of requests) {
+      // An empty ValidTo counts as absent on both sides; it is not a form of date-time.
+      if (value === '') continue;
+      const answer = await call(app, 'POST', request.path, { ...request.auth, body: request.body });
+      const findings = judged({ method: 'POST', path: request.path, body: request.body, contentType: 'application/json', headers: { 'content-type': 'application/json' } }, answer.status);
+      const sandboxAccepts = answer.status >= 200 && answer.status < 300;
+      assert.equal(verdictOf(findings, request.id), accepted ? 'passed' : 'failed', `judge, ${request.path} ${JSON.stringify(value)}`);
+      assert.equal(sandboxAccepts, accepted, `grading sandbox, ${request.path} ${JSON.stringify(value)}: ${answer.status} ${answer.text}`);
+    }
+    assert.equal(extendedDateTimeMs(value) !== undefined, accepted, value);
+  }
+});
+
+test('a ValidTo without an offset is read as UTC by the judge and the sandbox alike: about 10 minutes stays about 10 minutes', async () => {
+  const at = new Date(Date.now() + 10 * 60_000).toISOString().replace(/\.\d+Z$/, '');
+  const body = { ErpId: company.erpId, ValidTo: at };
+  const answer = await call(app, 'POST', '/clienttokens/create', { apiKey: SANDBOX_API_KEY, body });
+  assert.equal(answer.status, 200, answer.text);
+  const answered = extendedDateTimeMs(String(answer.json.validTo));
+  assert.ok(answered !== undefined && Math.abs(answered - Date.parse(`${at}Z`)) < 1000, `${at} answered as ${String(answer.json.validTo)}`);
+  const findings = judged({ method: 'POST', path: '/clienttokens/create', body, contentType: 'application/json', headers: { apikey: SANDBOX_API_KEY, 'content-type': 'application/json' } }, 200);
+  assert.equal(verdictOf(findings, 'CLI-TOK-03'), 'passed');
+});
+
+test('the upload: a part File without a filename is accepted by both; a body without a part File is refused by both, with a message that says so', async () => {
+  const cases = [
+    { parts: [{ name: 'File', content: '<Invoice/>', contentType: 'application/xml' }], accepted: true },
+    { parts: [{ name: 'File', content: Buffer.from([0x25, 0x50, 0x44, 0x46, 0xff, 0x00, 0xe4]) }], accepted: true },
+    { parts: [{ name: 'file', filename: 'invoice.xml', content: '<Invoice/>' }], accepted: true },
+    { parts: [{ name: 'Document', filename: 'invoice.xml', content: '<Invoice/>' }], accepted: false },
+    { parts: [{ name: 'Other', content: 'x' }], accepted: false },
+  ];
+  for (const { parts, accepted } of cases) {
+    const body = multipart(parts);
+    const answer = await call(app, 'POST', '/documents', { token: company.token, payload: body.payload, headers: body.headers });
+    const findings = judged({ method: 'POST', path: '/documents', contentType: body.headers['content-type'], headers: { clienttoken: company.token, ...body.headers }, parts: multipartParts(body.payload, body.headers['content-type']) }, answer.status);
+    const label = parts.map((part) => `${part.name}${part.filename === undefined ? '' : ` (${part.filename})`}`).join(', ');
+    assert.equal(answer.status === 202, accepted, `grading sandbox, ${label}: ${answer.status} ${answer.text}`);
+    assert.equal(verdictOf(findings, 'CLI-CNV-03') !== 'failed', accepted, `judge, ${label}`);
+    if (!accepted) assert.match(answer.text, /part named File/);
+  }
+  // The bytes of a part without a filename are kept as sent.
+  const bytes = Buffer.from([0x25, 0x50, 0x44, 0x46, 0xff, 0x00, 0xe4, 0x0d, 0x0a]);
+  const body = multipart([{ name: 'File', content: bytes }]);
+  const uploaded = await call(app, 'POST', '/documents', { token: company.token, payload: body.payload, headers: body.headers });
+  assert.equal(uploaded.status, 202);
+});
