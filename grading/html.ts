@@ -1,7 +1,7 @@
 // index.html of dxs client-check: the integrator's evidence that their client follows the spec.
 // Self-contained like the server report; rendered from results.json and the client catalog alone.
 import { escapeHtml } from '../report/escape-html.ts';
-import type { Exchange } from '../suites/support/log.ts';
+import type { Exchange } from '../lib/run-record.ts';
 import type { ClientRequirement } from '../schemas/client-requirements.ts';
 import type { ClientResults } from './results.ts';
 import { notExercisedReason } from './verdicts.ts';

@@ -2,7 +2,7 @@
 // certificate and `dxs report` read it as they read a run of dxs test: one "test" per exercised
 // client requirement, none for a requirement the client never exercised. The `client` section
 // adds what only a client run has: the command, the provocations, the flows tried, the traffic.
-import type { CheckRecord, Exchange } from '../suites/support/log.ts';
+import type { CheckRecord, Exchange } from '../lib/run-record.ts';
 import { addCoverage, summarise, type Results, type RunStatus, type TestRecord } from '../report/results.ts';
 import { CLIENT_AREAS } from '../schemas/client-requirements.ts';
 import { describeCall, type GradedCall } from './graded-call.ts';
