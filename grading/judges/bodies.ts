@@ -42,6 +42,14 @@ const RULES: Record<string, BodyRule> = {
   'POST /documents/outbound/list': { component: 'OutboundListRequest', id: 'CLI-BODY-20' },
 };
 
+/** The requirement a refusal of a body field counts against ("Document.DocumentUri", "Processes[0]"; "" for the body as a whole). */
+export function bodyRequirement(endpoint: string, field: string): string | undefined {
+  const rule = RULES[endpoint];
+  if (rule === undefined) return undefined;
+  const pointer = field === '' ? '' : `/${field.replace(/\[(\d+)\]/g, '.$1').split('.').join('/')}`;
+  return rule.elsewhere?.find((other) => other.path.test(pointer) || (pointer !== '' && other.path.test(`${pointer}/`)))?.id ?? rule.id;
+}
+
 const SPEC_ID = 'https://dxs.invalid/client-check/spec-export';
 let validators: Map<string, ValidateFunction> | undefined;
 

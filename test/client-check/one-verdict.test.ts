@@ -86,7 +86,7 @@ test('a ValidTo without an offset is read as UTC by the judge and the sandbox al
 });
 
 test('the upload: a part File without a filename is accepted by both; a body without a part File is refused by both, with a message that says so', async () => {
-  const cases = [
+  const cases: Array<{ parts: Array<{ name: string; filename?: string; contentType?: string; content: Buffer | string }>; accepted: boolean }> = [
     { parts: [{ name: 'File', content: '<Invoice/>', contentType: 'application/xml' }], accepted: true },
     { parts: [{ name: 'File', content: Buffer.from([0x25, 0x50, 0x44, 0x46, 0xff, 0x00, 0xe4]) }], accepted: true },
     { parts: [{ name: 'file', filename: 'invoice.xml', content: '<Invoice/>' }], accepted: true },
