@@ -108,3 +108,22 @@ test('the upload: a part File without a filename is accepted by both; a body wit
   const uploaded = await call(app, 'POST', '/documents', { token: company.token, payload: body.payload, headers: body.headers });
   assert.equal(uploaded.status, 202);
 });
+
+test('every e-mail address the judge accepts where the spec asks for a valid one, the grading sandbox accepts', async () => {
+  const values = ['a@b.c', 'first.last@example.com', 'a+b@example.com', 'x_y@sub.example.co', 'ab@example.museum', 'x', 'a@b', '"q"@example.com', 'a@example.com '];
+  let accepted = 0;
+  for (const value of values) {
+    const requests = [
+      { path: '/companies/users', id: 'CLI-BODY-08', body: { Email: value } },
+      { path: '/network/setup', id: 'CLI-BODY-14', body: { PartyId: 'p', NetworkSetupFeedbackEmail: value, Processes: ['ReceiveInvoices'] } },
+    ];
+    for (const request of requests) {
+      const answer = await call(app, 'POST', request.path, { token: company.token, body: request.body });
+      const findings = judged({ method: 'POST', path: request.path, body: request.body, contentType: 'application/json', headers: { clienttoken: company.token, 'content-type': 'application/json' } }, answer.status);
+      if (verdictOf(findings, request.id) !== 'passed') continue;
+      accepted++;
+      assert.ok(answer.status >= 200 && answer.status < 300, `${request.path} ${JSON.stringify(value)}: the judge passes it, the grading sandbox answered ${answer.status} ${answer.text}`);
+    }
+  }
+  assert.ok(accepted >= 8, `${accepted} accepted by the judge`);
+});
