@@ -17,7 +17,7 @@ import { loadClientRequirements } from '../../schemas/client-requirements.ts';
 import { displayPath, folderTimestamp } from '../../report/write.ts';
 import { gradeCalls } from '../../grading/graded-call.ts';
 import { judgeAll } from '../../grading/judges/index.ts';
-import { PROVOCATIONS, Provocations, SLOW_BACKGROUND_STEP_MS, unknownProvocations } from '../../grading/provocations.ts';
+import { GRADING_SANDBOX_VARIANTS, PROVOCATIONS, Provocations, SLOW_BACKGROUND_STEP_MS, unknownProvocations } from '../../grading/provocations.ts';
 import { startRecorder, type Recorder } from '../../grading/recorder.ts';
 import { clientResults, type ClientResults } from '../../grading/results.ts';
 import { FLOW_IDS, FLOW_PROFILES } from '../../grading/judges/endpoints.ts';
@@ -188,7 +188,7 @@ export async function runClientCheck(flags: Record<string, unknown>, command: re
   try {
     // Loaded when used, as lib/target.ts does: the other commands of the CLI never pay for fastify.
     const { startSandbox } = await import('../../sandbox/index.ts');
-    sandbox = await startSandbox({ host: '127.0.0.1', port: 0, casing: options.sandboxCasing as 'pascal' | 'camel' | undefined, asyncDelayMs: provoke.includes('slow-background') ? SLOW_BACKGROUND_STEP_MS : undefined });
+    sandbox = await startSandbox({ host: '127.0.0.1', port: 0, variants: [...GRADING_SANDBOX_VARIANTS], casing: options.sandboxCasing as 'pascal' | 'camel' | undefined, asyncDelayMs: provoke.includes('slow-background') ? SLOW_BACKGROUND_STEP_MS : undefined });
   } catch (error) {
     console.error(`dxs client-check: the grading sandbox could not start: ${(error as Error).message}`);
     return { exitCode: 2 };
