@@ -15,7 +15,7 @@ export const PROVOCATIONS: Record<string, string> = {
 export const BACKGROUND_PROVOCATIONS: ReadonlySet<string> = new Set(['slow-background']);
 
 /** The variants the grading sandbox runs with (sandbox/faults.ts GRADING_VARIANTS): it refuses nothing the judge accepts. */
-export const GRADING_SANDBOX_VARIANTS: readonly string[] = ['company-formats-open'];
+export const GRADING_SANDBOX_VARIANTS: readonly string[] = ['grading-open'];
 
 /** The delay of each background step with slow-background. */
 export const SLOW_BACKGROUND_STEP_MS = 1500;

@@ -533,7 +533,7 @@ export const GATEWAY_VARIANTS: Record<string, string> = {
  * the suite checks, so neither in the kill table nor in the contrarian group.
  */
 export const GRADING_VARIANTS: Record<string, string> = {
-  'company-formats-open': 'company Email and CountryCode are taken as any non-empty string ("Length limits and formats of company fields: not shown.")',
+  'grading-open': 'what the spec leaves open is taken as sent: company Email and CountryCode as any non-empty string ("Length limits and formats of company fields: not shown."), a token User\'s Email as any string (the spec gives "Email strings"), outbound list Take and Skip as any integer (clamped: paging limits are not shown), an UpdatedAfter that is no date-time ignored (the spec gives it no type)',
 };
 
 export const VARIANTS: Record<string, string> = {

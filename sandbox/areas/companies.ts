@@ -66,8 +66,8 @@ export function processList(body: Body, name = 'Processes'): string[] | undefine
 
 /** Company input of Register (OrgNo required) or Set details (OrgNo optional). */
 function companyFields(body: Body, orgNoRequired: boolean, context?: SandboxContext): CompanyFields {
-  // "Length limits and formats of company fields: not shown": company-formats-open takes any string.
-  const formatsOpen = context !== undefined && hasVariant(context, 'company-formats-open');
+  // "Length limits and formats of company fields: not shown": grading-open takes any string.
+  const formatsOpen = context !== undefined && hasVariant(context, 'grading-open');
   const fields: CompanyFields = {
     ErpProduct: requiredString(body, 'ErpProduct'),
     Name: requiredString(body, 'Name'),
@@ -148,7 +148,7 @@ export async function companiesArea(app: FastifyInstance, { context }: AreaOptio
   }, async (request, reply) => {
     const body = bodyOf(request);
     const erpId = requiredString(body, 'ErpId');
-    const country = countryCode(body, hasVariant(context, 'company-formats-open'));
+    const country = countryCode(body, hasVariant(context, 'grading-open'));
     const orgNo = requiredString(body, 'OrgNo');
     const registrationId = optionalString(body, 'RegistrationId');
     const searchId = optionalString(body, 'SearchId');

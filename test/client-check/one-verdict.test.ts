@@ -197,3 +197,19 @@ test('company fields whose formats the spec does not show: what the judge accept
     assert.equal(answer.status, 202, `${JSON.stringify(fields)}: ${answer.text}`);
   }
 });
+
+test('values the spec gives no format or range: what the judge accepts, the grading sandbox takes', async () => {
+  const cases: Array<{ path: string; id: string; body: Record<string, unknown>; auth: { apiKey?: string; token?: string } }> = [
+    { path: '/clienttokens/create', id: 'CLI-BODY-01', body: { ErpId: company.erpId, User: { FullName: 'A', Email: '' } }, auth: { apiKey: SANDBOX_API_KEY } },
+    { path: '/clienttokens/create', id: 'CLI-BODY-01', body: { ErpId: company.erpId, User: { Email: 'the accounts desk' } }, auth: { apiKey: SANDBOX_API_KEY } },
+    { path: '/documents/outbound/list', id: 'CLI-BODY-20', body: { Take: -1, Skip: -5 }, auth: { token: company.token } },
+    { path: '/documents/outbound/list', id: 'CLI-BODY-20', body: { Take: 100000 }, auth: { token: company.token } },
+    { path: '/documents/outbound/list', id: 'CLI-BODY-20', body: { UpdatedAfter: 'yesterday' }, auth: { token: company.token } },
+  ];
+  for (const request of cases) {
+    const answer = await call(app, 'POST', request.path, { ...request.auth, body: request.body });
+    const findings = judged({ method: 'POST', path: request.path, body: request.body, contentType: 'application/json', headers: { 'content-type': 'application/json' } }, answer.status);
+    assert.equal(verdictOf(findings, request.id), 'passed', `judge, ${request.path} ${JSON.stringify(request.body)}`);
+    assert.equal(answer.status, 200, `${request.path} ${JSON.stringify(request.body)}: ${answer.text}`);
+  }
+});
