@@ -14,6 +14,9 @@ export const PROVOCATIONS: Record<string, string> = {
 /** Provocations that act on the sandbox's background work, not on single calls: they answer no call themselves. */
 export const BACKGROUND_PROVOCATIONS: ReadonlySet<string> = new Set(['slow-background']);
 
+/** The variants the grading sandbox runs with (sandbox/faults.ts GRADING_VARIANTS): it refuses nothing the judge accepts. */
+export const GRADING_SANDBOX_VARIANTS: readonly string[] = ['grading-open'];
+
 /** The delay of each background step with slow-background. */
 export const SLOW_BACKGROUND_STEP_MS = 1500;
 export const RETRY_AFTER_SECONDS = 1;

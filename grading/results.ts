@@ -2,11 +2,13 @@
 // certificate and `dxs report` read it as they read a run of dxs test: one "test" per exercised
 // client requirement, none for a requirement the client never exercised. The `client` section
 // adds what only a client run has: the command, the provocations, the flows tried, the traffic.
-import type { CheckRecord, Exchange } from '../suites/support/log.ts';
+import type { CheckRecord, Exchange } from '../lib/run-record.ts';
 import { addCoverage, summarise, type Results, type RunStatus, type TestRecord } from '../report/results.ts';
 import { CLIENT_AREAS } from '../schemas/client-requirements.ts';
 import { describeCall, type GradedCall } from './graded-call.ts';
 import { PROVOCATIONS } from './provocations.ts';
+import { refusalOf, type Refusal } from './refusals.ts';
+import { quoteSentence } from './spec-quote.ts';
 import type { RequirementOutcome } from './verdicts.ts';
 
 export interface CallSummary {
@@ -19,6 +21,8 @@ export interface CallSummary {
   /** Milliseconds after the first call. */
   atMs: number;
   durationMs: number;
+  /** Why the grading sandbox refused the call, and whether the judge found the same fault (judged). */
+  refusal?: Refusal & { judged: boolean };
 }
 
 export interface ClientSection {
@@ -28,9 +32,12 @@ export interface ClientSection {
   /** The client's exit code, or the signal that ended it. */
   exit?: { code: number | null; signal: string | null; timedOut: boolean };
   provocations: Array<{ name: string; description: string; calls: number[] }>;
-  flows: { tried: string[]; notTried: string[] };
+  /** required: the flows --require-flows names; missing: those of them the client did not try (a failure). */
+  flows: { tried: string[]; notTried: string[]; required: string[]; missing: string[] };
   notExercised: string[];
   calls: CallSummary[];
+  /** The client's last lines of output (redacted), kept for the page of a run that was not judged whole. */
+  lastOutput?: string[];
 }
 
 export interface ClientResults extends Results {
@@ -68,7 +75,7 @@ function testOf(outcome: RequirementOutcome, calls: readonly GradedCall[], baseU
   }));
   if (passedCount > 0) checks.push({ requirement: requirement.id, level: requirement.level, basis: requirement.basis, verdict: 'passed', check: `${passedCount} judgement${passedCount === 1 ? '' : 's'} kept the rule`, expected: requirement.statement, actual: 'kept' });
   const failed = notable.filter((finding) => finding.verdict === 'failed');
-  const basis = requirement.basis === 'spec' ? `Basis: the spec says "${requirement.quote}"` : requirement.basis === 'hardening' ? 'Basis: hardening, a good practice the spec does not require (fails only with --strict)' : undefined;
+  const basis = requirement.basis === 'spec' ? `Basis: the spec, ${quoteSentence(requirement.quote ?? '')}` : requirement.basis === 'hardening' ? 'Basis: hardening, a good practice the spec does not require (fails only with --strict)' : undefined;
   const failure = failed.length === 0 ? undefined : [
     `${requirement.id}: ${requirement.statement}`,
     ...(basis === undefined ? [] : [basis]),
@@ -105,7 +112,15 @@ export interface ClientRunInput {
   strict: boolean;
   /** What kept the run from being judged whole (the command could not start, the timeout), if anything. */
   problem?: { status: RunStatus; message: string };
-  client: Omit<ClientSection, 'notExercised' | 'calls' | 'provocations'> & { provocations: Record<string, number[]> };
+  client: Omit<ClientSection, 'notExercised' | 'calls' | 'provocations' | 'flows'> & { provocations: Record<string, number[]>; flows: { tried: string[]; notTried: string[] }; requiredFlows?: readonly string[] };
+}
+
+/** Whether the judge found against the client on the call the sandbox refused, under the requirement the refusal names. */
+function refusalSummary(call: GradedCall, outcomes: readonly RequirementOutcome[]): CallSummary['refusal'] {
+  const refusal = refusalOf(call);
+  if (refusal === undefined) return undefined;
+  const judged = refusal.requirement !== undefined && outcomes.some((outcome) => outcome.requirement.id === refusal.requirement && outcome.findings.some((finding) => finding.seq === call.seq && finding.verdict !== 'passed'));
+  return { ...refusal, judged };
 }
 
 export function clientResults(input: ClientRunInput): ClientResults {
@@ -114,7 +129,10 @@ export function clientResults(input: ClientRunInput): ClientResults {
   const coverage: Results['coverage'] = {};
   addCoverage(coverage, input.calls.map((call) => exchangeOf(call, input.baseUrl)));
   const first = input.calls[0]?.startedAt ?? input.startedAt.getTime();
-  const status: RunStatus = summary.failed > 0 ? 'failed' : input.problem?.status ?? 'passed';
+  const { requiredFlows = [], ...client } = input.client;
+  const missing = requiredFlows.filter((flow) => !client.flows.tried.includes(flow));
+  const status: RunStatus = summary.failed > 0 || missing.length > 0 ? 'failed' : input.problem?.status ?? 'passed';
+  const messages = [...(missing.length > 0 ? [`required flow${missing.length === 1 ? '' : 's'} not tried: ${missing.join(', ')}`] : []), ...(input.problem === undefined ? [] : [input.problem.message])];
   return {
     format: 'dxs-results/1',
     run: {
@@ -130,17 +148,18 @@ export function clientResults(input: ClientRunInput): ClientResults {
       finishedAt: input.finishedAt.toISOString(),
       durationMs: input.finishedAt.getTime() - input.startedAt.getTime(),
       status,
-      message: input.problem?.message,
+      message: messages.length === 0 ? undefined : messages.join('; '),
       shards: [],
     },
     summary,
     tests,
     coverage,
     client: {
-      ...input.client,
-      provocations: Object.entries(input.client.provocations).map(([name, calls]) => ({ name, description: PROVOCATIONS[name] ?? '', calls })),
+      ...client,
+      flows: { ...client.flows, required: [...requiredFlows], missing },
+      provocations: Object.entries(client.provocations).map(([name, calls]) => ({ name, description: PROVOCATIONS[name] ?? '', calls })),
       notExercised: input.outcomes.filter((outcome) => outcome.verdict === 'not exercised').map((outcome) => outcome.requirement.id),
-      calls: input.calls.map((call) => ({ seq: call.seq, method: call.method, path: call.path, endpoint: call.endpoint, status: call.answer?.status, provocation: call.provocation, atMs: call.startedAt - first, durationMs: call.finishedAt - call.startedAt })),
+      calls: input.calls.map((call) => ({ seq: call.seq, method: call.method, path: call.path, endpoint: call.endpoint, status: call.answer?.status, provocation: call.provocation, atMs: call.startedAt - first, durationMs: call.finishedAt - call.startedAt, refusal: refusalSummary(call, input.outcomes) })),
     },
   };
 }

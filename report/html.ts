@@ -1,7 +1,7 @@
 // index.html: the page integrators keep as evidence. Self-contained (inline CSS, no scripts, no
 // external assets), rendered from results.json and the requirements catalog alone.
 import type { Requirement } from '../schemas/requirements.ts';
-import type { CheckRecord, Exchange } from '../suites/support/log.ts';
+import type { CheckRecord, Exchange } from '../lib/run-record.ts';
 import { baselineNote, renderBaselineSection } from './compare-html.ts';
 import { worst, type Results, type TestRecord, type Verdict } from './results.ts';
 import { renderCleanup } from './cleanup-html.ts';

@@ -7,7 +7,7 @@ import { relative } from 'node:path';
 import type { FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { describeUnanswered } from '../lib/no-response.ts';
 import { secrets } from '../lib/redact.ts';
-import { LOG_ATTACHMENT, type Exchange, type ExchangeLog } from '../suites/support/log.ts';
+import { LOG_ATTACHMENT, type Exchange, type ExchangeLog } from '../lib/run-record.ts';
 import { runContext } from '../suites/support/run-context.ts';
 import {
   addCoverage, areaOf, requirementsOf, requirementVerdicts, runStatus, summarise, testVerdict,

@@ -1,6 +1,6 @@
 // results.json: the one record of a run that every other report file is rendered from (index.html,
 // junit.xml), and that `dxs report merge` combines across shards. Verdicts are computed here.
-import type { CheckRecord, Exchange, Verdict } from '../suites/support/log.ts';
+import type { CheckRecord, Exchange, Verdict } from '../lib/run-record.ts';
 import type { CleanupReport } from './cleanup.ts';
 import type { ConnectionInfo } from './connection.ts';
 import type { GatewaySummary } from './rate-limits.ts';

@@ -533,10 +533,20 @@ export const GATEWAY_VARIANTS: Record<string, string> = {
   'maintenance-503': 'one call in ten is answered 503 with Retry-After, as during a rolling deployment',
 };
 
+/**
+ * The grading sandbox of dxs client-check (issue 37): what the client judge cannot fail a client on,
+ * since the spec does not show it, the grading sandbox does not refuse. Not a reading of a server
+ * the suite checks, so neither in the kill table nor in the contrarian group.
+ */
+export const GRADING_VARIANTS: Record<string, string> = {
+  'grading-open': 'what the spec leaves open is taken as sent: company Email and CountryCode as any non-empty string ("Length limits and formats of company fields: not shown."), a token User\'s Email as any string (the spec gives "Email strings"), outbound list Take and Skip as any integer (clamped: paging limits are not shown), an UpdatedAfter that is no date-time ignored (the spec gives it no type)',
+};
+
 export const VARIANTS: Record<string, string> = {
   ...BASE_VARIANTS,
   ...DEPLOYMENT_VARIANTS,
   ...GATEWAY_VARIANTS,
+  ...GRADING_VARIANTS,
   ...Object.fromEntries(Object.entries(CONTRARIAN_VARIANTS).map(([name, variant]) => [name, variant.description])),
 };
 

@@ -263,7 +263,9 @@ async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyIns
   await app.register(networkArea, areaOptions);
   await app.register(async (uploads) => {
     uploads.removeContentTypeParser('multipart/form-data');
-    await uploads.register(multipart, { limits: { fileSize: FILE_LIMIT_BYTES, files: 5, fields: 20, parts: 30 } });
+    // A part File sent without a filename is a field to busboy, and still the spec's part File: its
+    // value is kept byte for byte (latin1) and as large as a file may be.
+    await uploads.register(multipart, { defCharset: 'latin1', limits: { fileSize: FILE_LIMIT_BYTES, fieldSize: FILE_LIMIT_BYTES, files: 5, fields: 20, parts: 30 } });
     await uploads.register(outboundArea, areaOptions);
   });
   await app.register(inboundArea, areaOptions);

@@ -147,6 +147,9 @@ const MESSAGES = {
 } satisfies Record<string, Record<Language, string>>;
 
 export type MessageKey = keyof typeof MESSAGES;
+
+/** Every message the sandbox answers with: dxs client-check names the client requirement behind each. */
+export const MESSAGE_KEYS = Object.keys(MESSAGES) as MessageKey[];
 export type MessageParams = Record<string, string | number>;
 
 export function message(language: Language, key: MessageKey, params: MessageParams = {}): string {

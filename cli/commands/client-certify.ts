@@ -7,7 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { secrets } from '../../lib/redact.ts';
 import { SPEC_PATH } from '../../schemas/requirements.ts';
-import { CLIENT_AREAS, CLIENT_REQUIREMENTS_PATH, clientCatalogAsRequirements } from '../../schemas/client-requirements.ts';
+import { CLIENT_AREAS, CLIENT_REQUIREMENTS_PATH, clientCatalogAsRequirements, loadClientRequirements } from '../../schemas/client-requirements.ts';
 import { certificateFacts, type CertificateFacts } from '../../report/certificate-facts.ts';
 import { renderCertificate } from '../../report/certificate.ts';
 import { buildManifest, MANIFEST_FILE, serialiseManifest, sha256 } from '../../report/manifest.ts';
@@ -49,8 +49,14 @@ export async function writeClientPackage(packageDir: string, results: ClientResu
     catalogFile: { file: relative(ROOT, CLIENT_REQUIREMENTS_PATH), sha256: fileSha256(CLIENT_REQUIREMENTS_PATH) },
     command: input.command,
   });
-  // What the client did not exercise says so, with the flows it did not try.
-  facts.notCovered = facts.notCovered.map((requirement) => (requirement.verdict === 'not exercised' ? { ...requirement, notes: [notExercisedReason(requirement.id, results.client.flows.notTried)] } : requirement));
+  // What the client did not exercise says so, with the call or flow that would exercise it.
+  const catalog = new Map(loadClientRequirements().map((requirement) => [requirement.id, requirement]));
+  facts.notCovered = facts.notCovered.map((requirement) => {
+    const entry = catalog.get(requirement.id);
+    return requirement.verdict === 'not exercised' && entry !== undefined ? { ...requirement, notes: [notExercisedReason(entry, results.client.flows.tried)] } : requirement;
+  });
+  // A flow --require-flows named and the client did not try fails the run as a failed requirement does.
+  if (results.client.flows.missing.length > 0) facts.verdict = 'DOES NOT CONFORM';
   writeFileSync(join(packageDir, 'certificate.json'), `${secrets.redactText(JSON.stringify(facts, null, 1))}\n`);
   const htmlFile = join(packageDir, 'certificate.html');
   writeFileSync(htmlFile, secrets.redactText(renderCertificate(facts).replace('<h1>Certificate of Conformance</h1>', '<h1>Certificate of Conformance: ERP client</h1>')));

@@ -17,10 +17,11 @@ import { loadClientRequirements } from '../../schemas/client-requirements.ts';
 import { displayPath, folderTimestamp } from '../../report/write.ts';
 import { gradeCalls } from '../../grading/graded-call.ts';
 import { judgeAll } from '../../grading/judges/index.ts';
-import { PROVOCATIONS, Provocations, SLOW_BACKGROUND_STEP_MS, unknownProvocations } from '../../grading/provocations.ts';
+import { GRADING_SANDBOX_VARIANTS, PROVOCATIONS, Provocations, SLOW_BACKGROUND_STEP_MS, unknownProvocations } from '../../grading/provocations.ts';
 import { startRecorder, type Recorder } from '../../grading/recorder.ts';
 import { clientResults, type ClientResults } from '../../grading/results.ts';
-import { flowsOf, gradeRequirements } from '../../grading/verdicts.ts';
+import { FLOW_IDS, FLOW_PROFILES } from '../../grading/judges/endpoints.ts';
+import { flowsOf, gradeRequirements, resolveRequiredFlows } from '../../grading/verdicts.ts';
 import { writeClientReport } from '../../grading/write.ts';
 import { parseDeployment } from '../../report/certificate-facts.ts';
 import { addOptions, exitTwoOnUsageError } from '../options.ts';
@@ -36,6 +37,7 @@ export const CLIENT_CHECK_OPTIONS: readonly OptionSpec[] = [
   { key: 'serve', kind: 'boolean', default: false, description: 'no command: keep the grading sandbox running for a client elsewhere; grade on Ctrl-C, SIGTERM or --idle' },
   { key: 'idle', kind: 'number', argument: 'SECONDS', check: positive, description: 'with --serve: grade after this long without a call' },
   { key: 'provoke', kind: 'list', argument: 'NAME...', description: `provocations (off by default), to see whether the client copes: ${Object.keys(PROVOCATIONS).join(', ')}` },
+  { key: 'requireFlows', kind: 'list', argument: 'FLOW...', description: `flows the client must try, else it fails (exit 1): short names (${Object.values(FLOW_IDS).slice(0, 4).join(', ')}, ...; see below) or a profile: ${Object.keys(FLOW_PROFILES).join(', ')}` },
   { key: 'strict', kind: 'boolean', default: false, description: 'hardening requirements (good practice the spec does not require) fail instead of warning' },
   { key: 'sandboxCasing', kind: 'string', argument: 'CASING', choices: ['pascal', 'camel'], description: 'field-name casing the grading sandbox answers in (default camel)' },
   { key: 'reportDir', kind: 'string', argument: 'DIR', description: 'where to write the report (default: reports/client-check-<timestamp>/)' },
@@ -49,6 +51,12 @@ export const CLIENT_CHECK_OPTIONS: readonly OptionSpec[] = [
 export const CLIENT_ENV = { baseUrl: 'DXS_CLIENT_BASE_URL', apiKey: 'DXS_CLIENT_API_KEY', apiKeyWithoutDelete: 'DXS_CLIENT_API_KEY_WITHOUT_DELETE' } as const;
 
 const KILL_GRACE_MS = 5000;
+/** How many of the client's last lines of output the page of a run not judged whole shows. */
+const CLIENT_OUTPUT_LINES = 20;
+
+function lastLines(text: string, count: number): string[] {
+  return text.split(/\r?\n/).filter((line) => line.trim() !== '').slice(-count);
+}
 const SETTLE_MS = 5000;
 
 function version(): string {
@@ -145,12 +153,16 @@ export async function runClientCheck(flags: Record<string, unknown>, command: re
   const started = new Date();
   let options: Record<string, unknown>;
   let provoke: string[];
+  let requiredFlows: string[] = [];
   let certify: { deployment: { name: string; version: string }; signKey?: KeyObject; packageDir: string } | undefined;
   try {
     ({ options } = resolveCommandOptions(CLIENT_CHECK_OPTIONS, flags, env, (path) => readFileSync(path, 'utf8')));
     provoke = (options.provoke as string[] | undefined)?.flatMap((name) => name.split(',')).map((name) => name.trim()).filter((name) => name !== '') ?? [];
     const unknown = unknownProvocations(provoke);
     if (unknown.length > 0) throw new ConfigError(`unknown provocation ${unknown.join(', ')} (known: ${Object.keys(PROVOCATIONS).join(', ')})`);
+    const required = resolveRequiredFlows((options.requireFlows as string[] | undefined)?.flatMap((word) => word.split(',')) ?? []);
+    if (required.unknown.length > 0) throw new ConfigError(`unknown flow ${required.unknown.join(', ')} for --require-flows (known: ${Object.keys(FLOW_PROFILES).join(', ')}, ${Object.values(FLOW_IDS).join(', ')})`);
+    requiredFlows = required.flows;
     if (options.serve === true && command.length > 0) throw new ConfigError('--serve grades a client elsewhere: give no command with it');
     if (options.serve !== true && command.length === 0) throw new ConfigError('no client command: dxs client-check [options] -- <command> [args...] (or --serve)');
     if (options.idle !== undefined && options.serve !== true) throw new ConfigError('--idle goes with --serve');
@@ -176,7 +188,7 @@ export async function runClientCheck(flags: Record<string, unknown>, command: re
   try {
     // Loaded when used, as lib/target.ts does: the other commands of the CLI never pay for fastify.
     const { startSandbox } = await import('../../sandbox/index.ts');
-    sandbox = await startSandbox({ host: '127.0.0.1', port: 0, casing: options.sandboxCasing as 'pascal' | 'camel' | undefined, asyncDelayMs: provoke.includes('slow-background') ? SLOW_BACKGROUND_STEP_MS : undefined });
+    sandbox = await startSandbox({ host: '127.0.0.1', port: 0, variants: [...GRADING_SANDBOX_VARIANTS], casing: options.sandboxCasing as 'pascal' | 'camel' | undefined, asyncDelayMs: provoke.includes('slow-background') ? SLOW_BACKGROUND_STEP_MS : undefined });
   } catch (error) {
     console.error(`dxs client-check: the grading sandbox could not start: ${(error as Error).message}`);
     return { exitCode: 2 };
@@ -236,16 +248,21 @@ export async function runClientCheck(flags: Record<string, unknown>, command: re
       exit: run === undefined ? undefined : { code: run.code, signal: run.signal, timedOut: run.timedOut },
       provocations: provocations.triggered,
       flows: flowsOf(calls),
+      requiredFlows,
+      lastOutput: problem === undefined ? undefined : lastLines(log.join(''), CLIENT_OUTPUT_LINES),
     },
   });
   const written = writeClientReport(reportDir, results, calls);
   if (log.length > 0) writeFileSync(join(reportDir, 'client.log'), secrets.redactText(log.join('')));
   const { summary } = written;
-  let exitCode: 0 | 1 | 2 = summary.failed > 0 ? 1 : problem !== undefined ? 2 : 0;
+  const missingFlows = written.client.flows.missing;
+  const failed = summary.failed > 0 || missingFlows.length > 0;
+  let exitCode: 0 | 1 | 2 = failed ? 1 : problem !== undefined ? 2 : 0;
   console.error(
-    `dxs client-check: ${summary.failed > 0 ? 'FAILED' : problem !== undefined ? 'NOT JUDGED WHOLE' : 'PASSED'}: ${summary.passed} passed, ${summary.failed} failed, ${summary.warning} warning, ${summary.info} info, ${written.client.notExercised.length} not exercised` +
+    `dxs client-check: ${failed ? 'FAILED' : problem !== undefined ? 'NOT JUDGED WHOLE' : 'PASSED'}: ${summary.passed} passed, ${summary.failed} failed, ${summary.warning} warning, ${summary.info} info, ${written.client.notExercised.length} not exercised` +
       ` (${calls.length} calls)${problem !== undefined ? `; ${problem.message}` : ''}`,
   );
+  if (missingFlows.length > 0) console.error(`  required flows not tried: ${missingFlows.join(', ')}`);
   const failing = written.tests.filter((test) => test.verdict === 'failed').map((test) => test.id);
   if (failing.length > 0) console.error(`  failed: ${failing.join(', ')}`);
   if (written.client.flows.notTried.length > 0) console.error(`  flows not tried: ${written.client.flows.notTried.join(', ')}`);
@@ -272,6 +289,11 @@ The client command gets in its environment:
   ${CLIENT_ENV.apiKey}                  an API key holding DeleteRegistration
   ${CLIENT_ENV.apiKeyWithoutDelete}   an API key without it
 
+Flows (--require-flows, short names; a profile: all, or core = ${FLOW_PROFILES.core.map((flow) => FLOW_IDS[flow]).join(', ')}):
+${Object.entries(FLOW_IDS).map(([flow, id]) => `  ${id.padEnd(20)} ${flow}`).join('\n')}
+A PASSED report certifies the flows the client tried and the requirements they exercised, and
+names the rest; with --require-flows a client that skips one of the named flows fails (exit 1).
+
 Provocations (--provoke, off by default; a client that does not cope gets a warning):
 ${Object.entries(PROVOCATIONS).map(([name, description]) => `  ${name.padEnd(16)} ${description}`).join('\n')}
 
@@ -284,12 +306,15 @@ info, or not exercised; the flows the client did not try are listed.
 Examples:
   $ dxs client-check -- node my-erp-client.js --sync-once
   $ dxs client-check --provoke rate-limit,token-expiry -- npx tsx examples/reference-client/client.ts
+  $ dxs client-check --require-flows core,revoke-token -- ./erp-client --sync-once
   $ dxs client-check --serve --host 0.0.0.0 --port 4020 --idle 60
   $ dxs client-check --certify --deployment "acme-erp 7.2" --sign-key keys/dxs-signing-key.pem -- ./erp-client
   $ dxs certify verify reports/client-certify-<timestamp>.zip --public-key keys/dxs-signing-key.pub.pem
 
-Exit codes: 0 no client requirement failed (warnings and info allowed), 1 a requirement failed,
-2 usage error, the command could not start, exited non-zero or ran past --timeout.`,
+Exit codes: 0 no client requirement failed (warnings and info allowed), 1 a requirement failed
+or a flow of --require-flows was not tried, 2 usage error, the command could not start, exited
+non-zero or ran past --timeout (the report then shows why: the last calls with their answers, the
+client's last lines, links to client.log and traffic.json).`,
   );
   command.action(async (words: string[], flags: Record<string, unknown>) => {
     process.exit((await runClientCheck(flags, words)).exitCode);

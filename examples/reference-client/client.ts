@@ -288,7 +288,7 @@ async function main(): Promise<void> {
   const download = await call('GET', `/documents/outbound/download/${documentId}`, openCredential(seller.ErpId, 'clienttoken'));
   log(`outbound download: ${download.status}`);
 
-  // The buyer's inbox: list, download, mark handled.
+  // The buyer's inbox: list, read the info, download, mark handled.
   const inbound = await poll('the invoice in the buyer\'s inbox', async () => {
     const answer = await call('GET', '/documents/incoming?type=invoice', { erpId: buyer.ErpId });
     const documents = field(answer.body, 'Documents');
@@ -297,6 +297,9 @@ async function main(): Promise<void> {
   const handledIds: string[] = [];
   for (const document of inbound) {
     const id = String(field(document, 'Id'));
+    // The info call's scheme is not shown: sent with the credential the other open calls take.
+    const info = await call('GET', `/documents/${encodeURIComponent(id)}/info`, openCredential(buyer.ErpId, 'clienttoken'));
+    log(`inbound info: ${info.status}`);
     const file = await call('GET', `/documents/${encodeURIComponent(id)}`, { erpId: buyer.ErpId });
     if (file.status === 200) handledIds.push(id);
   }

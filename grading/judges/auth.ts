@@ -37,7 +37,8 @@ export const judgeAuth: Judge = ({ calls, apiKey, apiKeyWithoutDelete }) => {
       byCredential.set(credentials(call), (byCredential.get(credentials(call)) ?? 0) + 1);
       open.set(call.endpoint, byCredential);
     }
-    if (API_KEY_CALLS.has(call.endpoint) || CLIENT_TOKEN_CALLS.has(call.endpoint)) {
+    // Only beside the right credential: a ClientToken in the APIkey's place is CLI-AUTH-01/02/03's, counted there once.
+    if ((API_KEY_CALLS.has(call.endpoint) && header(call, 'apikey') !== undefined) || CLIENT_TOKEN_CALLS.has(call.endpoint)) {
       const extra = API_KEY_CALLS.has(call.endpoint) ? header(call, 'clienttoken') !== undefined : header(call, 'apikey') !== undefined && header(call, 'clienttoken') !== undefined;
       findings.push({ id: 'CLI-AUTH-08', verdict: extra ? 'failed' : 'passed', seq: call.seq, check: 'only the credential the call takes is sent', expected: API_KEY_CALLS.has(call.endpoint) ? 'APIkey alone' : 'ClientToken alone', actual: credentials(call) });
     }

@@ -3,10 +3,9 @@
 // in any casing (the spec allows PascalCase and camelCase), so a camelCase client passes.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { normaliseKeys } from '../../lib/casing.ts';
-import { DXS_FORMATS } from '../../schemas/formats.ts';
+import { DXS_FORMATS, extendedDateTimeMs } from '../../schemas/formats.ts';
 import { describeErrors } from '../../schemas/describe-errors.ts';
 import { buildOpenApi } from '../../schemas/openapi.ts';
-import { SPEC_DATE_TIME_PATTERN } from '../../schemas/openapi-spec.ts';
 import { fieldAt, type Finding, type Judge } from '../graded-call.ts';
 
 interface BodyRule {
@@ -43,15 +42,23 @@ const RULES: Record<string, BodyRule> = {
   'POST /documents/outbound/list': { component: 'OutboundListRequest', id: 'CLI-BODY-20' },
 };
 
+/** The requirement a refusal of a body field counts against ("Document.DocumentUri", "Processes[0]"; "" for the body as a whole). */
+export function bodyRequirement(endpoint: string, field: string): string | undefined {
+  const rule = RULES[endpoint];
+  if (rule === undefined) return undefined;
+  const pointer = field === '' ? '' : `/${field.replace(/\[(\d+)\]/g, '.$1').split('.').join('/')}`;
+  return rule.elsewhere?.find((other) => other.path.test(pointer) || (pointer !== '' && other.path.test(`${pointer}/`)))?.id ?? rule.id;
+}
+
 const SPEC_ID = 'https://dxs.invalid/client-check/spec-export';
 let validators: Map<string, ValidateFunction> | undefined;
 
 function validatorFor(component: string): ValidateFunction {
   if (validators === undefined) {
     validators = new Map();
-    // date-time as the spec export reads it: ISO 8601 in its extended form, any offset form.
-    const dateTime = new RegExp(SPEC_DATE_TIME_PATTERN);
-    const ajv = new Ajv2020({ allErrors: true, strict: false, formats: { ...DXS_FORMATS, 'date-time': (value: string) => dateTime.test(value) } });
+    // date-time as the spec export reads it (ISO 8601 in its extended form, any offset form), read
+    // by the function the grading sandbox reads it with: one verdict on every value.
+    const ajv = new Ajv2020({ allErrors: true, strict: false, formats: { ...DXS_FORMATS, 'date-time': (value: string) => extendedDateTimeMs(value) !== undefined } });
     const document = buildOpenApi({ casing: 'pascal' }) as { components: unknown };
     ajv.addSchema({ $id: SPEC_ID, components: document.components });
     for (const rule of Object.values(RULES)) {

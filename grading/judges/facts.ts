@@ -1,5 +1,6 @@
 // What the traffic established, in the order the client learnt it: the tokens the service handed
 // out, the references uploads returned, the ids sends returned, the inbound ids the list gave.
+import { extendedDateTimeMs } from '../../schemas/formats.ts';
 import { normaliseKeys } from '../../lib/casing.ts';
 import { decoded, fieldAt, header, lastSegment, succeeded, type GradedCall } from '../graded-call.ts';
 
@@ -25,7 +26,7 @@ export function issuedTokens(calls: readonly GradedCall[]): Map<string, IssuedTo
     const token = text(fieldAt(call.answer?.body, 'Token'));
     if (token === undefined) continue;
     const validTo = text(fieldAt(call.answer?.body, 'ValidTo'));
-    const parsed = validTo === undefined ? Number.NaN : Date.parse(validTo.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+    const parsed = validTo === undefined ? Number.NaN : (extendedDateTimeMs(validTo) ?? Number.NaN);
     tokens.set(token, {
       token,
       kind: call.endpoint === 'POST /clienttokens/create' ? 'client' : 'search',

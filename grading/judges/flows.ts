@@ -8,9 +8,15 @@ export const judgeFlows: Judge = ({ calls }) => {
   const findings: Finding[] = [];
   const tokens = issuedTokens(calls);
   const statusCalls = calls.filter((call) => call.endpoint === 'GET /companies/status' && succeeded(call));
+  // A status call the service refused still follows the registration: the refusal is counted once, under its own requirement.
+  const refusedStatusCalls = calls.filter((call) => call.endpoint === 'GET /companies/status' && call.answer !== undefined && !succeeded(call));
   for (const [erpId, register] of registeredErpIds(calls)) {
     const followed = statusCalls.find((call) => call.seq > register.seq && same(erpIdOf(call, tokens) ?? '', erpId));
-    findings.push({ id: 'CLI-FLOW-01', verdict: followed !== undefined ? 'passed' : 'failed', seq: register.seq, check: `the registration of ${erpId} is followed with GET /companies/status`, expected: 'a status call for the company after its register', actual: followed !== undefined ? `status call #${followed.seq}` : 'no status call for it' });
+    const refused = followed === undefined ? refusedStatusCalls.filter((call) => call.seq > register.seq && same(erpIdOf(call, tokens) ?? erpId, erpId)) : [];
+    findings.push({
+      id: 'CLI-FLOW-01', verdict: followed !== undefined || refused.length > 0 ? 'passed' : 'failed', seq: register.seq, check: `the registration of ${erpId} is followed with GET /companies/status`, expected: 'a status call for the company after its register',
+      actual: followed !== undefined ? `status call #${followed.seq}` : refused.length > 0 ? `status calls ${refused.map((call) => `#${call.seq} (${call.answer?.status})`).join(', ')}, refused: see the requirement the refusal names` : 'no status call after it',
+    });
   }
   for (const call of calls.filter((candidate) => candidate.endpoint === 'POST /companies/services' && candidate.provocation === undefined)) {
     const erpId = fieldAt(call.body, 'ErpId');

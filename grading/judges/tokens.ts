@@ -1,5 +1,6 @@
 // Tokens: handed out by the service, reused while valid, about 10 minutes long, not used once
 // expired or revoked; search tokens with the SearchId resent.
+import { extendedDateTimeMs } from '../../schemas/formats.ts';
 import { before, fieldAt, header, same, succeeded, type Finding, type GradedCall, type Judge } from '../graded-call.ts';
 import { erpIdOf, issuedTokens, registeredErpIds } from './facts.ts';
 
@@ -44,7 +45,7 @@ export const judgeTokens: Judge = ({ calls }) => {
   // CLI-TOK-03: tokens of about 10 minutes.
   for (const call of calls.filter((candidate) => candidate.endpoint === 'POST /clienttokens/create')) {
     const validTo = text(fieldAt(call.body, 'ValidTo'));
-    const time = validTo === undefined ? Number.NaN : Date.parse(validTo.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'));
+    const time = validTo === undefined ? Number.NaN : (extendedDateTimeMs(validTo) ?? Number.NaN);
     const ahead = time - call.startedAt;
     const ok = Number.isFinite(ahead) && ahead > 0 && ahead <= TEN_MINUTES_MS + VALID_TO_SLACK_MS;
     findings.push({

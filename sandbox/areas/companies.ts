@@ -53,9 +53,9 @@ export function foreignOrNotFound(context: SandboxContext, existsElsewhere: bool
 
 export const CULTURE_CODES = ['en-GB', 'da-DK', 'fi-FI', 'is-IS', 'nn-NO', 'sv-SE'];
 
-function countryCode(body: Body): string {
+function countryCode(body: Body, formatsOpen: boolean): string {
   const value = requiredString(body, 'CountryCode');
-  if (!/^[A-Za-z]{2}$/.test(value)) throw badRequest('fieldInvalid', { field: 'CountryCode', detail: 'expected a two-letter country code such as SE' });
+  if (!formatsOpen && !/^[A-Za-z]{2}$/.test(value)) throw badRequest('fieldInvalid', { field: 'CountryCode', detail: 'expected a two-letter country code such as SE' });
   return value.toUpperCase();
 }
 
@@ -66,11 +66,13 @@ export function processList(body: Body, name = 'Processes'): string[] | undefine
 
 /** Company input of Register (OrgNo required) or Set details (OrgNo optional). */
 function companyFields(body: Body, orgNoRequired: boolean, context?: SandboxContext): CompanyFields {
+  // "Length limits and formats of company fields: not shown": grading-open takes any string.
+  const formatsOpen = context !== undefined && hasVariant(context, 'grading-open');
   const fields: CompanyFields = {
     ErpProduct: requiredString(body, 'ErpProduct'),
     Name: requiredString(body, 'Name'),
-    Email: requiredEmail(body, 'Email'),
-    CountryCode: countryCode(body),
+    Email: formatsOpen ? requiredString(body, 'Email') : requiredEmail(body, 'Email'),
+    CountryCode: countryCode(body, formatsOpen),
     OrgNo: orgNoRequired ? requiredString(body, 'OrgNo') : optionalString(body, 'OrgNo'),
     IsVatRegistered: optionalBoolean(body, 'IsVatRegistered'),
     Processes: context !== undefined && hasFault(context, 'register-processes-unchecked') ? optionalStringArray(body, 'Processes') : processList(body),
@@ -129,7 +131,7 @@ export async function companiesArea(app: FastifyInstance, { context }: AreaOptio
       if (candidate.Activated || (candidate.Status === 'Registered' && hasVariant(context, 'activated-when-registered'))) throw badRequest('companyActivated');
       company = candidate;
     }
-    const fields = companyFields(body, false);
+    const fields = companyFields(body, false, context);
     company.Fields = {
       ...fields,
       OrgNo: fields.OrgNo ?? company.Fields.OrgNo,
@@ -146,7 +148,7 @@ export async function companiesArea(app: FastifyInstance, { context }: AreaOptio
   }, async (request, reply) => {
     const body = bodyOf(request);
     const erpId = requiredString(body, 'ErpId');
-    const country = countryCode(body);
+    const country = countryCode(body, hasVariant(context, 'grading-open'));
     const orgNo = requiredString(body, 'OrgNo');
     const registrationId = optionalString(body, 'RegistrationId');
     const searchId = optionalString(body, 'SearchId');

@@ -2,61 +2,10 @@
 // with its verdict. The `api` fixture attaches it to the test as `dxs-log` (JSON); our reporter
 // reads it to build the failure details, the requirements matrix and the endpoint coverage.
 
-import type { NoResponseCause } from '../../lib/no-response.ts';
+import type { ExchangeLog } from '../../lib/run-record.ts';
 
-// blocked: the test never reached its own check, a prerequisite it needs is broken (report/root-causes.ts).
-export type Verdict = 'passed' | 'failed' | 'warning' | 'info' | 'skipped' | 'blocked';
-
-export interface RecordedRequest {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body?: unknown;
-}
-
-export interface RecordedResponse {
-  status: number;
-  headers: Record<string, string>;
-  body?: unknown;
-  size: number;
-}
-
-export interface Exchange {
-  /** "METHOD /path" as called, the title of its test.step. */
-  title: string;
-  /** "METHOD /template" of the catalog, e.g. GET /companies/details/{CompanyId}. */
-  endpoint: string;
-  request: RecordedRequest;
-  response?: RecordedResponse;
-  /** Why there was no response (lib/no-response.ts), with the time that passed: "connection reset by the target (ECONNRESET) after 0.4 s". */
-  error?: string;
-  cause?: NoResponseCause;
-  /** When the request was sent (ISO), so a call still waiting when its test ended can say how long it waited. */
-  sentAt?: string;
-  durationMs: number;
-  /** The gateway's answers (429, 503 with Retry-After) waited for before this call was answered (issue 31). */
-  gatewayWaits?: Array<{ status: number; retryAfter?: string; waitedMs: number }>;
-}
-
-export interface CheckRecord {
-  requirement: string;
-  level: string;
-  /** The catalog basis of the requirement (spec, invariant, hardening, observe), when graded. */
-  basis?: string;
-  verdict: Exclude<Verdict, 'skipped' | 'blocked'>;
-  check: string;
-  expected: string;
-  actual: string;
-  /** Index into exchanges of the response the check looked at, if any. */
-  exchange?: number;
-}
-
-export interface ExchangeLog {
-  exchanges: Exchange[];
-  checks: CheckRecord[];
-}
-
-export const LOG_ATTACHMENT = 'dxs-log';
+// The record's types live in lib/run-record.ts, below the reports and dxs client-check that read them.
+export { LOG_ATTACHMENT, type CheckRecord, type Exchange, type ExchangeLog, type RecordedRequest, type RecordedResponse, type Verdict } from '../../lib/run-record.ts';
 
 export function newLog(): ExchangeLog {
   return { exchanges: [], checks: [] };

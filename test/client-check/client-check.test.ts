@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pool, reportTexts, ROOT, runDxs } from '../runner/helpers.ts';
 import type { ClientResults } from '../../grading/results.ts';
+import { SANDBOX_API_KEY } from '../../lib/defaults.ts';
 
 const REFERENCE_CLIENT = [process.execPath, '--import', 'tsx', join(ROOT, 'examples/reference-client/client.ts')];
 const scratch = mkdtempSync(join(tmpdir(), 'dxs-client-check-'));
@@ -49,6 +50,68 @@ test('the reference client passes dxs client-check with 0 failed, and the report
   assert.deepEqual(results.client.notExercised, ['CLI-PACE-01', 'CLI-PACE-03', 'CLI-PACE-04']);
   const html = readFileSync(join(scratch, `run-${runs}`, 'index.html'), 'utf8');
   assert.match(html, /--provoke rate-limit answers some/);
+  // Every flow tried: the banner certifies them all, and what only a provocation exercises stays outside it.
+  assert.match(html, /<strong>PASSED: no client requirement failed<\/strong>/);
+  assert.match(html, /Certified: the 22 of 22 flows/);
+  assert.match(html, /class="uncertified"><strong>Not certified<\/strong>: 3 requirements not exercised/);
+  // Quotes as sentences: a table row names its table, field and columns; a cell names its field.
+  assert.match(html, /ClientToken, field Token \(string\): The token value, sent later in header ClientToken\./);
+  assert.match(html, /Outbound documents, field Document\.DocumentUri \(string\): “Required\. Reference returned by the upload\.”/);
+  assert.doesNotMatch(html, /spec: “\|/);
+});
+
+const PARTIAL_CLIENT = [process.execPath, join(ROOT, 'test/client-check/partial-client.mjs')];
+
+test('a client of two flows passes in part: the banner certifies those two, the rest is never green, and --require-flows fails it', async () => {
+  const partial = await clientCheck([], PARTIAL_CLIENT, { PARTIAL_CLIENT_MODE: 'register-delete' });
+  assert.equal(partial.code, 0, partial.stderr);
+  assert.deepEqual(partial.results.client.flows.tried, ['register a company', 'request deletion']);
+  const html = readFileSync(join(partial.reportDir, 'index.html'), 'utf8');
+  assert.match(html, /<strong>PASSED IN PART: no client requirement failed/);
+  assert.match(html, /Certified: the 2 of 22 flows the client tried \(register a company, request deletion\)/);
+  const uncertified = /<div class="uncertified">([\s\S]*?)<\/div>/.exec(html)?.[1] ?? '';
+  assert.match(uncertified, /20 flows not tried/);
+  // Not exercised is never a green badge, and each says what would exercise it.
+  const row = (id: string): string => new RegExp(`<tr id="req-${id}">([\\s\\S]*?)</tr>`).exec(html)?.[1] ?? '';
+  assert.match(row('CLI-REF-01'), /badge not-exercised/);
+  assert.match(row('CLI-REF-01'), /exercised by POST \/documents\/outbound or POST \/documents \(flows: send a document, upload a document\)/);
+  assert.match(row('CLI-AUTH-07'), /badge nothing-observed/);
+  assert.doesNotMatch(row('CLI-AUTH-07'), /not exercised/);
+
+  const required = await clientCheck(['--require-flows', 'register,send'], PARTIAL_CLIENT, { PARTIAL_CLIENT_MODE: 'register-delete' });
+  assert.equal(required.code, 1, required.stderr);
+  assert.deepEqual(required.results.client.flows.missing, ['send a document']);
+  assert.equal(required.results.run.status, 'failed');
+  assert.match(required.stderr, /required flows not tried: send a document/);
+  assert.match(readFileSync(join(required.reportDir, 'index.html'), 'utf8'), /<strong>FAILED: required flow not tried: send a document<\/strong>/);
+  const all = await clientCheck(['--require-flows', 'all'], PARTIAL_CLIENT, { PARTIAL_CLIENT_MODE: 'register-delete' });
+  assert.equal(all.code, 1);
+  assert.equal(all.results.client.flows.missing.length, 20);
+  const unknown = await runDxs(['client-check', '--require-flows', 'teleport', '--', 'true']);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /unknown flow teleport/);
+});
+
+test('the page of a run whose client stopped says why: the refused call and the requirement it names, the last lines redacted, links to client.log and traffic.json', async () => {
+  const { code, results, reportDir } = await clientCheck([], PARTIAL_CLIENT, { PARTIAL_CLIENT_MODE: 'refused-then-exit' });
+  // The refused ValidTo breaks CLI-BODY-01: a failure (exit 1), and the page still says why the client stopped.
+  assert.equal(code, 1);
+  assert.equal(results.tests.find((test) => test.id === 'CLI-BODY-01')?.verdict, 'failed');
+  const refused = results.client.calls.find((call) => call.endpoint === 'POST /clienttokens/create');
+  assert.equal(refused?.refusal?.requirement, 'CLI-BODY-01');
+  assert.equal(refused?.refusal?.judged, true);
+  const html = readFileSync(join(reportDir, 'index.html'), 'utf8');
+  const why = /<div class="card why" id="why">([\s\S]*?)<\/div>/.exec(html)?.[1] ?? '';
+  assert.match(why, /the client exited with code 1/);
+  assert.match(why, /refused under <a href="#req-CLI-BODY-01">CLI-BODY-01<\/a>/);
+  assert.match(why, /The field ValidTo is not a valid date-time\./);
+  assert.match(why, /giving up/);
+  assert.match(why, /href="client\.log"/);
+  assert.match(why, /href="traffic\.json"/);
+  // The key the client printed is redacted on the page.
+  assert.match(why, /token create with key \S+ refused/);
+  for (const [file, text] of reportTexts(reportDir)) assert.ok(!text.includes(SANDBOX_API_KEY), `${file} holds the key`);
+  assert.ok(readFileSync(join(reportDir, 'client.log'), 'utf8').includes('giving up'));
 });
 
 /** Each mutation of the reference client breaks one rule; the requirement it breaks catches it. */
@@ -120,7 +183,7 @@ test('no key or token reaches a report file, even from a client that leaks them'
   assert.equal(verdictOf(results, 'CLI-AUTH-09'), 'warning');
   // A client of few flows: the report names those it did not try.
   assert.ok(results.client.flows.notTried.includes('send a document'));
-  assert.match(readFileSync(join(scratch, `run-${runs}`, 'index.html'), 'utf8'), /Flows the client did not try \(\d+\)/);
+  assert.match(readFileSync(join(scratch, `run-${runs}`, 'index.html'), 'utf8'), /Flows: \d+ tried, \d+ not tried/);
   const texts = reportTexts(join(scratch, `run-${runs}`));
   assert.ok(texts.size >= 4, [...texts.keys()].join(', '));
   for (const [file, text] of texts) for (const secret of leaked) assert.ok(!text.includes(secret), `${file} holds a secret`);

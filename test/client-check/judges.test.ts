@@ -1,12 +1,15 @@
 // The judges of the client catalog on hand-made traffic: each rule can fail, and counts by its basis.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { gradeCalls, type GradedCall } from '../../grading/graded-call.ts';
+import { gradeCalls, type Finding, type GradedCall } from '../../grading/graded-call.ts';
+import { FLOW_IDS, FLOWS } from '../../grading/judges/endpoints.ts';
+import { quoteSentence } from '../../grading/spec-quote.ts';
+import { catalogEndpoints } from '../../report/endpoints.ts';
 import { judgeAll } from '../../grading/judges/index.ts';
 import { multipartParts } from '../../grading/multipart.ts';
 import type { RecordedAnswer, RecordedCall } from '../../grading/traffic.ts';
-import { gradeRequirements, type ClientVerdict } from '../../grading/verdicts.ts';
-import { loadClientRequirements } from '../../schemas/client-requirements.ts';
+import { gradeRequirements, notExercisedReason, resolveRequiredFlows, type ClientVerdict } from '../../grading/verdicts.ts';
+import { loadClientRequirements, type ClientRequirement } from '../../schemas/client-requirements.ts';
 
 const KEY = 'key-with-delete-role';
 const KEY_WITHOUT_DELETE = 'key-without-delete-role';
@@ -174,4 +177,62 @@ test('the multipart reader names the parts a client sent', () => {
     { name: 'Note', filename: undefined, contentType: undefined, size: 5 },
     { name: 'File', filename: 'invoice.xml', contentType: 'application/xml', size: 10 },
   ]);
+});
+
+/** The findings of one requirement, as the report's cards show them. */
+function findingsOf(traffic: Traffic, id: string): Finding[] {
+  return judgeAll({ calls: gradeCalls(traffic.calls), apiKey: KEY, apiKeyWithoutDelete: KEY_WITHOUT_DELETE }).filter((finding) => finding.id === id);
+}
+
+test('counted once: status calls made and refused follow the registration; a ClientToken in the APIkey\'s place is CLI-AUTH-03 alone', () => {
+  const refused = new Traffic().register('erp-1').add('GET', '/companies/status', { headers: { clienttoken: 'token-made-up' }, answer: { status: 401 } });
+  const result = verdicts(refused);
+  assert.equal(result['CLI-TOK-01'], 'failed');
+  assert.equal(result['CLI-FLOW-01'], 'passed');
+  assert.match(findingsOf(refused, 'CLI-FLOW-01')[0].actual, /#2 \(401\), refused/);
+  // No status call at all still counts against CLI-FLOW-01.
+  assert.equal(verdicts(new Traffic().register('erp-1'))['CLI-FLOW-01'], 'warning');
+
+  const deleteWithToken = new Traffic().register('erp-1').token('erp-1', 'token-aaaaaa').add('POST', '/companies/delete', { headers: { clienttoken: 'token-aaaaaa' }, body: { Id: 'erp-1' }, answer: { status: 401 } });
+  const deleted = verdicts(deleteWithToken);
+  assert.equal(deleted['CLI-AUTH-03'], 'failed');
+  assert.ok(!findingsOf(deleteWithToken, 'CLI-AUTH-08').some((finding) => finding.verdict !== 'passed'), 'CLI-AUTH-08 repeats CLI-AUTH-03');
+  // Beside the APIkey, a ClientToken is still the extra credential of CLI-AUTH-08.
+  const both = new Traffic().register('erp-1').token('erp-1', 'token-aaaaaa').add('POST', '/companies/delete', { headers: { apikey: KEY, clienttoken: 'token-aaaaaa' }, body: { Id: 'erp-1' }, answer: { status: 202 } });
+  assert.equal(verdicts(both)['CLI-AUTH-08'], 'warning');
+});
+
+test('a reference failure shows the value the client sent and the values the service had handed out', () => {
+  const headers = { clienttoken: 'token-aaaaaa' };
+  const traffic = new Traffic().register('erp-1').token('erp-1', 'token-aaaaaa')
+    .add('POST', '/documents', { headers, call: { contentType: 'multipart/form-data; boundary=x', parts: [{ name: 'File', filename: 'a.xml', size: 10 }], bodySize: 100 }, answer: { status: 202, headers: { location: 'urn:dxs:document:11111111-1111-1111-1111-111111111111' } } })
+    .add('POST', '/documents/outbound', { headers, body: { SendDocumentAs: { Type: 'PDF' }, Document: { DocumentFormat: 'application/xml', DocumentUri: '11111111-1111-1111-1111-111111111111' } }, answer: { status: 400 } });
+  const [finding] = findingsOf(traffic, 'CLI-REF-01');
+  assert.equal(finding.verdict, 'failed');
+  assert.match(finding.actual, /Document\.DocumentUri "11111111-1111-1111-1111-111111111111", which no upload returned; the service had handed out "urn:dxs:document:11111111-1111-1111-1111-111111111111" \(#3\)/);
+});
+
+test('every endpoint of the catalog is in a flow; not-exercised reasons name the call or flow per requirement', () => {
+  const inFlows = new Set(Object.values(FLOWS).flat());
+  assert.deepEqual(catalogEndpoints().filter((endpoint) => !inFlows.has(endpoint)), []);
+  for (const flow of Object.keys(FLOWS)) assert.ok(FLOW_IDS[flow] !== undefined, flow);
+  const byId = new Map(loadClientRequirements().map((requirement) => [requirement.id, requirement]));
+  const reason = (id: string, tried: string[] = []): string => notExercisedReason(byId.get(id) as ClientRequirement, tried);
+  assert.match(reason('CLI-REF-05', ['follow an outbound status']), /^exercised by GET \/invoices\/outbound\/byerpid\/\{DocumentId\} \(flow: follow an outbound status\); the client made no such call \(it tried follow an outbound status by other calls\)$/);
+  assert.match(reason('CLI-AUTH-07'), /^observed when the client makes a call of the flows revoke a token/);
+  assert.match(reason('CLI-PACE-01'), /--provoke rate-limit/);
+  assert.match(reason('CLI-CNV-01'), /any call: the client made none/);
+  // Reasons differ from requirement to requirement: not one list of flows repeated.
+  const reasons = new Set(loadClientRequirements().map((requirement) => reason(requirement.id)));
+  assert.ok(reasons.size > 30, `${reasons.size} distinct reasons`);
+  assert.deepEqual(resolveRequiredFlows(['core', 'revoke-token', 'use provider A', 'nonsense']).unknown, ['nonsense']);
+  assert.equal(resolveRequiredFlows(['all']).flows.length, Object.keys(FLOWS).length);
+});
+
+test('quotes as sentences: a table row names its table, field and columns; a cell names its row', () => {
+  const spec = ['## Resources', '', '### ClientToken', '', '| Field | Type | Notes |', '|---|---|---|', '| Token | string | The token value. |', '', '### Tokens', '', '| Method and path | Request | Response |', '|---|---|---|', '| POST /clienttokens/revoke | ClientToken (string, required) | 200, no body |', '', 'A sentence outside tables.'];
+  assert.equal(quoteSentence('| Token | string | The token value. |', spec), 'ClientToken, field Token (string): The token value.');
+  assert.equal(quoteSentence('The token value.', spec), 'ClientToken, field Token (string): “The token value.”');
+  assert.equal(quoteSentence('| POST /clienttokens/revoke | ClientToken (string, required) | 200, no body |', spec), 'Tokens, POST /clienttokens/revoke: request: ClientToken (string, required); response: 200, no body');
+  assert.equal(quoteSentence('A sentence outside tables.', spec), '“A sentence outside tables.”');
 });

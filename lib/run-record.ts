@@ -1,0 +1,59 @@
+// The record of a run's calls and checks: each request and its answer (already redacted), and each
+// check with its verdict. The suites write it (suites/support/log.ts), dxs client-check builds it
+// from the traffic it graded (grading/), and the reports read it (report/): it lives below all three.
+
+import type { NoResponseCause } from './no-response.ts';
+
+// blocked: the test never reached its own check, a prerequisite it needs is broken (report/root-causes.ts).
+export type Verdict = 'passed' | 'failed' | 'warning' | 'info' | 'skipped' | 'blocked';
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
+export interface RecordedResponse {
+  status: number;
+  headers: Record<string, string>;
+  body?: unknown;
+  size: number;
+}
+
+export interface Exchange {
+  /** "METHOD /path" as called, the title of its test.step. */
+  title: string;
+  /** "METHOD /template" of the catalog, e.g. GET /companies/details/{CompanyId}. */
+  endpoint: string;
+  request: RecordedRequest;
+  response?: RecordedResponse;
+  /** Why there was no response (lib/no-response.ts), with the time that passed: "connection reset by the target (ECONNRESET) after 0.4 s". */
+  error?: string;
+  cause?: NoResponseCause;
+  /** When the request was sent (ISO), so a call still waiting when its test ended can say how long it waited. */
+  sentAt?: string;
+  durationMs: number;
+  /** The gateway's answers (429, 503 with Retry-After) waited for before this call was answered (issue 31). */
+  gatewayWaits?: Array<{ status: number; retryAfter?: string; waitedMs: number }>;
+}
+
+export interface CheckRecord {
+  requirement: string;
+  level: string;
+  /** The catalog basis of the requirement (spec, invariant, hardening, observe), when graded. */
+  basis?: string;
+  verdict: Exclude<Verdict, 'skipped' | 'blocked'>;
+  check: string;
+  expected: string;
+  actual: string;
+  /** Index into exchanges of the response the check looked at, if any. */
+  exchange?: number;
+}
+
+export interface ExchangeLog {
+  exchanges: Exchange[];
+  checks: CheckRecord[];
+}
+
+export const LOG_ATTACHMENT = 'dxs-log';
