@@ -9,7 +9,9 @@ import { folderTimestamp as timestamp } from '../../report/write.ts';
 import { openTarget, targetOptionsOf, type Target } from '../../lib/target.ts';
 import { secrets } from '../../lib/redact.ts';
 import { PROFILE_NAMES, PROFILES, durationSeconds } from '../../load/profiles/index.ts';
-import { validateThresholdsFile } from '../../load/lib/thresholds.ts';
+import { validateThresholdsFile, type DeliveryTimeLimits } from '../../load/lib/thresholds.ts';
+import type { ExchangeEvent } from '../../lib/exchange-history.ts';
+import { attachExchange, DEFAULT_ASYNC_TIMEOUT_MS } from './load/exchange.ts';
 import { DEFAULT_CHECK_INTERVAL, DEFAULT_SCHEMA_SAMPLE } from '../../load/lib/run-settings.ts';
 import { findK6, K6NotFound, PROJECT_ROOT } from './load/k6.ts';
 import { parseSegment, type Segment } from './load/segments.ts';
@@ -57,7 +59,7 @@ const RUN_OPTIONS: readonly OptionSpec[] = [
 ];
 
 const LOAD_OPTIONS: readonly OptionSpec[] = [
-  ...TARGET_OPTIONS.filter((spec) => !['apiKeyWithoutDelete', 'asyncTimeout', 'reportDir'].includes(spec.key)),
+  ...TARGET_OPTIONS.filter((spec) => !['apiKeyWithoutDelete', 'reportDir'].includes(spec.key)),
   { key: 'reportDir', kind: 'string', argument: 'DIR', description: 'where to write the report (default: reports/load-<timestamp>/)' },
   ...RUN_OPTIONS,
   { key: 'segment', kind: 'string', argument: 'I/N', description: 'run the I-th of N execution segments (one runner of a distributed run; merge with dxs load merge)' },
@@ -115,6 +117,16 @@ function thresholdsPath(options: ResolvedOptions): string {
     throw new ConfigError(`thresholds file ${path}: ${(error as Error).message}`);
   }
   return path;
+}
+
+/** The delivery-time limits of a thresholds file already validated by thresholdsPath. */
+function deliveryLimitsOf(path: string): DeliveryTimeLimits | undefined {
+  return validateThresholdsFile(JSON.parse(readFileSync(path, 'utf8'))).deliveryTime;
+}
+
+/** --async-timeout in milliseconds: how long the exchange checker gives a document to arrive. */
+function asyncTimeoutMsOf(value: unknown): number {
+  return value === undefined ? DEFAULT_ASYNC_TIMEOUT_MS : Number(value) * 1000;
 }
 
 /** Load packs stay small: a k8s archive carries the pack, and a ConfigMap holds at most 1 MiB. */
@@ -264,7 +276,10 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
       if (run.rawFiles.length > 0) {
         const created: CreatedPoint[] = [];
         const endpointSamples = options.baseline === undefined ? undefined : new Map<string, number[]>();
-        const result = await analyse(script, run.rawFiles, thresholdsFromSummaries(run.summaryExports), { created, samples: endpointSamples });
+        const exchange: ExchangeEvent[] = [];
+        const result = await analyse(script, run.rawFiles, thresholdsFromSummaries(run.summaryExports), { created, samples: endpointSamples, exchange });
+        // The exchange is judged here, after k6: a broken rule or a slow delivery fails the run (exit 1).
+        if (attachExchange(result, exchange, { asyncTimeoutMs: asyncTimeoutMsOf(options.asyncTimeout), deliveryLimits: deliveryLimitsOf(settings.thresholdsFile) }, endpointSamples)) exitCode = Math.max(exitCode, 1) as 0 | 1 | 2;
         if (endpointSamples !== undefined) samples.push({ result, samples: endpointSamples });
         appendCreated(reportDir, runPrefix, created);
         markJournaled(join(reportDir, script));
@@ -329,7 +344,10 @@ async function runMerge(inputs: string[], flags: Record<string, unknown>): Promi
   const out = resolve(String(flags.out ?? join(PROJECT_ROOT, 'reports', `load-merge-${timestamp(new Date())}`)));
   const runners = flags.runners === undefined ? undefined : Number(flags.runners);
   if (runners !== undefined && !(Number.isInteger(runners) && runners > 0)) throw new ConfigError(`--runners ${String(flags.runners)}: a whole number of at least 1`);
-  return mergeRunners(inputs, { out, script: flags.script as string | undefined, runners });
+  const asyncTimeout = flags.asyncTimeout === undefined ? undefined : Number(flags.asyncTimeout);
+  if (asyncTimeout !== undefined && !(asyncTimeout > 0)) throw new ConfigError(`--async-timeout ${String(flags.asyncTimeout)}: a number of seconds above 0`);
+  const thresholds = thresholdsPath({ thresholds: flags.thresholds } as ResolvedOptions);
+  return mergeRunners(inputs, { out, script: flags.script as string | undefined, runners, asyncTimeoutMs: asyncTimeoutMsOf(asyncTimeout), deliveryLimits: deliveryLimitsOf(thresholds) });
 }
 
 /** Where the runners' results go: a claim (--results-pvc) and/or Prometheus (--prometheus-url, else K6_PROMETHEUS_RW_SERVER_URL). */
@@ -411,6 +429,8 @@ DXS_* variables or --config FILE.`,
     .option('--out <DIR>', 'report folder to write (default reports/load-merge-<timestamp>/)')
     .option('--script <NAME>', 'script name for files that are not in a dxs report folder')
     .option('--runners <N>', 'how many runners must have left raw points (exit 2 when some are missing)')
+    .option('--async-timeout <SECONDS>', 'how long a document may take to arrive, for the exchange checker (default 30, as dxs load)')
+    .option('--thresholds <FILE>', 'thresholds file whose deliveryTime limits the merged run is judged by (default load/thresholds/default.json)')
     .action(async (inputs: string[], _flags: Record<string, unknown>, command: Command) => {
       try {
         process.exit(await runMerge(inputs, command.optsWithGlobals()));

@@ -10,6 +10,9 @@ import { summaryLine, writeLoadReport } from './report.ts';
 import { appendCreated, startLoadJournal } from './journal.ts';
 import type { CreatedPoint } from './results.ts';
 import { collectMergeInputs } from './merge-inputs.ts';
+import { attachExchange, DEFAULT_ASYNC_TIMEOUT_MS } from './exchange.ts';
+import type { ExchangeEvent } from '../../../lib/exchange-history.ts';
+import type { DeliveryTimeLimits } from '../../../load/lib/thresholds.ts';
 
 /** Reads a summary export to make sure it parses, so a torn file is a clear error (exit 2). */
 export function checkSummaryExport(path: string): void {
@@ -26,6 +29,10 @@ export interface MergeOptions {
   script?: string;
   /** How many runners' raw points must be there: with fewer or more, the inputs are not one whole run. */
   runners?: number;
+  /** The exchange checker's async timeout (ms); 30 s when not given. */
+  asyncTimeoutMs?: number;
+  /** The thresholds file's deliveryTime limits. */
+  deliveryLimits?: DeliveryTimeLimits;
 }
 
 /**
@@ -48,7 +55,10 @@ export async function mergeRunners(inputs: string[], options: MergeOptions, log:
   for (const group of groups) {
     group.summaryExports.forEach(checkSummaryExport);
     const thresholds = thresholdsFromSummaries(group.summaryExports);
-    const result = await analyse(group.script, group.rawFiles, thresholds, { created });
+    const exchange: ExchangeEvent[] = [];
+    const result = await analyse(group.script, group.rawFiles, thresholds, { created, exchange });
+    // Every runner's history together: a send of one runner may be listed by another's VU.
+    attachExchange(result, exchange, { asyncTimeoutMs: options.asyncTimeoutMs ?? DEFAULT_ASYNC_TIMEOUT_MS, deliveryLimits: options.deliveryLimits });
     results.push(result);
     log.log(summaryLine(result, join(out, 'index.html')));
     if (group.summaryExports.length === 0) log.error(`dxs load merge: no summary export for ${group.script}, so no thresholds to judge`);
@@ -63,7 +73,7 @@ export async function mergeRunners(inputs: string[], options: MergeOptions, log:
     startedAt: new Date(),
     results,
     artifacts: groups.map((group) => ({ script: group.script, rawFiles: group.rawFiles, summaryExports: group.summaryExports })),
-    notes: [`Merged from ${found} runner outputs; thresholds judged on all their points together.`, ...(missing === undefined ? [] : [missing])],
+    notes: [`Merged from ${found} runner outputs; thresholds and the exchange judged on all their points together.`, ...(missing === undefined ? [] : [missing])],
   });
   log.log(`dxs load merge: report ${join(out, 'index.html')}`);
   if (missing !== undefined) {
