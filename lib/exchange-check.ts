@@ -119,6 +119,12 @@ function companyOf(companies: Map<string, Company>, actor: string): Company {
   return found;
 }
 
+function pushTo<Value>(map: Map<string, Value[]>, key: string, value: Value): void {
+  const values = map.get(key);
+  if (values === undefined) map.set(key, [value]);
+  else values.push(value);
+}
+
 function firstIndexAfter(sorted: readonly number[], value: number): number {
   let low = 0;
   let high = sorted.length;
@@ -230,7 +236,7 @@ function judgeDelivery(input: DeliveryInput): Pick<ExchangeCheckResult, 'sent' |
     let markers = found.get(actor);
     if (markers !== undefined) return markers;
     markers = new Map();
-    for (const [id, marker] of companies.get(actor)?.fetched ?? []) if (marker !== null) markers.set(marker, [...(markers.get(marker) ?? []), id]);
+    for (const [id, marker] of companies.get(actor)?.fetched ?? []) if (marker !== null) pushTo(markers, marker, id);
     found.set(actor, markers);
     return markers;
   };
@@ -410,16 +416,13 @@ function judgeBackAfterHandled(companies: Map<string, Company>, findings: Findin
  * recipient's own download of that id when the caller never listed an id of that name itself.
  */
 function judgeMisrouted(companies: Map<string, Company>, sends: Map<string, ExchangeEvent>, sendsByDocumentId: Map<string, ExchangeEvent>, findings: Findings): void {
-  /** id -> the company whose incoming list showed it, and its download's marker there. */
+  /** id -> the companies whose incoming list showed it, and the marker of their download of it. */
   const owners = new Map<string, Array<{ actor: string; marker: string | null | undefined }>>();
   for (const [actor, company] of companies) {
-    const seen = new Set<string>();
     for (const list of company.lists) for (const id of list.ids ?? []) {
-      if (seen.has(id)) continue;
-      seen.add(id);
-      const entries = owners.get(id) ?? [];
-      entries.push({ actor, marker: company.fetched.get(id) });
-      owners.set(id, entries);
+      const entries = owners.get(id);
+      if (entries === undefined) owners.set(id, [{ actor, marker: company.fetched.get(id) }]);
+      else if (!entries.some((entry) => entry.actor === actor)) entries.push({ actor, marker: company.fetched.get(id) });
     }
   }
   const foreignSend = (actor: string, marker: string | null | undefined): ExchangeEvent | undefined => {
@@ -497,7 +500,7 @@ function judgeMisrouted(companies: Map<string, Company>, sends: Map<string, Exch
 function judgeDoubled(companies: Map<string, Company>, sends: Map<string, ExchangeEvent>, findings: Findings): void {
   for (const [actor, company] of companies) {
     const byMarker = new Map<string, string[]>();
-    for (const [id, marker] of company.fetched) if (marker !== null) byMarker.set(marker, [...(byMarker.get(marker) ?? []), id]);
+    for (const [id, marker] of company.fetched) if (marker !== null) pushTo(byMarker, marker, id);
     for (const [marker, ids] of byMarker) {
       const send = sends.get(marker);
       if (ids.length < 2 || send === undefined || send.recipient !== actor) continue;
@@ -551,7 +554,7 @@ function judgeSequenceNos(companies: Map<string, Company>, findings: Findings): 
 function judgeStatuses(statusReads: Map<string, ExchangeEvent[]>, findings: Findings): void {
   for (const [documentId, reads] of statusReads) {
     const ranked = reads.filter((read) => STATUS_ORDER.includes(read.documentStatus as string));
-    if (ranked.length < 2) continue;
+    if (ranked.length < 2 || ranked.every((read) => read.documentStatus === ranked[0].documentStatus)) continue;
     const rank = (read: ExchangeEvent): number => STATUS_ORDER.indexOf(read.documentStatus as string);
     const byCompleted = [...ranked].sort((a, b) => a.completed - b.completed);
     const byInvoked = [...ranked].sort((a, b) => a.invoked - b.invoked);
