@@ -57,6 +57,11 @@ const downloadedBy = new Map<string, Map<string, string | undefined>>();
 const cursors = new Map<string, number>();
 const leftUnmarked = new Set<string>();
 
+/** A document left unmarked, by the receiver that downloaded it: another company's list may show it too. */
+function unmarkedKey(receiver: Actor, id: string): string {
+  return `${receiver.erpId} ${id}`;
+}
+
 function downloadedOf(actor: Actor): Map<string, string | undefined> {
   let downloaded = downloadedBy.get(actor.erpId);
   if (downloaded === undefined) downloadedBy.set(actor.erpId, (downloaded = new Map()));
@@ -131,20 +136,20 @@ export function inbox(data: InboxData): void {
     return list.entries.some((entry) => !downloaded.has(entry.Id));
   });
   // What this VU left unmarked stayed in the list (rule 1): it is marked now.
-  const stayed = [...new Set(list.entries.filter((entry) => leftUnmarked.has(entry.Id)).map((entry) => entry.Id))];
+  const stayed = [...new Set(list.entries.filter((entry) => leftUnmarked.has(unmarkedKey(receiver, entry.Id))).map((entry) => entry.Id))];
   const came = downloadNew(receiver, list.entries, DOWNLOADS_PER_ITERATION);
   // Every fourth iteration leaves one document unmarked, to be seen again until it is marked.
   const kept = iteration % 4 === 3 ? came.pop() : undefined;
   const marking = [...stayed, ...came];
   if (marking.length > 0 && markHandled(receiver, marking)) {
-    for (const id of stayed) leftUnmarked.delete(id);
+    for (const id of stayed) leftUnmarked.delete(unmarkedKey(receiver, id));
     // Rule 3: once a marked document is fetched, it no longer appears in the list without sequenceNo.
     downloadIncoming(receiver, marking[0]);
   }
   if (kept !== undefined) {
     // Another VU may have marked it since: forget the oldest rather than grow.
     if (leftUnmarked.size >= 100) leftUnmarked.delete(leftUnmarked.values().next().value as string);
-    leftUnmarked.add(kept);
+    leftUnmarked.add(unmarkedKey(receiver, kept));
   }
   if (iteration % 5 === 2) listFromCursor(receiver, DOWNLOADS_PER_ITERATION);
   // The third company looks at its inbox, with and without sequenceNo: whatever it sees was delivered to another.
