@@ -59,6 +59,8 @@ const RUN_OPTIONS: readonly OptionSpec[] = [
 ];
 
 const LOAD_OPTIONS: readonly OptionSpec[] = [
+  // --async-timeout: how long the document flows wait at the end for what is still being delivered,
+  // and how long the exchange checker gives a document to arrive.
   ...TARGET_OPTIONS.filter((spec) => !['apiKeyWithoutDelete', 'reportDir'].includes(spec.key)),
   { key: 'reportDir', kind: 'string', argument: 'DIR', description: 'where to write the report (default: reports/load-<timestamp>/)' },
   ...RUN_OPTIONS,
@@ -68,6 +70,9 @@ const LOAD_OPTIONS: readonly OptionSpec[] = [
   { key: 'regressionFloorMs', kind: 'number', argument: 'MS', default: DEFAULT_COMPARE_SETTINGS.floorMs, description: 'with --baseline: and above this many milliseconds (run-to-run noise of fast endpoints)' },
   { key: 'keepData', kind: 'boolean', default: false, description: 'keep what the run created at the target (by default its companies are deleted when k6 ends, with --api-key, which needs the DeleteRegistration role; see created.jsonl)' },
 ];
+
+/** dxs load k8s: the run's options and the target's URL; the API key goes into a Secret of its own. */
+const K8S_OPTIONS: readonly OptionSpec[] = [...RUN_OPTIONS, ...TARGET_OPTIONS.filter((spec) => ['baseUrl', 'config', 'asyncTimeout'].includes(spec.key))];
 
 function addOptions(command: Command, specs: readonly OptionSpec[]): Command {
   for (const spec of specs) {
@@ -160,6 +165,7 @@ function scriptSettings(options: ResolvedOptions, target: { baseUrl: string; api
     ssnCount,
     seed: options.seed as number | undefined,
     runPrefix,
+    asyncTimeout: options.asyncTimeout as number | undefined,
     fixturePack: writePack(fixturePack, runPrefix, options.seed as number | undefined),
   };
 }
@@ -361,7 +367,7 @@ function k8sResultsOptions(flags: Record<string, unknown>): { resultsPvc?: strin
 }
 
 async function runK8s(flags: Record<string, unknown>): Promise<number> {
-  const options = resolveFlags([...RUN_OPTIONS, TARGET_OPTIONS.find((spec) => spec.key === 'baseUrl')!, TARGET_OPTIONS.find((spec) => spec.key === 'config')!], flags);
+  const options = resolveFlags(K8S_OPTIONS, flags);
   const scripts = chooseScripts(String(options.script));
   if (scripts.length !== 1) throw new ConfigError('dxs load k8s takes one --script');
   const parallelism = Number(flags.parallelism ?? 2);
@@ -458,7 +464,7 @@ DXS_* variables or --config FILE.`,
     .option('--out <DIR>', 'folder for the archive, the manifests and the README')
     .option('--results-pvc <CLAIM>', 'ReadWriteMany PersistentVolumeClaim the runners write their results to; adds the collector Job that merges them')
     .option('--prometheus-url <URL>', 'also send the metrics to Prometheus remote write (default: K6_PROMETHEUS_RW_SERVER_URL)');
-  addOptions(k8s, [...RUN_OPTIONS, TARGET_OPTIONS.find((spec) => spec.key === 'baseUrl')!, TARGET_OPTIONS.find((spec) => spec.key === 'config')!]);
+  addOptions(k8s, K8S_OPTIONS);
   // optsWithGlobals: options the subcommands share with `dxs load` (--script, --profile, ...) are
   // parsed by the parent when the root program does not use positional options.
   k8s.action(async (_flags: Record<string, unknown>, command: Command) => {
