@@ -68,6 +68,7 @@ const LOAD_OPTIONS: readonly OptionSpec[] = [
   { key: 'baseline', kind: 'string', argument: 'DIR', description: 'an earlier dxs load report folder: compare each endpoint the two runs share (latency distribution, error rate, throughput); exit 1 on a regression' },
   { key: 'regressionThreshold', kind: 'number', argument: 'PERCENT', default: DEFAULT_COMPARE_SETTINGS.threshold * 100, check: positive, description: 'with --baseline: a percentile is slower only when its whole 95 % interval lies above this change (and the distributions differ)' },
   { key: 'regressionFloorMs', kind: 'number', argument: 'MS', default: DEFAULT_COMPARE_SETTINGS.floorMs, description: 'with --baseline: and above this many milliseconds (run-to-run noise of fast endpoints)' },
+  { key: 'strict', kind: 'boolean', default: false, description: 'a broken hardening rule of the exchange (one invoice delivered twice, an Id twice in one answer, a SequenceNo shared or changed: XCH-01..04) fails the run instead of warning, as dxs test --strict' },
   { key: 'keepData', kind: 'boolean', default: false, description: 'keep what the run created at the target (by default its companies are deleted when k6 ends, with --api-key, which needs the DeleteRegistration role; see created.jsonl)' },
 ];
 
@@ -285,7 +286,7 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
         const exchange: ExchangeEvent[] = [];
         const result = await analyse(script, run.rawFiles, thresholdsFromSummaries(run.summaryExports), { created, samples: endpointSamples, exchange });
         // The exchange is judged here, after k6: a broken rule or a slow delivery fails the run (exit 1).
-        if (attachExchange(result, exchange, { asyncTimeoutMs: asyncTimeoutMsOf(options.asyncTimeout), deliveryLimits: deliveryLimitsOf(settings.thresholdsFile) }, endpointSamples)) exitCode = Math.max(exitCode, 1) as 0 | 1 | 2;
+        if (attachExchange(result, exchange, { asyncTimeoutMs: asyncTimeoutMsOf(options.asyncTimeout), strict: options.strict === true, deliveryLimits: deliveryLimitsOf(settings.thresholdsFile) }, endpointSamples)) exitCode = Math.max(exitCode, 1) as 0 | 1 | 2;
         if (endpointSamples !== undefined) samples.push({ result, samples: endpointSamples });
         appendCreated(reportDir, runPrefix, created);
         markJournaled(join(reportDir, script));
@@ -353,7 +354,7 @@ async function runMerge(inputs: string[], flags: Record<string, unknown>): Promi
   const asyncTimeout = flags.asyncTimeout === undefined ? undefined : Number(flags.asyncTimeout);
   if (asyncTimeout !== undefined && !(asyncTimeout > 0)) throw new ConfigError(`--async-timeout ${String(flags.asyncTimeout)}: a number of seconds above 0`);
   const thresholds = thresholdsPath({ thresholds: flags.thresholds } as ResolvedOptions);
-  return mergeRunners(inputs, { out, script: flags.script as string | undefined, runners, asyncTimeoutMs: asyncTimeoutMsOf(asyncTimeout), deliveryLimits: deliveryLimitsOf(thresholds) });
+  return mergeRunners(inputs, { out, script: flags.script as string | undefined, runners, asyncTimeoutMs: asyncTimeoutMsOf(asyncTimeout), strict: flags.strict === true, deliveryLimits: deliveryLimitsOf(thresholds) });
 }
 
 /** Where the runners' results go: a claim (--results-pvc) and/or Prometheus (--prometheus-url, else K6_PROMETHEUS_RW_SERVER_URL). */
@@ -437,6 +438,7 @@ DXS_* variables or --config FILE.`,
     .option('--runners <N>', 'how many runners must have left raw points (exit 2 when some are missing)')
     .option('--async-timeout <SECONDS>', 'how long a document may take to arrive, for the exchange checker (default 30, as dxs load)')
     .option('--thresholds <FILE>', 'thresholds file whose deliveryTime limits the merged run is judged by (default load/thresholds/default.json)')
+    .option('--strict', 'a broken hardening rule of the exchange fails the merged run, as dxs load --strict')
     .action(async (inputs: string[], _flags: Record<string, unknown>, command: Command) => {
       try {
         process.exit(await runMerge(inputs, command.optsWithGlobals()));

@@ -49,15 +49,17 @@ function requirementOf(rule: ExchangeRule): Requirement | undefined {
   }
 }
 
-function grade(rule: ExchangeRule): { severity: ExchangeSeverity; basis: string } {
+function grade(rule: ExchangeRule, strict: boolean): { severity: ExchangeSeverity; basis: string } {
   const requirement = requirementOf(rule);
-  const severity = failureSeverity(requirement ?? FALLBACK_BASES[rule], false);
+  const severity = failureSeverity(requirement ?? FALLBACK_BASES[rule], strict);
   const basis = describeBasis(requirement) ?? (requirement?.basis === 'observe' ? `Basis: the spec leaves it open: ${requirement.statement}` : `Basis: ${FALLBACK_BASES[rule].basis}`);
   return { severity, basis };
 }
 
 export interface ExchangeSettings {
   asyncTimeoutMs: number;
+  /** --strict: a broken hardening rule fails the run, as dxs test --strict fails a hardening check. */
+  strict?: boolean;
   deliveryLimits?: DeliveryTimeLimits;
   /** The run's end (epoch ms); the last event's completion when not given. */
   runEnd?: number;
@@ -86,12 +88,13 @@ export function deliveryVerdicts(figures: readonly DeliveryTimeFigures[], limits
 /** Judges a history: the summary for the report, and the delivery samples per type. */
 export function judgeExchange(events: readonly ExchangeEvent[], settings: ExchangeSettings): { summary: ExchangeSummary; deliveryTimes: Record<string, number[]> } {
   const result = checkExchange({ events, asyncTimeoutMs: settings.asyncTimeoutMs, runEnd: settings.runEnd });
-  const grades = new Map(EXCHANGE_RULES.map((rule) => [rule, grade(rule)]));
+  const grades = new Map(EXCHANGE_RULES.map((rule) => [rule, grade(rule, settings.strict === true)]));
   const count = (...rules: ExchangeRule[]): number => rules.reduce((total, rule) => total + result.counts[rule], 0);
   const rules = EXCHANGE_RULES.map((id) => ({ id, count: result.counts[id], ...(grades.get(id) as { severity: ExchangeSeverity; basis: string }) }));
   const summary: ExchangeSummary = {
     events: result.events,
     asyncTimeoutMs: settings.asyncTimeoutMs,
+    strict: settings.strict === true,
     sent: result.sent,
     delivered: result.delivered,
     lost: result.lost,
@@ -171,7 +174,7 @@ function exchangeBlock(script: string, summary: ExchangeSummary, escapeHtml: (te
   const total = summary.rules.reduce((sum, rule) => sum + rule.count, 0);
   return `<h3 id="exchange-${escapeHtml(script)}">${escapeHtml(script)} <span class="badge ${summary.passed ? 'pass' : 'fail'}">${summary.passed ? 'exchange passed' : 'exchange failed'}</span></h3>
 <table><thead><tr>${figures.map(([name]) => `<th>${escapeHtml(name)}</th>`).join('')}</tr></thead><tbody><tr>${figures.map(([name, value]) => `<td class="${value > 0 && ['lost', 'misrouted', 'back after handled', 'gone before marked'].includes(name) ? 'fail' : ''}">${value}</td>`).join('')}</tr></tbody></table>
-<p class="muted">${summary.events} events; async timeout ${summary.asyncTimeoutMs} ms.${summary.notJudged > 0 ? ` Not judged: ${escapeHtml(reasonsText(summary.notJudgedReasons))}.` : ''}${Object.keys(summary.notSubject).length > 0 ? ` Not subject to the loss rule: ${escapeHtml(reasonsText(summary.notSubject))}.` : ''}</p>
+<p class="muted">${summary.events} events; async timeout ${summary.asyncTimeoutMs} ms${summary.strict ? '; --strict: hardening rules fail' : ''}.${summary.notJudged > 0 ? ` Not judged: ${escapeHtml(reasonsText(summary.notJudgedReasons))}.` : ''}${Object.keys(summary.notSubject).length > 0 ? ` Not subject to the loss rule: ${escapeHtml(reasonsText(summary.notSubject))}.` : ''}</p>
 ${deliveryRows === '' ? '' : `<table><thead><tr><th class="name">delivery type</th><th>delivered</th><th>p50 ms</th><th>p95 ms</th><th>p99 ms</th><th>max ms</th></tr></thead><tbody>${deliveryRows}</tbody></table>`}
 <table><thead><tr><th class="name">rule</th><th>violations</th><th class="name">counts as</th><th class="name">basis</th></tr></thead><tbody>${ruleRows}</tbody></table>
 ${violations === '' ? '' : `<p>${shown < total ? `The first ${shown} of ${total} violations` : 'Each violation'}, with the smallest evidence (the send, the answers that lacked the document or showed it to another company):</p>\n${violations}`}`;
@@ -183,6 +186,6 @@ export function exchangeSection(results: readonly RunResult[], escapeHtml: (text
   if (judged.length === 0) return '';
   const passed = judged.every((result) => result.exchange?.passed);
   return `<h2 id="exchange">Exchange integrity <span class="badge ${passed ? 'pass' : 'fail'}">${passed ? 'passed' : 'failed'}</span></h2>
-<p class="muted">The history of the document flows judged as a whole once k6 ended: every invoice the target accepted arrives in its recipient's incoming list within the async timeout (FLOW-04), stays until marked (INB-05), does not come back once marked and fetched (INB-07), shows to no other company (INB-18, INB-20, INB-21), once (XCH-01, XCH-02), with SequenceNos that name one document each (XCH-03, XCH-04); outbound statuses that go back are recorded (XCH-05). A list proves an absence only when it was invoked after what it lacks was known complete, was whole (Total no more than the entries listed) and every entry in it was downloaded; a send no such list follows is not judged. Spec and invariant rules fail the run, hardening rules warn, observations inform. Delivery time: from the accepted send to the first list of the recipient that showed the document.</p>
+<p class="muted">The history of the document flows judged as a whole once k6 ended: every invoice the target accepted arrives in its recipient's incoming list within the async timeout (FLOW-04), stays until marked (INB-05), does not come back once marked and fetched (INB-07), shows to no other company (INB-18, INB-20, INB-21), once (XCH-01, XCH-02), with SequenceNos that name one document each (XCH-03, XCH-04); outbound statuses that go back are recorded (XCH-05). A list proves an absence only when it was invoked after what it lacks was known complete, was whole (Total no more than the entries listed) and every entry in it was downloaded; a send no such list follows is not judged. Spec and invariant rules fail the run, hardening rules warn (fail with --strict), observations inform. Delivery time: from the accepted send to the first list of the recipient that showed the document.</p>
 ${judged.map((result) => exchangeBlock(result.script, result.exchange as ExchangeSummary, escapeHtml)).join('\n')}`;
 }

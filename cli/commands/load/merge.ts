@@ -31,6 +31,8 @@ export interface MergeOptions {
   runners?: number;
   /** The exchange checker's async timeout (ms); 30 s when not given. */
   asyncTimeoutMs?: number;
+  /** --strict: hardening rules of the exchange fail the merged run. */
+  strict?: boolean;
   /** The thresholds file's deliveryTime limits. */
   deliveryLimits?: DeliveryTimeLimits;
 }
@@ -58,7 +60,7 @@ export async function mergeRunners(inputs: string[], options: MergeOptions, log:
     const exchange: ExchangeEvent[] = [];
     const result = await analyse(group.script, group.rawFiles, thresholds, { created, exchange });
     // Every runner's history together: a send of one runner may be listed by another's VU.
-    attachExchange(result, exchange, { asyncTimeoutMs: options.asyncTimeoutMs ?? DEFAULT_ASYNC_TIMEOUT_MS, deliveryLimits: options.deliveryLimits });
+    attachExchange(result, exchange, { asyncTimeoutMs: options.asyncTimeoutMs ?? DEFAULT_ASYNC_TIMEOUT_MS, strict: options.strict, deliveryLimits: options.deliveryLimits });
     results.push(result);
     log.log(summaryLine(result, join(out, 'index.html')));
     if (group.summaryExports.length === 0) log.error(`dxs load merge: no summary export for ${group.script}, so no thresholds to judge`);

@@ -54,6 +54,8 @@ export interface DeliveryTimeFigures {
 export interface ExchangeSummary {
   events: number;
   asyncTimeoutMs: number;
+  /** --strict: hardening rules counted as failures. */
+  strict: boolean;
   sent: number;
   delivered: number;
   lost: number;
