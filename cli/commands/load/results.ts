@@ -7,7 +7,7 @@ import { createReadStream, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { decodeEvent, EXCHANGE_METRIC, type ExchangeEvent } from '../../../lib/exchange-history.ts';
-import type { ExchangeRule, ExchangeViolation } from '../../../lib/exchange-check.ts';
+import type { ExchangeCheckResult, ExchangeRule, ExchangeViolation } from '../../../lib/exchange-check.ts';
 
 export interface EndpointResult {
   endpoint: string;
@@ -51,21 +51,14 @@ export interface DeliveryTimeFigures {
 }
 
 /** The exchange as a whole (issue 35): what the history of the document flows shows, judged once k6 has ended (cli/commands/load/exchange.ts). */
-export interface ExchangeSummary {
-  events: number;
+export interface ExchangeSummary extends Pick<ExchangeCheckResult, 'events' | 'sent' | 'delivered' | 'lost' | 'notJudged' | 'notJudgedReasons' | 'notSubject'> {
   asyncTimeoutMs: number;
   /** --strict: hardening rules counted as failures. */
   strict: boolean;
-  sent: number;
-  delivered: number;
-  lost: number;
   duplicated: number;
   misrouted: number;
   backAfterHandled: number;
   vanished: number;
-  notJudged: number;
-  notJudgedReasons: Record<string, number>;
-  notSubject: Record<string, number>;
   rules: Array<{ id: ExchangeRule; count: number; severity: ExchangeSeverity; basis: string }>;
   /** The first violations of each rule, with the smallest evidence. */
   violations: Array<ExchangeViolation & { severity: ExchangeSeverity }>;
