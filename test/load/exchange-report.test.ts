@@ -63,7 +63,7 @@ test('a lost invoice fails the result under FLOW-04 with the spec sentence; the 
   assert.match(summaryLine(result, 'index.html'), /FAILED[\s\S]*exchange: FAILED/);
 });
 
-test('a hardening rule broken warns and the result passes; a run without a history has no section', () => {
+test('a hardening rule broken warns and the result passes (fails with --strict); a run without a history has no section', () => {
   const twice: ExchangeEvent[] = [...delivered, { op: 'list', actor: 'B', invoked: 300, completed: 310, status: 200, total: 2, ids: ['in1', 'in1'], sequenceNos: [1, 1] }];
   const result = emptyResult();
   assert.equal(attachExchange(result, twice, { asyncTimeoutMs: 1000 }), false);
@@ -71,6 +71,9 @@ test('a hardening rule broken warns and the result passes; a run without a histo
   assert.equal(result.exchange?.duplicated, 1);
   assert.equal(result.exchange?.rules.find((item) => item.id === 'XCH-02')?.severity, 'warning');
   assert.match(exchangeLines(result.exchange!).join('\n'), /exchange warning \(hardening\) 1 time: XCH-02/);
+  const strict = emptyResult();
+  assert.equal(attachExchange(strict, twice, { asyncTimeoutMs: 1000, strict: true }), true, '--strict: a hardening rule broken fails');
+  assert.equal(strict.exchange?.rules.find((item) => item.id === 'XCH-02')?.severity, 'failure');
   const none = emptyResult();
   assert.equal(attachExchange(none, [], { asyncTimeoutMs: 1000 }), false);
   assert.equal(none.exchange, undefined);
