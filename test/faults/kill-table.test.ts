@@ -148,7 +148,7 @@ function table(outcomes: readonly Outcome[]): string {
   const faults = outcomes.filter((outcome) => outcome.job.kind === 'fault');
   const others = outcomes.filter((outcome) => outcome.job.kind !== 'fault');
   const width = Math.max(...outcomes.map((outcome) => outcome.job.name.length), 8);
-  const lines = [`${'fault'.padEnd(width)} | expected ID  | exit | caught? | seconds | test`];
+  const lines = [`${'fault'.padEnd(width)} | expected ID     | exit | caught? | seconds | test`];
   for (const { job, exit, ok, note, seconds } of faults) {
     const expected = `${job.requirement ?? ''}${job.strict === true ? ' (strict)' : ''}`;
     lines.push(`${job.name.padEnd(width)} | ${expected.padEnd(12)} | ${String(exit ?? '-').padEnd(4)} | ${(ok ? 'caught' : 'SURVIVED').padEnd(7)} | ${seconds.toFixed(0).padStart(7)} | ${note}`);
@@ -271,8 +271,8 @@ test('the kill table of dxs load: a smoke run fails on each fault, in a check or
     }
   });
   const width = Math.max(...outcomes.map((outcome) => outcome.name.length), 8);
-  console.log(`\nkill table of dxs load (${outcomes.length} runs)\n${'fault'.padEnd(width)} | script            | expected ID  | exit | caught? | seconds | check\n${outcomes
-    .map((outcome) => `${outcome.name.padEnd(width)} | ${outcome.expectation.script.padEnd(17)} | ${outcome.expectation.requirement.padEnd(12)} | ${String(outcome.exit ?? '-').padEnd(4)} | ${(outcome.ok ? 'caught' : 'SURVIVED').padEnd(7)} | ${outcome.seconds.toFixed(0).padStart(7)} | ${outcome.note}`)
+  console.log(`\nkill table of dxs load (${outcomes.length} runs)\n${'fault'.padEnd(width)} | script            | expected ID     | exit | caught? | seconds | check\n${outcomes
+    .map((outcome) => `${outcome.name.padEnd(width)} | ${outcome.expectation.script.padEnd(17)} | ${outcome.expectation.requirement.padEnd(15)} | ${String(outcome.exit ?? '-').padEnd(4)} | ${(outcome.ok ? 'caught' : 'SURVIVED').padEnd(7)} | ${outcome.seconds.toFixed(0).padStart(7)} | ${outcome.note}`)
     .join('\n')}\n`);
   const survivors = outcomes.filter((outcome) => !outcome.ok);
   const cleanRuns = await pool(loadRows(LOAD_CLEAN_RUNS), CONCURRENCY, async ([name, run]) => {
