@@ -354,7 +354,7 @@ async function runMerge(inputs: string[], flags: Record<string, unknown>): Promi
   const asyncTimeout = flags.asyncTimeout === undefined ? undefined : Number(flags.asyncTimeout);
   if (asyncTimeout !== undefined && !(asyncTimeout > 0)) throw new ConfigError(`--async-timeout ${String(flags.asyncTimeout)}: a number of seconds above 0`);
   const thresholds = thresholdsPath({ thresholds: flags.thresholds } as ResolvedOptions);
-  return mergeRunners(inputs, { out, script: flags.script as string | undefined, runners, asyncTimeoutMs: asyncTimeoutMsOf(asyncTimeout), strict: flags.strict === true, deliveryLimits: deliveryLimitsOf(thresholds) });
+  return mergeRunners(inputs, { out, script: flags.script as string | undefined, runners, asyncTimeoutMs: asyncTimeout === undefined ? undefined : asyncTimeout * 1000, strict: flags.strict === true, deliveryLimits: deliveryLimitsOf(thresholds) });
 }
 
 /** Where the runners' results go: a claim (--results-pvc) and/or Prometheus (--prometheus-url, else K6_PROMETHEUS_RW_SERVER_URL). */
@@ -436,7 +436,7 @@ DXS_* variables or --config FILE.`,
     .option('--out <DIR>', 'report folder to write (default reports/load-merge-<timestamp>/)')
     .option('--script <NAME>', 'script name for files that are not in a dxs report folder')
     .option('--runners <N>', 'how many runners must have left raw points (exit 2 when some are missing)')
-    .option('--async-timeout <SECONDS>', 'how long a document may take to arrive, for the exchange checker (default 30, as dxs load)')
+    .option('--async-timeout <SECONDS>', 'how long a document may take to arrive, for the exchange checker (default: the runners\' own, from their summary.json, else 30)')
     .option('--thresholds <FILE>', 'thresholds file whose deliveryTime limits the merged run is judged by (default load/thresholds/default.json)')
     .option('--strict', 'a broken hardening rule of the exchange fails the merged run, as dxs load --strict')
     .action(async (inputs: string[], _flags: Record<string, unknown>, command: Command) => {

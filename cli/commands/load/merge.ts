@@ -2,8 +2,9 @@
 // judge only their own share of the thresholds. Their raw points are merged here and the
 // thresholds judged on the whole. Inputs are files or directories (searched for the raw.json and
 // k6-summary.json that `dxs load` writes per script); files are grouped by script.
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { parseJsonOrUndefined } from '../../../lib/json.ts';
 import { ConfigError } from '../../../lib/config.ts';
 import { analyse, thresholdsFromSummaries, type RunResult } from './results.ts';
 import { summaryLine, writeLoadReport } from './report.ts';
@@ -21,6 +22,22 @@ export function checkSummaryExport(path: string): void {
   } catch (error) {
     throw new ConfigError(`${path}: not valid JSON (${(error as Error).message})`);
   }
+}
+
+/**
+ * The async timeout the runners of `dxs load --segment` judged with: their summary.json (beside the
+ * script's folder) says it. The longest, when they differ; undefined when none says (k6-operator runners).
+ */
+export function runnersAsyncTimeoutMs(rawFiles: readonly string[], script: string): number | undefined {
+  let found: number | undefined;
+  for (const raw of rawFiles) {
+    const path = join(dirname(dirname(raw)), 'summary.json');
+    if (!existsSync(path)) continue;
+    const summary = parseJsonOrUndefined(readFileSync(path, 'utf8')) as { results?: Array<{ script?: string; exchange?: { asyncTimeoutMs?: number } }> } | undefined;
+    const value = summary?.results?.find((result) => result.script === script)?.exchange?.asyncTimeoutMs;
+    if (typeof value === 'number' && value > 0) found = Math.max(found ?? 0, value);
+  }
+  return found;
 }
 
 export interface MergeOptions {
@@ -60,7 +77,7 @@ export async function mergeRunners(inputs: string[], options: MergeOptions, log:
     const exchange: ExchangeEvent[] = [];
     const result = await analyse(group.script, group.rawFiles, thresholds, { created, exchange });
     // Every runner's history together: a send of one runner may be listed by another's VU.
-    attachExchange(result, exchange, { asyncTimeoutMs: options.asyncTimeoutMs ?? DEFAULT_ASYNC_TIMEOUT_MS, strict: options.strict, deliveryLimits: options.deliveryLimits });
+    attachExchange(result, exchange, { asyncTimeoutMs: options.asyncTimeoutMs ?? runnersAsyncTimeoutMs(group.rawFiles, group.script) ?? DEFAULT_ASYNC_TIMEOUT_MS, strict: options.strict, deliveryLimits: options.deliveryLimits });
     results.push(result);
     log.log(summaryLine(result, join(out, 'index.html')));
     if (group.summaryExports.length === 0) log.error(`dxs load merge: no summary export for ${group.script}, so no thresholds to judge`);
