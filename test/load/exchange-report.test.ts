@@ -4,11 +4,12 @@
 // a baseline, and the thresholds file's deliveryTime key.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyse, type RunResult } from '../../cli/commands/load/results.ts';
 import { attachExchange, deliveryTimeKey, exchangeLines, exchangeSection } from '../../cli/commands/load/exchange.ts';
 import { compareRuns } from '../../cli/commands/load/compare.ts';
+import { runnersAsyncTimeoutMs } from '../../cli/commands/load/merge.ts';
 import { summaryHtml, summaryLine } from '../../cli/commands/load/report.ts';
 import { DEFAULT_COMPARE_SETTINGS } from '../../cli/commands/load/statistics.ts';
 import { encodeEvent, EXCHANGE_METRIC, type ExchangeEvent } from '../../lib/exchange-history.ts';
@@ -105,4 +106,16 @@ test('the thresholds file takes deliveryTime limits and refuses unknown ones', (
   assert.throws(() => validateThresholdsFile({ deliveryTime: { p90: 1 } }), /deliveryTime\.p90: unknown limit/);
   assert.throws(() => validateThresholdsFile({ deliveryTime: { p95: -1 } }), /deliveryTime\.p95 must be a number/);
   assert.throws(() => validateThresholdsFile({ deliveryTime: { types: { PDF: { types: {} } } } }), /deliveryTime\.types\.PDF\.types: unknown limit/);
+});
+
+test('dxs load merge takes the async timeout the --segment runners judged with, from their summary.json', () => {
+  const runners = [1, 2].map((index) => {
+    const directory = tempDirectory(`exchange-runner-${index}`);
+    mkdirSync(join(directory, 'inbox'));
+    writeFileSync(join(directory, 'summary.json'), JSON.stringify({ results: [{ script: 'inbox', exchange: { asyncTimeoutMs: index * 1000 } }] }));
+    return join(directory, 'inbox', 'raw.json.gz');
+  });
+  assert.equal(runnersAsyncTimeoutMs(runners, 'inbox'), 2000, 'the longest of the runners');
+  assert.equal(runnersAsyncTimeoutMs(runners, 'send-and-poll'), undefined);
+  assert.equal(runnersAsyncTimeoutMs([join(tempDirectory('exchange-bare'), 'raw.json.gz')], 'inbox'), undefined, 'a k6-operator runner has no summary.json');
 });
