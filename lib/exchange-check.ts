@@ -412,8 +412,9 @@ function judgeBackAfterHandled(companies: Map<string, Company>, findings: Findin
 /**
  * INB-18, INB-20, INB-21: a document shown to, downloaded by or read by a company other than its
  * recipient (the sender may download and read what it sent; its incoming list may not show it).
- * A document is tied to its send by a download's marker, or, for another company's call, by the
- * recipient's own download of that id when the caller never listed an id of that name itself.
+ * A document is tied to its send by a download's marker, or, for a company nothing was sent to
+ * or for another company's download or info of an id it never listed, by the recipient's own
+ * download of that id.
  */
 function judgeMisrouted(companies: Map<string, Company>, sends: Map<string, ExchangeEvent>, sendsByDocumentId: Map<string, ExchangeEvent>, findings: Findings): void {
   /** id -> the companies whose incoming list showed it, and the marker of their download of it. */
@@ -440,6 +441,8 @@ function judgeMisrouted(companies: Map<string, Company>, sends: Map<string, Exch
     }
     return entries.length > 0 ? { actor: entries[0].actor } : undefined;
   };
+  const recipients = new Set<string>();
+  for (const send of sends.values()) if (send.recipient !== undefined) recipients.add(send.recipient);
   const isSender = (actor: string, id: string, send: ExchangeEvent | undefined): boolean =>
     send?.actor === actor || sendsByDocumentId.get(id)?.actor === actor;
   for (const [actor, company] of companies) {
@@ -449,8 +452,10 @@ function judgeMisrouted(companies: Map<string, Company>, sends: Map<string, Exch
       const own = company.fetched.get(id);
       let send = foreignSend(actor, own);
       let owner = send?.recipient;
-      if (send === undefined && own === undefined) {
-        // Not downloaded here: tied by the recipient's download, when the ids are one space.
+      if (send === undefined && own === undefined && !recipients.has(actor)) {
+        // Not downloaded by a company nothing was sent to (the third company): tied by the
+        // recipient's download. Not for a recipient: whether two companies' inbound Ids can
+        // coincide is not shown, and a recipient's own Id 5 is not another's Id 5.
         for (const entry of owners.get(id) ?? []) {
           const candidate = entry.actor === actor ? undefined : foreignSend(actor, entry.marker);
           if (candidate !== undefined && candidate.recipient === entry.actor) {
