@@ -2,8 +2,8 @@
 // embedded sandbox leaves in raw.json.gz one dxs_exchange point per call, which decodeEvent reads
 // back, and on a sandbox that is right the history holds what the checker needs: every send with
 // its ids, every download with its marker, every invoice listed by its recipient alone, the third
-// company's lists empty, lists with sequenceNo and downloads after a mark. The metadata of an event
-// rides on no other point.
+// company's lists empty and its reads of the receivers' documents refused, lists with sequenceNo and
+// downloads after a mark. The metadata of an event rides on no other point.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -93,6 +93,10 @@ test('the inbox flow records a history that holds every invoice, once, listed by
   assert.ok(third.length >= 1, 'the third company lists its inbox');
   assert.deepEqual(third.flatMap((list) => list.ids ?? []), [], 'the third company sees nothing');
   assert.ok(lists.some((list) => list.sequenceNo !== undefined), 'a list with sequenceNo');
+  // The third company asks for the receivers' documents (its teardown at least once) and is refused.
+  const foreign = events.filter((event) => (event.op === 'fetch' || event.op === 'info') && third.some((list) => list.actor === event.actor));
+  assert.ok(foreign.some((event) => event.op === 'info') && foreign.some((event) => event.op === 'fetch'), 'the third company asks for another company\'s document');
+  assert.deepEqual(foreign.filter(ok), [], 'the third company reads nothing');
 
   const handledAt = new Map<string, number>();
   for (const event of events) if (event.op === 'handled' && ok(event)) for (const id of event.ids ?? []) if (!handledAt.has(id)) handledAt.set(id, event.completed);
