@@ -129,8 +129,9 @@ export function inbox(data: InboxData): void {
   uploadAndSend(data.sender, { Type: 'Electronic', Electronic: { RecipientId: receiver.companyId } }, erpIdFor('inbound', iteration), receiver.erpId);
   const downloaded = downloadedOf(receiver);
   let list: IncomingList = { status: 0, entries: [] };
-  // Delivery runs in the background; bounded: 20 lists, 0.1 s apart, until one shows something new to this VU.
-  pollUntil(20, 0.1, () => {
+  // Delivery runs in the background; bounded: 10 lists, 0.1 s apart, until one shows something new to
+  // this VU. What comes later is found by a later iteration or the drain.
+  pollUntil(10, 0.1, () => {
     list = listIncoming(receiver);
     noteSequenceNos(receiver, list);
     return list.entries.some((entry) => !downloaded.has(entry.Id));
