@@ -327,11 +327,33 @@ const MARKER_PREFIX = `${settings.runPrefix}-`;
  * carries (the ErpDocumentId its sender wrote into it), which the history records with the id.
  */
 export function downloadIncoming(receiver: Actor, id: string): { ok: boolean; status: number; marker?: string } {
-  const { response, invoked, completed } = timed(() => http.get(url(`/documents/${encodeURIComponent(id)}`), params(DOWNLOAD_CHECKS, { [CLIENT_TOKEN_HEADER]: receiver.token })));
+  const { observed, marker } = recordedDownload(receiver, id, params(DOWNLOAD_CHECKS, { [CLIENT_TOKEN_HEADER]: receiver.token }));
+  return { ok: DOWNLOAD_CHECKS.verify(observed), status: observed.status, marker };
+}
+
+/** GET /documents/{id}, recorded in the history with the marker the document carried. */
+function recordedDownload(reader: Actor, id: string, requestParams: object): { observed: ObservedResponse; marker?: string } {
+  const { response, invoked, completed } = timed(() => http.get(url(`/documents/${encodeURIComponent(id)}`), requestParams));
   const observed = observe(response);
   const marker = observed.status >= 200 && observed.status < 300 ? invoiceMarker(observed.text, MARKER_PREFIX) : undefined;
-  recordExchange({ op: 'fetch', actor: receiver.erpId, invoked, completed, status: observed.status, id, marker });
-  return { ok: DOWNLOAD_CHECKS.verify(observed), status: observed.status, marker };
+  recordExchange({ op: 'fetch', actor: reader.erpId, invoked, completed, status: observed.status, id, marker });
+  return { observed, marker };
+}
+
+// Another company's inbound document: any 4xx refuses it (INB-20, INB-21); k6 counts every other answer failed.
+const REFUSED = http.expectedStatuses({ min: 400, max: 499 });
+const isRefused = (status: number) => status >= 400 && status < 500;
+
+/**
+ * GET /documents/{id} and /documents/{id}/info of a document delivered to another company: both
+ * must be refused. Each answer goes into the history, a download with the marker it carried.
+ */
+export function readForeignInbound(reader: Actor, id: string): boolean {
+  const downloaded = recordedDownload(reader, id, { headers: { [CLIENT_TOKEN_HEADER]: reader.token }, tags: { name: ENDPOINTS.download }, responseCallback: REFUSED }).observed;
+  const info = timed(() => http.get(url(`/documents/${encodeURIComponent(id)}/info`), { headers: tokenHeaders(reader.token), tags: { name: ENDPOINTS.info }, responseCallback: REFUSED }));
+  recordExchange({ op: 'info', actor: reader.erpId, invoked: info.invoked, completed: info.completed, status: info.response.status, id });
+  const downloadRefused = verifyThat("another company's inbound document is not downloaded [INB-20]", ENDPOINTS.download, isRefused(downloaded.status));
+  return verifyThat("another company's inbound document info is not read [INB-21]", ENDPOINTS.info, isRefused(info.response.status)) && downloadRefused;
 }
 
 const HANDLED_CHECKS = endpointChecks(ENDPOINTS.handled, [200], []);

@@ -12,11 +12,11 @@
 import exec from 'k6/execution';
 import { sleep } from 'k6';
 import { buildOptions } from '../lib/options.ts';
-import { ENDPOINTS, downloadIncoming, listIncoming, markHandled, pollUntil, setupCompany, uploadAndSend, type Actor, type IncomingEntry, type IncomingList } from '../lib/api.ts';
+import { ENDPOINTS, downloadIncoming, listIncoming, markHandled, pollUntil, readForeignInbound, setupCompany, uploadAndSend, type Actor, type IncomingEntry, type IncomingList } from '../lib/api.ts';
 import { erpIdFor } from '../lib/data.ts';
 import { settings } from '../lib/settings.ts';
 
-export const endpoints = [ENDPOINTS.incoming, ENDPOINTS.download, ENDPOINTS.handled];
+export const endpoints = [ENDPOINTS.incoming, ENDPOINTS.download, ENDPOINTS.handled, ENDPOINTS.info];
 export const options = buildOptions([...endpoints, ENDPOINTS.upload, ENDPOINTS.send, ENDPOINTS.register, ENDPOINTS.createToken, ENDPOINTS.status]);
 
 export interface Receiver extends Actor {
@@ -129,8 +129,9 @@ export function inbox(data: InboxData): void {
   uploadAndSend(data.sender, { Type: 'Electronic', Electronic: { RecipientId: receiver.companyId } }, erpIdFor('inbound', iteration), receiver.erpId);
   const downloaded = downloadedOf(receiver);
   let list: IncomingList = { status: 0, entries: [] };
-  // Delivery runs in the background; bounded: 20 lists, 0.1 s apart, until one shows something new to this VU.
-  pollUntil(20, 0.1, () => {
+  // Delivery runs in the background; bounded: 10 lists, 0.1 s apart, until one shows something new to
+  // this VU. What comes later is found by a later iteration or the drain.
+  pollUntil(10, 0.1, () => {
     list = listIncoming(receiver);
     noteSequenceNos(receiver, list);
     return list.entries.some((entry) => !downloaded.has(entry.Id));
@@ -152,8 +153,20 @@ export function inbox(data: InboxData): void {
     leftUnmarked.add(unmarkedKey(receiver, kept));
   }
   if (iteration % 5 === 2) listFromCursor(receiver, DOWNLOADS_PER_ITERATION);
-  // The third company looks at its inbox, with and without sequenceNo: whatever it sees was delivered to another.
-  if (iteration % 10 === 7) downloadNew(data.third, listIncoming(data.third, iteration % 20 === 7 ? undefined : 0).entries, 2);
+  // The third company looks at its inbox, with and without sequenceNo: whatever it sees was delivered to
+  // another. It also asks for a document this VU downloaded as the receiver, which must be refused.
+  if (iteration % 10 === 7) {
+    downloadNew(data.third, listIncoming(data.third, iteration % 20 === 7 ? undefined : 0).entries, 2);
+    const known = lastDownloaded(receiver);
+    if (known !== undefined) readForeignInbound(data.third, known);
+  }
+}
+
+/** The id this VU downloaded last as the receiver, when it came with a marker of the run. */
+function lastDownloaded(receiver: Actor): string | undefined {
+  let last: string | undefined;
+  for (const [id, marker] of downloadedOf(receiver)) if (marker !== undefined) last = id;
+  return last;
 }
 
 /** Downloads per round of the drain: a target that delivers faster than that is read over several rounds. */
@@ -196,6 +209,10 @@ export function drainInbox(data: InboxData): void {
   }
   listIncoming(data.third);
   listIncoming(data.third, 0);
+  for (const receiver of data.receivers) {
+    const known = lastDownloaded(receiver);
+    if (known !== undefined) readForeignInbound(data.third, known);
+  }
 }
 
 export const setup = setupInbox;
