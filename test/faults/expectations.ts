@@ -201,6 +201,9 @@ export const LOAD_FAULT_EXPECTATIONS: Record<string, LoadFaultExpectation> = {
   'handled-comes-back': { ...EXCHANGE_ROW, requirement: 'INB-07' },
   'handled-ignored': { ...EXCHANGE_ROW, requirement: 'INB-07' },
   'inbox-leak-to-third-company': { ...EXCHANGE_ROW, requirement: 'INB-18' },
+  'inbox-leak-after-handled': { ...EXCHANGE_ROW, requirement: 'INB-18' },
+  'inbound-read-any-company': { ...EXCHANGE_ROW, requirement: 'INB-20' },
+  'inbound-read-after-handled': { ...EXCHANGE_ROW, requirement: 'INB-20' },
 };
 
 /**
