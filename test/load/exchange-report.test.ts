@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyse, type RunResult } from '../../cli/commands/load/results.ts';
-import { attachExchange, deliveryTimeKey, exchangeLines, exchangeSection } from '../../cli/commands/load/exchange.ts';
+import { attachExchange, deliveryTimeKey, exchangeLines, exchangeSection, exchangeTotals } from '../../cli/commands/load/exchange.ts';
 import { compareRuns } from '../../cli/commands/load/compare.ts';
 import { runnersAsyncTimeoutMs } from '../../cli/commands/load/merge.ts';
 import { summaryHtml, summaryLine } from '../../cli/commands/load/report.ts';
@@ -62,6 +62,8 @@ test('a lost invoice fails the result under FLOW-04 with the spec sentence; the 
   assert.match(html, /<h2 id="exchange">Exchange integrity <span class="badge fail">failed/);
   assert.match(html, /exchange failed<\/span><\/h2>/, 'the script\'s badge says the exchange failed it, not its thresholds');
   assert.match(summaryLine(result, 'index.html'), /FAILED[\s\S]*exchange: FAILED/);
+  const totals = exchangeTotals([result, emptyResult()]);
+  assert.deepEqual([totals?.passed, totals?.scripts, totals?.sent, totals?.lost, totals?.rules['FLOW-04']], [false, ['inbox'], 1, 1, 1]);
 });
 
 test('a hardening rule broken warns and the result passes (fails with --strict); a run without a history has no section', () => {

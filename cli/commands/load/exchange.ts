@@ -130,6 +130,18 @@ export function attachExchange(result: RunResult, events: readonly ExchangeEvent
   return failed;
 }
 
+const TOTALLED = ['sent', 'delivered', 'lost', 'duplicated', 'misrouted', 'backAfterHandled', 'vanished', 'notJudged'] as const;
+
+/** summary.json's `exchange`: the scripts' exchanges added up (each script's own is in its result), or undefined without a history. */
+export function exchangeTotals(results: readonly RunResult[]): (Record<(typeof TOTALLED)[number], number> & { passed: boolean; scripts: string[]; rules: Record<string, number> }) | undefined {
+  const judged = results.filter((result) => result.exchange !== undefined);
+  if (judged.length === 0) return undefined;
+  const totals = Object.fromEntries(TOTALLED.map((name) => [name, judged.reduce((sum, result) => sum + (result.exchange as ExchangeSummary)[name], 0)])) as Record<(typeof TOTALLED)[number], number>;
+  const rules: Record<string, number> = {};
+  for (const result of judged) for (const rule of (result.exchange as ExchangeSummary).rules) rules[rule.id] = (rules[rule.id] ?? 0) + rule.count;
+  return { passed: judged.every((result) => result.exchange?.passed), scripts: judged.map((result) => result.script), ...totals, rules };
+}
+
 const plural = (count: number, one: string, many = `${one}s`): string => `${count} ${count === 1 ? one : many}`;
 
 function deliveryText(figures: readonly DeliveryTimeFigures[]): string {

@@ -10,7 +10,7 @@ import type { RunResult } from './results.ts';
 import type { CleanupReport } from '../../../report/cleanup.ts';
 import { renderCleanup } from '../../../report/cleanup-html.ts';
 import { comparisonHtml, comparisonJson, type LoadComparison } from './compare.ts';
-import { exchangeLines, exchangeSection } from './exchange.ts';
+import { exchangeLines, exchangeSection, exchangeTotals } from './exchange.ts';
 import { requirementsOfCheckName } from '../../../lib/contract.ts';
 import { describeBasis, requirementById, type Requirement } from '../../../schemas/requirements.ts';
 
@@ -203,7 +203,7 @@ ${cleanupSection(input.cleanup)}
 
 /** Writes summary.html, summary.json and index.html into the report directory. */
 export function writeLoadReport(directory: string, input: LoadReportInput): void {
-  const json = { title: input.title, target: input.target, profile: input.profile, startedAt: input.startedAt.toISOString(), notes: input.notes, results: input.results, cleanup: input.cleanup, comparison: input.comparison === undefined ? undefined : comparisonJson(input.comparison) };
+  const json = { title: input.title, target: input.target, profile: input.profile, startedAt: input.startedAt.toISOString(), notes: input.notes, results: input.results, exchange: exchangeTotals(input.results), cleanup: input.cleanup, comparison: input.comparison === undefined ? undefined : comparisonJson(input.comparison) };
   writeFileSync(join(directory, 'summary.json'), secrets.redactText(JSON.stringify(json, null, 2)));
   writeFileSync(join(directory, 'summary.html'), secrets.redactText(summaryHtml(input)));
   writeFileSync(join(directory, 'index.html'), secrets.redactText(indexHtml(directory, input)));
