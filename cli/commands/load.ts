@@ -1,6 +1,7 @@
 // dxs load: k6 load scripts (load/scripts/), one per flow, under a workload profile, with
 // thresholds per endpoint; writes k6's dashboard export, our summary page and the raw JSON.
-// Exit codes: 0 thresholds passed, 1 thresholds failed (k6 exits 99), 2 configuration error.
+// Exit codes: 0 thresholds passed, 1 thresholds failed (k6 exits 99) or the exchange judged on the
+// flows' history broke a rule (./load/exchange.ts), 2 configuration error.
 import type { Command } from 'commander';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -416,8 +417,9 @@ Examples:
   $ dxs load --profile average --baseline reports/load-last-release
   $ dxs load report history reports/load-*
 
-Exit codes: 0 thresholds passed (and, with --baseline, no endpoint slower), 1 thresholds failed or an
-endpoint slower than the baseline, 2 configuration error (unknown script or profile,
+Exit codes: 0 thresholds passed (and, with --baseline, no endpoint slower), 1 thresholds failed, a rule
+of the exchange broken (an invoice lost, shown to another company, back after handled: the report's
+Exchange integrity section) or an endpoint slower than the baseline, 2 configuration error (unknown script or profile,
 k6 missing, target unreachable; the report still says why nothing ran). Options may also come from
 DXS_* variables or --config FILE.`,
   );
