@@ -357,7 +357,9 @@ function judgeVanished(companies: Map<string, Company>, findings: Findings): voi
       if (list.total === undefined || list.total > (list.ids ?? []).length) continue;
       while (next < arrivals.length && arrivals[next][1].completed < list.invoked) held.add(arrivals[next++][0]);
       if (held.size === 0) continue;
-      const listed = new Set(list.ids);
+      // A few documents held against a short answer: a scan costs less than a set (most lists).
+      const ids = list.ids ?? [];
+      const listed: { has(id: string): boolean } = held.size * ids.length <= 64 ? { has: (id) => ids.includes(id) } : new Set(ids);
       for (const id of held) {
         const mark = markInvoked.get(id);
         if (mark !== undefined && mark.invoked < list.invoked) {
