@@ -48,6 +48,8 @@ export function setupInbox(): InboxData {
 const DOWNLOADS_PER_ITERATION = 3;
 /** Pages of one list with sequenceNo, each past the highest SequenceNo of the one before. */
 const SEQUENCE_PAGES = 5;
+/** How far below the highest SequenceNo seen a list with sequenceNo starts. */
+const LOOK_BACK = 3;
 /** Ids remembered per company: a long run forgets the oldest (they are long handled). */
 const REMEMBERED_IDS = 5000;
 
@@ -107,11 +109,12 @@ function downloadNew(actor: Actor, entries: readonly IncomingEntry[], budget: nu
 }
 
 /**
- * Lists with sequenceNo from the highest SequenceNo this VU saw of the receiver (rule 2: handled
- * documents too), reading on while an answer lists fewer documents than its Total; bounded.
+ * Lists with sequenceNo from `lookBack` below the highest SequenceNo this VU saw of the receiver,
+ * reading on while an answer lists fewer documents than its Total; bounded. Looking back shows
+ * documents this VU has marked since: rule 2 says the handled flag is ignored there.
  */
-function listFromCursor(receiver: Actor, budget: number): string[] {
-  let from = cursors.get(receiver.erpId) ?? 0;
+function listFromCursor(receiver: Actor, budget: number, lookBack: number): string[] {
+  let from = Math.max(0, (cursors.get(receiver.erpId) ?? 0) - lookBack);
   const came: string[] = [];
   for (let page = 0; page < SEQUENCE_PAGES; page++) {
     const list = listIncoming(receiver, from);
@@ -152,7 +155,7 @@ export function inbox(data: InboxData): void {
     if (leftUnmarked.size >= 100) leftUnmarked.delete(leftUnmarked.values().next().value as string);
     leftUnmarked.add(unmarkedKey(receiver, kept));
   }
-  if (iteration % 5 === 2) listFromCursor(receiver, DOWNLOADS_PER_ITERATION);
+  if (iteration % 5 === 2) listFromCursor(receiver, DOWNLOADS_PER_ITERATION, LOOK_BACK);
   // The third company looks at its inbox, with and without sequenceNo: whatever it sees was delivered to
   // another. It also asks for a document this VU downloaded as the receiver, which must be refused.
   if (iteration % 10 === 7) {
@@ -199,7 +202,7 @@ export function drainInbox(data: InboxData): void {
       noteSequenceNos(item.receiver, list);
       const came = downloadNew(item.receiver, list.entries, DRAIN_DOWNLOADS);
       // A first page: the documents past it are read with sequenceNo.
-      if (list.total !== undefined && list.total > list.entries.length) came.push(...listFromCursor(item.receiver, DRAIN_DOWNLOADS));
+      if (list.total !== undefined && list.total > list.entries.length) came.push(...listFromCursor(item.receiver, DRAIN_DOWNLOADS, 0));
       if (came.length > 0) markHandled(item.receiver, came);
       const downloaded = downloadedOf(item.receiver);
       const arrivedBefore = item.arrived;
