@@ -60,6 +60,8 @@ export class Engine {
   private closed = false;
   private readonly store: Store;
   private readonly options: EngineOptions;
+  /** Electronic deliveries so far: the faults that strike one delivery in ten count them. */
+  private deliveries = 0;
 
   constructor(store: Store, options: EngineOptions) {
     this.store = store;
@@ -192,15 +194,26 @@ export class Engine {
     if (this.options.faults.has('inbox-never-receives')) return;
     const recipient = this.findRecipient(document.RecipientKeys);
     if (recipient === undefined) return;
-    this.store.addInbound(recipient, {
-      DocumentType: document.DocumentType,
-      DocumentFormat: document.DocumentFormat,
-      UploadId: document.UploadId,
-      RenderedDocumentFormat: document.RenderedDocumentFormat,
-      RenderedUploadId: document.RenderedUploadId,
-      AttachmentUploadIds: document.AttachmentUploadIds,
-      SourceDocumentId: document.Id,
-    }, this.options.inboundIdIsDocumentId === true && !this.store.inbound.has(document.Id) ? document.Id : undefined);
+    const faults = this.options.faults;
+    const tenth = ++this.deliveries % 10 === 0;
+    const deliver = () => {
+      const inbound = this.store.addInbound(recipient, {
+        DocumentType: document.DocumentType,
+        DocumentFormat: document.DocumentFormat,
+        UploadId: document.UploadId,
+        RenderedDocumentFormat: document.RenderedDocumentFormat,
+        RenderedUploadId: document.RenderedUploadId,
+        AttachmentUploadIds: document.AttachmentUploadIds,
+        SourceDocumentId: document.Id,
+      }, this.options.inboundIdIsDocumentId === true && !this.store.inbound.has(document.Id) ? document.Id : undefined);
+      // inbound-sequenceno-repeated: each second document of a company takes the SequenceNo of the one before.
+      if (faults.has('inbound-sequenceno-repeated') && inbound.SequenceNo % 2 === 0) inbound.SequenceNo -= 1;
+      // inbound-list-lossy: one delivery in ten is stored but never listed.
+      if (faults.has('inbound-list-lossy') && tenth) inbound.Unlisted = true;
+    };
+    deliver();
+    // inbound-delivered-twice: one send in ten arrives as two inbound documents.
+    if (faults.has('inbound-delivered-twice') && tenth) deliver();
   }
 
   findRecipient(keys: string[]): Company | undefined {

@@ -85,6 +85,12 @@ export const FAULTS: Record<string, string> = {
   'inbox-leak-to-third-company': 'the incoming list also shows documents delivered to other companies, except to the company that sent them',
   'inbound-read-after-handled': 'once its recipient marked a document handled, any company downloads it and reads its info',
   'inbox-leak-after-handled': 'a document its recipient marked handled also shows in every other company\'s incoming list',
+  // inbound, under load (issue 35): what only a history of many calls shows
+  'inbound-list-lossy': 'one electronic delivery in ten (every tenth of the service) is stored but never shows in the incoming list, with or without sequenceNo',
+  'inbound-list-duplicate': 'an incoming list answer that holds documents shows its first one a second time',
+  'inbound-sequenceno-repeated': 'every second document delivered to a company gets the SequenceNo of the one before it',
+  'handled-comes-back': 'a document downloaded after it was marked handled shows again in every other list its company makes without sequenceNo',
+  'inbound-delivered-twice': 'one electronic send in ten (every tenth delivery of the service) arrives as two inbound documents',
   // provider A
   'providera-pubagreement-unchecked': 'provider A registration accepts PubAgreement false',
   'providera-not-swedish': 'provider A accepts a company not registered in Sweden',

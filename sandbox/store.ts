@@ -132,6 +132,10 @@ export interface InboundDocument {
   Handled: boolean;
   SourceDocumentId: string;
   ReceivedAt: number;
+  /** inbound-list-lossy: delivered, yet never in the incoming list. */
+  Unlisted?: boolean;
+  /** handled-comes-back: downloaded once it was marked handled (rule 3's "after a marked document is fetched"). */
+  FetchedAfterHandled?: boolean;
 }
 
 export interface User {

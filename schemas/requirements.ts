@@ -21,7 +21,7 @@ export const AREA_PREFIXES: Record<RequirementArea, readonly string[]> = {
   security: ['SEC'],
   conventions: ['CNV'],
   observe: ['OBS'],
-  flows: ['FLOW'],
+  flows: ['FLOW', 'XCH'],
 };
 
 /**

@@ -1,6 +1,7 @@
 // dxs load: k6 load scripts (load/scripts/), one per flow, under a workload profile, with
 // thresholds per endpoint; writes k6's dashboard export, our summary page and the raw JSON.
-// Exit codes: 0 thresholds passed, 1 thresholds failed (k6 exits 99), 2 configuration error.
+// Exit codes: 0 thresholds passed, 1 thresholds failed (k6 exits 99) or the exchange judged on the
+// flows' history broke a rule (./load/exchange.ts), 2 configuration error.
 import type { Command } from 'commander';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -9,7 +10,9 @@ import { folderTimestamp as timestamp } from '../../report/write.ts';
 import { openTarget, targetOptionsOf, type Target } from '../../lib/target.ts';
 import { secrets } from '../../lib/redact.ts';
 import { PROFILE_NAMES, PROFILES, durationSeconds } from '../../load/profiles/index.ts';
-import { validateThresholdsFile } from '../../load/lib/thresholds.ts';
+import { validateThresholdsFile, type DeliveryTimeLimits } from '../../load/lib/thresholds.ts';
+import type { ExchangeEvent } from '../../lib/exchange-history.ts';
+import { attachExchange, DEFAULT_ASYNC_TIMEOUT_MS } from './load/exchange.ts';
 import { DEFAULT_CHECK_INTERVAL, DEFAULT_SCHEMA_SAMPLE } from '../../load/lib/run-settings.ts';
 import { findK6, K6NotFound, PROJECT_ROOT } from './load/k6.ts';
 import { parseSegment, type Segment } from './load/segments.ts';
@@ -57,15 +60,21 @@ const RUN_OPTIONS: readonly OptionSpec[] = [
 ];
 
 const LOAD_OPTIONS: readonly OptionSpec[] = [
-  ...TARGET_OPTIONS.filter((spec) => !['apiKeyWithoutDelete', 'asyncTimeout', 'reportDir'].includes(spec.key)),
+  // --async-timeout: how long the document flows wait at the end for what is still being delivered,
+  // and how long the exchange checker gives a document to arrive.
+  ...TARGET_OPTIONS.filter((spec) => !['apiKeyWithoutDelete', 'reportDir'].includes(spec.key)),
   { key: 'reportDir', kind: 'string', argument: 'DIR', description: 'where to write the report (default: reports/load-<timestamp>/)' },
   ...RUN_OPTIONS,
   { key: 'segment', kind: 'string', argument: 'I/N', description: 'run the I-th of N execution segments (one runner of a distributed run; merge with dxs load merge)' },
   { key: 'baseline', kind: 'string', argument: 'DIR', description: 'an earlier dxs load report folder: compare each endpoint the two runs share (latency distribution, error rate, throughput); exit 1 on a regression' },
   { key: 'regressionThreshold', kind: 'number', argument: 'PERCENT', default: DEFAULT_COMPARE_SETTINGS.threshold * 100, check: positive, description: 'with --baseline: a percentile is slower only when its whole 95 % interval lies above this change (and the distributions differ)' },
   { key: 'regressionFloorMs', kind: 'number', argument: 'MS', default: DEFAULT_COMPARE_SETTINGS.floorMs, description: 'with --baseline: and above this many milliseconds (run-to-run noise of fast endpoints)' },
+  { key: 'strict', kind: 'boolean', default: false, description: 'a broken hardening rule of the exchange (one invoice delivered twice, an Id twice in one answer, a SequenceNo shared or changed: XCH-01..04) fails the run instead of warning, as dxs test --strict' },
   { key: 'keepData', kind: 'boolean', default: false, description: 'keep what the run created at the target (by default its companies are deleted when k6 ends, with --api-key, which needs the DeleteRegistration role; see created.jsonl)' },
 ];
+
+/** dxs load k8s: the run's options and the target's URL; the API key goes into a Secret of its own. */
+const K8S_OPTIONS: readonly OptionSpec[] = [...RUN_OPTIONS, ...TARGET_OPTIONS.filter((spec) => ['baseUrl', 'config', 'asyncTimeout'].includes(spec.key))];
 
 function addOptions(command: Command, specs: readonly OptionSpec[]): Command {
   for (const spec of specs) {
@@ -117,6 +126,16 @@ function thresholdsPath(options: ResolvedOptions): string {
   return path;
 }
 
+/** The delivery-time limits of a thresholds file already validated by thresholdsPath. */
+function deliveryLimitsOf(path: string): DeliveryTimeLimits | undefined {
+  return validateThresholdsFile(JSON.parse(readFileSync(path, 'utf8'))).deliveryTime;
+}
+
+/** --async-timeout in milliseconds: how long the exchange checker gives a document to arrive. */
+function asyncTimeoutMsOf(value: unknown): number {
+  return value === undefined ? DEFAULT_ASYNC_TIMEOUT_MS : Number(value) * 1000;
+}
+
 /** Load packs stay small: a k8s archive carries the pack, and a ConfigMap holds at most 1 MiB. */
 const LOAD_PACK_COUNTS = { companies: 40, users: 0, identifiers: 0, networkSetupRequests: 0, providerARegistrations: 1, sendDocuments: 0, lookups: 200 };
 
@@ -148,6 +167,7 @@ function scriptSettings(options: ResolvedOptions, target: { baseUrl: string; api
     ssnCount,
     seed: options.seed as number | undefined,
     runPrefix,
+    asyncTimeout: options.asyncTimeout as number | undefined,
     fixturePack: writePack(fixturePack, runPrefix, options.seed as number | undefined),
   };
 }
@@ -264,7 +284,10 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
       if (run.rawFiles.length > 0) {
         const created: CreatedPoint[] = [];
         const endpointSamples = options.baseline === undefined ? undefined : new Map<string, number[]>();
-        const result = await analyse(script, run.rawFiles, thresholdsFromSummaries(run.summaryExports), { created, samples: endpointSamples });
+        const exchange: ExchangeEvent[] = [];
+        const result = await analyse(script, run.rawFiles, thresholdsFromSummaries(run.summaryExports), { created, samples: endpointSamples, exchange });
+        // The exchange is judged here, after k6: a broken rule or a slow delivery fails the run (exit 1).
+        if (attachExchange(result, exchange, { asyncTimeoutMs: asyncTimeoutMsOf(options.asyncTimeout), strict: options.strict === true, deliveryLimits: deliveryLimitsOf(settings.thresholdsFile) }, endpointSamples)) exitCode = Math.max(exitCode, 1) as 0 | 1 | 2;
         if (endpointSamples !== undefined) samples.push({ result, samples: endpointSamples });
         appendCreated(reportDir, runPrefix, created);
         markJournaled(join(reportDir, script));
@@ -329,7 +352,10 @@ async function runMerge(inputs: string[], flags: Record<string, unknown>): Promi
   const out = resolve(String(flags.out ?? join(PROJECT_ROOT, 'reports', `load-merge-${timestamp(new Date())}`)));
   const runners = flags.runners === undefined ? undefined : Number(flags.runners);
   if (runners !== undefined && !(Number.isInteger(runners) && runners > 0)) throw new ConfigError(`--runners ${String(flags.runners)}: a whole number of at least 1`);
-  return mergeRunners(inputs, { out, script: flags.script as string | undefined, runners });
+  const asyncTimeout = flags.asyncTimeout === undefined ? undefined : Number(flags.asyncTimeout);
+  if (asyncTimeout !== undefined && !(asyncTimeout > 0)) throw new ConfigError(`--async-timeout ${String(flags.asyncTimeout)}: a number of seconds above 0`);
+  const thresholds = thresholdsPath({ thresholds: flags.thresholds } as ResolvedOptions);
+  return mergeRunners(inputs, { out, script: flags.script as string | undefined, runners, asyncTimeoutMs: asyncTimeout === undefined ? undefined : asyncTimeout * 1000, strict: flags.strict === true, deliveryLimits: deliveryLimitsOf(thresholds) });
 }
 
 /** Where the runners' results go: a claim (--results-pvc) and/or Prometheus (--prometheus-url, else K6_PROMETHEUS_RW_SERVER_URL). */
@@ -343,7 +369,7 @@ function k8sResultsOptions(flags: Record<string, unknown>): { resultsPvc?: strin
 }
 
 async function runK8s(flags: Record<string, unknown>): Promise<number> {
-  const options = resolveFlags([...RUN_OPTIONS, TARGET_OPTIONS.find((spec) => spec.key === 'baseUrl')!, TARGET_OPTIONS.find((spec) => spec.key === 'config')!], flags);
+  const options = resolveFlags(K8S_OPTIONS, flags);
   const scripts = chooseScripts(String(options.script));
   if (scripts.length !== 1) throw new ConfigError('dxs load k8s takes one --script');
   const parallelism = Number(flags.parallelism ?? 2);
@@ -391,8 +417,9 @@ Examples:
   $ dxs load --profile average --baseline reports/load-last-release
   $ dxs load report history reports/load-*
 
-Exit codes: 0 thresholds passed (and, with --baseline, no endpoint slower), 1 thresholds failed or an
-endpoint slower than the baseline, 2 configuration error (unknown script or profile,
+Exit codes: 0 thresholds passed (and, with --baseline, no endpoint slower), 1 thresholds failed, a rule
+of the exchange broken (an invoice lost, shown to another company, back after handled: the report's
+Exchange integrity section) or an endpoint slower than the baseline, 2 configuration error (unknown script or profile,
 k6 missing, target unreachable; the report still says why nothing ran). Options may also come from
 DXS_* variables or --config FILE.`,
   );
@@ -411,6 +438,9 @@ DXS_* variables or --config FILE.`,
     .option('--out <DIR>', 'report folder to write (default reports/load-merge-<timestamp>/)')
     .option('--script <NAME>', 'script name for files that are not in a dxs report folder')
     .option('--runners <N>', 'how many runners must have left raw points (exit 2 when some are missing)')
+    .option('--async-timeout <SECONDS>', 'how long a document may take to arrive, for the exchange checker (default: the runners\' own, from their summary.json, else 30)')
+    .option('--thresholds <FILE>', 'thresholds file whose deliveryTime limits the merged run is judged by (default load/thresholds/default.json)')
+    .option('--strict', 'a broken hardening rule of the exchange fails the merged run, as dxs load --strict')
     .action(async (inputs: string[], _flags: Record<string, unknown>, command: Command) => {
       try {
         process.exit(await runMerge(inputs, command.optsWithGlobals()));
@@ -438,7 +468,7 @@ DXS_* variables or --config FILE.`,
     .option('--out <DIR>', 'folder for the archive, the manifests and the README')
     .option('--results-pvc <CLAIM>', 'ReadWriteMany PersistentVolumeClaim the runners write their results to; adds the collector Job that merges them')
     .option('--prometheus-url <URL>', 'also send the metrics to Prometheus remote write (default: K6_PROMETHEUS_RW_SERVER_URL)');
-  addOptions(k8s, [...RUN_OPTIONS, TARGET_OPTIONS.find((spec) => spec.key === 'baseUrl')!, TARGET_OPTIONS.find((spec) => spec.key === 'config')!]);
+  addOptions(k8s, K8S_OPTIONS);
   // optsWithGlobals: options the subcommands share with `dxs load` (--script, --profile, ...) are
   // parsed by the parent when the root program does not use positional options.
   k8s.action(async (_flags: Record<string, unknown>, command: Command) => {

@@ -18,6 +18,8 @@ import { contractChecks } from './schema.ts';
 import exec from 'k6/execution';
 import { companyInput, invoiceXml, providerARegistration, INVOICE_FORMAT, type CompanyInput, type PartyLookupInput } from './data.ts';
 import { journalCreated } from './journal.ts';
+import { recordExchange } from './history.ts';
+import { invoiceMarker, markInvoice } from '../../fixtures/invoice-marker.ts';
 
 
 export { ENDPOINTS, SCHEMAS };
@@ -50,6 +52,28 @@ function retried<T extends { status: number; headers: Record<string, string> }>(
     response = send();
   }
   return response;
+}
+
+/**
+ * A call of a document flow, sent again while the gateway answers (retried), with the times of its
+ * last attempt: the history records the answer that counted, not the gateway's.
+ */
+function timed<T extends { status: number; headers: Record<string, string> }>(send: () => T): { response: T; invoked: number; completed: number } {
+  let invoked = 0;
+  const response = retried(() => {
+    invoked = Date.now();
+    return send();
+  });
+  return { response, invoked, completed: Date.now() };
+}
+
+/**
+ * A company as the document flows act for it: its token makes the calls, its ErpId names it in the
+ * history of the exchange (history.ts). SetupCompany is one.
+ */
+export interface Actor {
+  erpId: string;
+  token: string;
 }
 
 function url(path: string): string {
@@ -206,39 +230,88 @@ export function uploadDocument(token: string, content: string, filename: string,
 
 const SEND_CHECKS = endpointChecks(ENDPOINTS.send, [200], [named('send Location ends in the DocumentId [OUT-SEND-03]', locationEndsWithUuid)]);
 
-/** POST /documents/outbound: the DocumentId (last segment of Location), or undefined. */
-export function sendDocument(token: string, request: object): string | undefined {
-  const observed = observe(retried(() => http.post(url('/documents/outbound'), JSON.stringify(request), params(SEND_CHECKS, tokenHeaders(token)))));
-  if (observed.status >= 200 && observed.status < 300) {
-    journalCreated('document', { Location: observed.headers['location'], ErpDocumentId: (request as { Document?: { ErpDocumentId?: string } }).Document?.ErpDocumentId });
-  }
+interface SendRequest {
+  SendDocumentAs?: { Type?: string; [field: string]: unknown };
+  Document?: { ErpDocumentId?: string; [field: string]: unknown };
+}
+
+/** The last segment of a Location: the id it names. */
+function lastSegment(location: string | undefined): string | undefined {
+  return location?.replace(/\/+$/, '').split('/').pop();
+}
+
+/**
+ * POST /documents/outbound: the DocumentId (last segment of Location), or undefined. Recorded in
+ * the history of the exchange with the recipient's ErpId, when the flow sends to a company of its own.
+ */
+export function sendDocument(sender: Actor, request: SendRequest, recipientErpId?: string): string | undefined {
+  const { response, invoked, completed } = timed(() => http.post(url('/documents/outbound'), JSON.stringify(request), params(SEND_CHECKS, tokenHeaders(sender.token))));
+  const observed = observe(response);
+  const accepted = observed.status >= 200 && observed.status < 300;
+  const erpDocumentId = request.Document?.ErpDocumentId;
+  if (accepted) journalCreated('document', { Location: observed.headers['location'], ErpDocumentId: erpDocumentId });
+  recordExchange({
+    op: 'send', actor: sender.erpId, invoked, completed, status: observed.status, recipient: recipientErpId, deliveryType: request.SendDocumentAs?.Type,
+    documentId: accepted ? lastSegment(observed.headers['location']) : undefined, erpDocumentId,
+  });
   if (!SEND_CHECKS.verify(observed)) return undefined;
-  return observed.headers['location']?.replace(/\/+$/, '').split('/').pop();
+  return lastSegment(observed.headers['location']);
 }
 
 const OUTBOUND_STATUS_CHECKS = endpointChecks(ENDPOINTS.outboundStatus, [200], [], contractChecks(SCHEMAS.outboundDocument, 'outbound document'));
 
 /** GET /documents/outbound/{DocumentId}: the current status, or undefined. */
-export function outboundStatus(token: string, documentId: string): string | undefined {
-  const observed = observe(retried(() => http.get(url(`/documents/outbound/${documentId}`), params(OUTBOUND_STATUS_CHECKS, tokenHeaders(token)))));
+export function outboundStatus(sender: Actor, documentId: string): string | undefined {
+  const { response, invoked, completed } = timed(() => http.get(url(`/documents/outbound/${documentId}`), params(OUTBOUND_STATUS_CHECKS, tokenHeaders(sender.token))));
+  const observed = observe(response);
   OUTBOUND_STATUS_CHECKS.verify(observed);
   const status = readField(readField(observed.json, 'CurrentStatus'), 'Status');
-  return typeof status === 'string' ? status : undefined;
+  const documentStatus = typeof status === 'string' ? status : undefined;
+  recordExchange({ op: 'status', actor: sender.erpId, invoked, completed, status: observed.status, documentId, documentStatus });
+  return documentStatus;
 }
 
+/** An entry of the incoming list: its SequenceNo and CompanyId when the answer gave them as the spec types them. */
 export interface IncomingEntry {
   Id: string;
+  SequenceNo?: number;
+  CompanyId?: string;
+}
+
+export interface IncomingList {
+  status: number;
+  /** Total of the answer, when it had a number there. */
+  total?: number;
+  entries: IncomingEntry[];
 }
 
 const INCOMING_CHECKS = endpointChecks(ENDPOINTS.incoming, [200], [], contractChecks(SCHEMAS.incomingDocuments, 'incoming documents'));
 
-/** GET /documents/incoming?type=invoice: the unhandled documents. */
-export function listIncoming(token: string): IncomingEntry[] {
-  const observed = observe(retried(() => http.get(url('/documents/incoming?type=invoice'), params(INCOMING_CHECKS, tokenHeaders(token)))));
+function entryOf(item: unknown): IncomingEntry {
+  const sequenceNo = readField(item, 'SequenceNo');
+  const companyId = readField(item, 'CompanyId');
+  return { Id: String(readField(item, 'Id')), SequenceNo: typeof sequenceNo === 'number' ? sequenceNo : undefined, CompanyId: typeof companyId === 'string' ? companyId : undefined };
+}
+
+/**
+ * GET /documents/incoming?type=invoice: without sequenceNo the unhandled documents, with it the
+ * documents past it (rule 2). Every answer goes into the history with the entries it showed.
+ */
+export function listIncoming(receiver: Actor, sequenceNo?: number): IncomingList {
+  const query = sequenceNo === undefined ? '' : `&sequenceNo=${sequenceNo}`;
+  const { response, invoked, completed } = timed(() => http.get(url(`/documents/incoming?type=invoice${query}`), params(INCOMING_CHECKS, tokenHeaders(receiver.token))));
+  const observed = observe(response);
   INCOMING_CHECKS.verify(observed);
   const documents = readField(observed.json, 'Documents');
-  if (!Array.isArray(documents)) return [];
-  return documents.map((item) => ({ Id: String(readField(item, 'Id')) }));
+  const total = readField(observed.json, 'Total');
+  const entries = Array.isArray(documents) ? documents.map(entryOf) : [];
+  const ok = observed.status >= 200 && observed.status < 300;
+  recordExchange({
+    op: 'list', actor: receiver.erpId, invoked, completed, status: observed.status, sequenceNo,
+    total: typeof total === 'number' ? total : undefined,
+    ...(ok ? { ids: entries.map((entry) => entry.Id), sequenceNos: entries.map((entry) => entry.SequenceNo ?? null), companyIds: entries.map((entry) => entry.CompanyId ?? null) } : {}),
+  });
+  return { status: observed.status, total: typeof total === 'number' ? total : undefined, entries };
 }
 
 const DOWNLOAD_CHECKS = endpointChecks(ENDPOINTS.download, [200], [
@@ -246,16 +319,50 @@ const DOWNLOAD_CHECKS = endpointChecks(ENDPOINTS.download, [200], [
   named('download is not empty', (response) => ({ ...notServerError(response), ok: (response.size ?? 0) > 0 })),
 ]);
 
-/** GET /documents/{id}: true when the binary document came with its metadata headers. */
-export function downloadIncoming(token: string, id: string): boolean {
-  return DOWNLOAD_CHECKS.verify(http.get(url(`/documents/${encodeURIComponent(id)}`), params(DOWNLOAD_CHECKS, { [CLIENT_TOKEN_HEADER]: token }, { responseType: 'binary' })));
+/** A run's markers are its ErpDocumentIds, which all start with the run prefix (data.ts erpIdFor). */
+const MARKER_PREFIX = `${settings.runPrefix}-`;
+
+/**
+ * GET /documents/{id}: whether the document came with its metadata headers, and the marker it
+ * carries (the ErpDocumentId its sender wrote into it), which the history records with the id.
+ */
+export function downloadIncoming(receiver: Actor, id: string): { ok: boolean; status: number; marker?: string } {
+  const { observed, marker } = recordedDownload(receiver, id, params(DOWNLOAD_CHECKS, { [CLIENT_TOKEN_HEADER]: receiver.token }));
+  return { ok: DOWNLOAD_CHECKS.verify(observed), status: observed.status, marker };
+}
+
+/** GET /documents/{id}, recorded in the history with the marker the document carried. */
+function recordedDownload(reader: Actor, id: string, requestParams: object): { observed: ObservedResponse; marker?: string } {
+  const { response, invoked, completed } = timed(() => http.get(url(`/documents/${encodeURIComponent(id)}`), requestParams));
+  const observed = observe(response);
+  const marker = observed.status >= 200 && observed.status < 300 ? invoiceMarker(observed.text, MARKER_PREFIX) : undefined;
+  recordExchange({ op: 'fetch', actor: reader.erpId, invoked, completed, status: observed.status, id, marker });
+  return { observed, marker };
+}
+
+// Another company's inbound document: any 4xx refuses it (INB-20, INB-21); k6 counts every other answer failed.
+const REFUSED = http.expectedStatuses({ min: 400, max: 499 });
+const isRefused = (status: number) => status >= 400 && status < 500;
+
+/**
+ * GET /documents/{id} and /documents/{id}/info of a document delivered to another company: both
+ * must be refused. Each answer goes into the history, a download with the marker it carried.
+ */
+export function readForeignInbound(reader: Actor, id: string): boolean {
+  const downloaded = recordedDownload(reader, id, { headers: { [CLIENT_TOKEN_HEADER]: reader.token }, tags: { name: ENDPOINTS.download }, responseCallback: REFUSED }).observed;
+  const info = timed(() => http.get(url(`/documents/${encodeURIComponent(id)}/info`), { headers: tokenHeaders(reader.token), tags: { name: ENDPOINTS.info }, responseCallback: REFUSED }));
+  recordExchange({ op: 'info', actor: reader.erpId, invoked: info.invoked, completed: info.completed, status: info.response.status, id });
+  const downloadRefused = verifyThat("another company's inbound document is not downloaded [INB-20]", ENDPOINTS.download, isRefused(downloaded.status));
+  return verifyThat("another company's inbound document info is not read [INB-21]", ENDPOINTS.info, isRefused(info.response.status)) && downloadRefused;
 }
 
 const HANDLED_CHECKS = endpointChecks(ENDPOINTS.handled, [200], []);
 
 /** POST /documents/handled. */
-export function markHandled(token: string, ids: string[]): boolean {
-  return HANDLED_CHECKS.verify(http.post(url('/documents/handled'), JSON.stringify({ documents: ids }), params(HANDLED_CHECKS, tokenHeaders(token))));
+export function markHandled(receiver: Actor, ids: string[]): boolean {
+  const { response, invoked, completed } = timed(() => http.post(url('/documents/handled'), JSON.stringify({ documents: ids }), params(HANDLED_CHECKS, tokenHeaders(receiver.token))));
+  recordExchange({ op: 'handled', actor: receiver.erpId, invoked, completed, status: response.status, ids });
+  return HANDLED_CHECKS.verify(response);
 }
 
 const PROVIDER_A_REGISTER_CHECKS = endpointChecks(ENDPOINTS.providerARegister, [200], []);
@@ -302,12 +409,15 @@ export function setupCompany(erpId: string, processes: string[], swedish = false
   return { erpId, companyId: result.companyId as string, token: result.token as string, company };
 }
 
-/** Uploads the fixture invoice and sends it; the DocumentId, or undefined. */
-export function uploadAndSend(token: string, sendDocumentAs: object, erpDocumentId: string): string | undefined {
-  const documentUri = uploadDocument(token, invoiceXml, 'invoice.xml', 'application/xml');
+/**
+ * Uploads the fixture invoice, marked with its ErpDocumentId (its first cbc:ID), and sends it; the
+ * DocumentId, or undefined. The marker is how the recipient tells which send a document it lists is.
+ */
+export function uploadAndSend(sender: Actor, sendDocumentAs: { Type: string; [field: string]: unknown }, erpDocumentId: string, recipientErpId?: string): string | undefined {
+  const documentUri = uploadDocument(sender.token, markInvoice(invoiceXml, erpDocumentId), 'invoice.xml', 'application/xml');
   if (documentUri === undefined) return undefined;
-  return sendDocument(token, {
+  return sendDocument(sender, {
     SendDocumentAs: sendDocumentAs,
     Document: { DocumentFormat: INVOICE_FORMAT, DocumentUri: documentUri, ErpDocumentId: erpDocumentId },
-  });
+  }, recipientErpId);
 }

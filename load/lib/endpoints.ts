@@ -14,6 +14,7 @@ export const ENDPOINTS = {
   outboundStatus: 'GET /documents/outbound/{DocumentId}',
   incoming: 'GET /documents/incoming',
   download: 'GET /documents/{id}',
+  info: 'GET /documents/{id}/info',
   handled: 'POST /documents/handled',
   providerARegister: 'POST /companies/deliverymethods/b2c/providera',
   providerALookup: 'POST /companies/deliverymethods/b2c/providera/lookup',

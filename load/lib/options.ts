@@ -26,6 +26,8 @@ export function buildOptions(endpoints: readonly string[]): Options {
     summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'],
     // setup() registers companies and waits for the background work.
     setupTimeout: '120s',
+    // teardown() of the document flows waits up to the async timeout for the last deliveries.
+    teardownTimeout: `${settings.asyncTimeout + 60}s`,
     // The API key never lands in the summary or the JSON outputs: k6 does not record headers.
     userAgent: 'dxs-load/0.1 (k6)',
     // A target behind mutual TLS; its CA reaches k6 as SSL_CERT_FILE, which Go reads (cli/commands/load/run.ts).

@@ -32,11 +32,14 @@ export interface RunSettings {
   clientKey?: string;
   /** --insecure: options.insecureSkipTLSVerify. */
   insecure?: boolean;
+  /** Seconds the end of a document flow waits for the documents still being delivered (teardown's drain), as dxs test waits for background work. */
+  asyncTimeout?: number;
 }
 
 /** The samples when none is given: the k6 side, the CLI's help and the bench print the same. */
 export const DEFAULT_CHECK_INTERVAL = 1000;
 export const DEFAULT_SCHEMA_SAMPLE = 1;
+export const DEFAULT_ASYNC_TIMEOUT = 30;
 
 export const SETTING_ENV_NAMES: Record<keyof RunSettings, string> = {
   baseUrl: 'DXS_BASE_URL',
@@ -56,6 +59,7 @@ export const SETTING_ENV_NAMES: Record<keyof RunSettings, string> = {
   clientCert: 'DXS_CLIENT_CERT',
   clientKey: 'DXS_CLIENT_KEY',
   insecure: 'DXS_INSECURE',
+  asyncTimeout: 'DXS_ASYNC_TIMEOUT',
 };
 
 /** The environment of a k6 run; without the API key for an archive that leaves the machine. */

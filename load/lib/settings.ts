@@ -5,7 +5,7 @@
 // k6 side only: no Node APIs.
 
 import { SANDBOX_API_KEY, DEFAULT_SANDBOX_HOST, DEFAULT_SANDBOX_PORT, API_PREFIX } from '../../lib/defaults.ts';
-import { DEFAULT_CHECK_INTERVAL, DEFAULT_SCHEMA_SAMPLE, SETTING_ENV_NAMES, type RunSettings } from './run-settings.ts';
+import { DEFAULT_ASYNC_TIMEOUT, DEFAULT_CHECK_INTERVAL, DEFAULT_SCHEMA_SAMPLE, SETTING_ENV_NAMES, type RunSettings } from './run-settings.ts';
 
 function text(key: keyof RunSettings): string | undefined {
   const raw = __ENV[SETTING_ENV_NAMES[key]];
@@ -26,7 +26,7 @@ function number(key: keyof RunSettings, allowZero: boolean): number | undefined 
 declare const DXS_PROJECT_ROOT: string | undefined;
 export const PROJECT_ROOT: string = typeof DXS_PROJECT_ROOT === 'string' ? DXS_PROJECT_ROOT : '../..';
 
-export type LoadSettings = Required<Pick<RunSettings, 'baseUrl' | 'apiKey' | 'profile' | 'checkInterval' | 'schemaSample' | 'ssnCount' | 'seed' | 'runPrefix'>> & RunSettings;
+export type LoadSettings = Required<Pick<RunSettings, 'baseUrl' | 'apiKey' | 'profile' | 'checkInterval' | 'schemaSample' | 'ssnCount' | 'seed' | 'runPrefix' | 'asyncTimeout'>> & RunSettings;
 
 export const settings: LoadSettings = {
   baseUrl: (text('baseUrl') ?? `http://${DEFAULT_SANDBOX_HOST}:${DEFAULT_SANDBOX_PORT}${API_PREFIX}`).replace(/\/+$/, ''),
@@ -46,4 +46,5 @@ export const settings: LoadSettings = {
   clientCert: text('clientCert'),
   clientKey: text('clientKey'),
   insecure: text('insecure') === 'true',
+  asyncTimeout: number('asyncTimeout', false) ?? DEFAULT_ASYNC_TIMEOUT,
 };

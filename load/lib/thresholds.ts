@@ -20,7 +20,31 @@ export interface ThresholdsFile {
   /** The share of the contract's spec checks (lib/contract.ts) that must pass; 1: one body dxs test rejects fails the run. */
   contract?: number;
   abortOnFail?: { errorRate: number; delayAbortEval?: string };
+  /**
+   * Milliseconds from an accepted send to the first incoming list of its recipient that shows the
+   * document (issue 35): judged by dxs load from the history once k6 has ended, not by k6. The
+   * limits apply to every delivery type; `types` overrides them per SendDocumentAs.Type.
+   */
+  deliveryTime?: DeliveryTimeLimits;
   k6?: Record<string, Array<string | { threshold: string; abortOnFail?: boolean; delayAbortEval?: string }>>;
+}
+
+export interface DeliveryTimeLimit {
+  p50?: number;
+  p95?: number;
+  p99?: number;
+}
+
+export interface DeliveryTimeLimits extends DeliveryTimeLimit {
+  types?: Record<string, DeliveryTimeLimit>;
+}
+
+const DELIVERY_LIMIT_KEYS = ['p50', 'p95', 'p99'];
+
+/** The limits of one delivery type: its own over the shared ones. */
+export function deliveryTimeLimit(limits: DeliveryTimeLimits | undefined, deliveryType: string): DeliveryTimeLimit {
+  const { types, ...shared } = limits ?? {};
+  return { ...shared, ...types?.[deliveryType] };
 }
 
 export type K6Thresholds = Record<string, Array<string | { threshold: string; abortOnFail?: boolean; delayAbortEval?: string }>>;
@@ -31,7 +55,7 @@ const LIMIT_KEYS = ['p95', 'p99', 'errorRate'];
 export function validateThresholdsFile(value: unknown): ThresholdsFile {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error('a thresholds file holds one JSON object');
   const file = value as Record<string, unknown>;
-  const known = ['$comment', 'defaults', 'endpoints', 'checks', 'contract', 'abortOnFail', 'k6'];
+  const known = ['$comment', 'defaults', 'endpoints', 'checks', 'contract', 'abortOnFail', 'deliveryTime', 'k6'];
   for (const key of Object.keys(file)) if (!known.includes(key)) throw new Error(`unknown key "${key}" (known: ${known.join(', ')})`);
   const limits = (where: string, item: unknown): void => {
     if (typeof item !== 'object' || item === null) throw new Error(`${where} must be an object`);
@@ -56,6 +80,7 @@ export function validateThresholdsFile(value: unknown): ThresholdsFile {
     const abort = file.abortOnFail as Record<string, unknown>;
     if (typeof abort.errorRate !== 'number') throw new Error('abortOnFail.errorRate must be a number');
   }
+  if (file.deliveryTime !== undefined) validateDeliveryTime(file.deliveryTime);
   if (file.k6 !== undefined && (typeof file.k6 !== 'object' || file.k6 === null || Array.isArray(file.k6))) throw new Error('k6 must map metric names to threshold lists');
   // The requests carried an `endpoint` tag before they carried only `name`: such a threshold would
   // now match no point and pass without judging anything.
@@ -63,6 +88,22 @@ export function validateThresholdsFile(value: unknown): ThresholdsFile {
     if (/\{[^}]*\bendpoint:/.test(metric)) throw new Error(`k6["${metric}"]: the endpoint is in k6's name tag, write {name:...}`);
   }
   return file as ThresholdsFile;
+}
+
+function validateDeliveryTime(value: unknown): void {
+  const limit = (where: string, item: unknown, allowTypes: boolean): void => {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new Error(`${where} must be an object`);
+    for (const [key, inner] of Object.entries(item)) {
+      if (allowTypes && key === 'types') {
+        if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) throw new Error(`${where}.types must map delivery types (Electronic, PDF, Paper, BusinessToConsumer) to limits`);
+        for (const [type, limits] of Object.entries(inner)) limit(`${where}.types.${type}`, limits, false);
+        continue;
+      }
+      if (!DELIVERY_LIMIT_KEYS.includes(key)) throw new Error(`${where}.${key}: unknown limit (known: ${DELIVERY_LIMIT_KEYS.join(', ')}${allowTypes ? ', types' : ''})`);
+      if (typeof inner !== 'number' || !(inner >= 0)) throw new Error(`${where}.${key} must be a number of milliseconds >= 0`);
+    }
+  };
+  limit('deliveryTime', value, true);
 }
 
 export function buildThresholds(file: ThresholdsFile, endpoints: readonly string[]): K6Thresholds {

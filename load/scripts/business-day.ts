@@ -10,7 +10,7 @@ import { clientTokens, setupClientTokens, type ClientTokensData } from './client
 import { registerAndPoll } from './register-and-poll.ts';
 import { lookup, setupLookup, type LookupData } from './lookup.ts';
 import { sendAndPoll, setupSend, type SendData } from './send-and-poll.ts';
-import { inbox, setupInbox, type InboxData } from './inbox.ts';
+import { drainInbox, inbox, setupInbox, type InboxData } from './inbox.ts';
 import { provideraLookup, setupProviderA, type ProviderAData } from './providera-lookup.ts';
 
 export const options = buildOptions(Object.values(ENDPOINTS));
@@ -35,6 +35,11 @@ export const WEIGHTS: Array<[number, (data: BusinessDayData) => void]> = [
 
 export function setup(): BusinessDayData {
   return { tokens: setupClientTokens(), lookup: setupLookup(), send: setupSend(), inbox: setupInbox(), providerA: setupProviderA() };
+}
+
+/** The inbox flow's end: what it sent in the last seconds is found too. */
+export function teardown(data: BusinessDayData): void {
+  drainInbox(data.inbox);
 }
 
 // One seeded stream per VU: the same seed gives the same mix on every run.

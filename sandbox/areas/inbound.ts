@@ -25,6 +25,9 @@ const MAX_LISTED = 500;
 /** inbound-page-2: a page that small, so a test finds a document only the way a paged target lets it. */
 const PAGE_2_LISTED = 2;
 
+/** handled-comes-back: the lists without sequenceNo each company made, so that every other one shows its handled documents again. */
+const listsWithoutSequenceNo = new WeakMap<Company, number>();
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function ownInbound(context: SandboxContext, request: FastifyRequest<{ Params: { id: string } }>): InboundDocument {
@@ -93,12 +96,18 @@ export async function inboundArea(app: FastifyInstance, { context }: AreaOptions
     // sequenceNo starts the list after it, or at it with the inbound-sequenceno-inclusive variant.
     const first = after === undefined ? undefined : hasVariant(context, 'inbound-sequenceno-inclusive') ? after : after + 1;
     const listedAtMost = hasVariant(context, 'inbound-page-2') ? PAGE_2_LISTED : MAX_LISTED;
+    let comesBack = false;
+    if (first === undefined && hasFault(context, 'handled-comes-back')) {
+      const count = (listsWithoutSequenceNo.get(company) ?? 0) + 1;
+      listsWithoutSequenceNo.set(company, count);
+      comesBack = count % 2 === 0;
+    }
     for (const id of unknownType ? [] : ordered) {
       const document = store.inbound.get(id);
-      if (document === undefined) continue;
+      if (document === undefined || document.Unlisted === true) continue;
       if (types.length > 0 && !types.includes(document.DocumentType)) continue;
       // With sequenceNo the caller tracks documents itself: the handled flag is ignored and only later documents are listed.
-      const handled = document.Handled && !hasFault(context, 'handled-ignored');
+      const handled = document.Handled && !hasFault(context, 'handled-ignored') && !(comesBack && document.FetchedAfterHandled === true);
       if (first !== undefined ? document.SequenceNo < first || (document.Handled && hasFault(context, 'sequenceno-ignored')) : handled) continue;
       total++;
       if (documents.length >= listedAtMost) continue;
@@ -112,11 +121,14 @@ export async function inboundArea(app: FastifyInstance, { context }: AreaOptions
         CompanyId: document.CompanyId,
       });
     }
+    // inbound-list-duplicate: the answer shows its first document a second time, at its end.
+    if (hasFault(context, 'inbound-list-duplicate') && documents.length > 0) documents.push(documents[0]);
     return sendBody(context, reply, 200, { Total: total, Documents: documents });
   });
 
   app.get<{ Params: { id: string } }>('/documents/:id', clientToken, async (request, reply) => {
     const document = ownInbound(context, request);
+    if (document.Handled) document.FetchedAfterHandled = true;
     if (hasFault(context, 'inbound-download-headers-missing')) {
       const upload = uploadOf(context, document.UploadId, `document ${document.Id}`);
       return reply.code(200).header('content-type', upload.ContentType).send(upload.Bytes);

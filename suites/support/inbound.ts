@@ -7,7 +7,7 @@
 // PeppolParticipantIdentifiers as the target reported them (the only identifier form the spec
 // names), and RecipientInformation holds B's registered identifiers. The routing scenario tries
 // each field on its own and records which ones route (FLOW-21).
-import { deriveSeed, fixtureFile, fixtureInfo, generateGln, generateOrgNo, mulberry32, vatNumberFor, type CompanyInput, type Fixtures } from '../../fixtures/index.ts';
+import { deriveSeed, fixtureFile, fixtureInfo, generateGln, generateOrgNo, markInvoice, mulberry32, vatNumberFor, type CompanyInput, type Fixtures } from '../../fixtures/index.ts';
 import { blockOnWait, SetupFailed, pollUntil, type RegisteredCompany } from './companies.ts';
 import { activatedCompany } from './companies-more.ts';
 import type { ApiClient, ApiResponse } from './client.ts';
@@ -108,10 +108,7 @@ function shortly(response: ApiResponse): string {
 
 /** The fixture invoice with its own invoice number, so the copy that arrives can be told apart. */
 export function markedInvoice(marker: string): Buffer {
-  const text = fixtureFile('invoice.xml').bytes.toString('utf8');
-  const marked = text.replace(/<cbc:ID>[^<]*<\/cbc:ID>/, `<cbc:ID>${marker}</cbc:ID>`);
-  if (marked === text) throw new Error('invoice.xml has no cbc:ID to mark');
-  return Buffer.from(marked, 'utf8');
+  return Buffer.from(markInvoice(fixtureFile('invoice.xml').bytes.toString('utf8'), marker), 'utf8');
 }
 
 /** The identifier put in Electronic.RecipientId: one the target reported for the company, else the fixture's form. */

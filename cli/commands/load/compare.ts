@@ -7,6 +7,8 @@ import { existsSync, statSync } from 'node:fs';
 import { ConfigError } from '../../../lib/config.ts';
 import { collectMergeInputs } from './merge-inputs.ts';
 import { analyse, percentile, type EndpointResult, type RunResult } from './results.ts';
+import { deliveryTimeKey, DELIVERY_TIME_KEY_PREFIX, judgeExchange, DEFAULT_ASYNC_TIMEOUT_MS } from './exchange.ts';
+import type { ExchangeEvent } from '../../../lib/exchange-history.ts';
 import { compareDistributions, formatP, type CompareSettings, type DistributionComparison, type PercentileChange, type Verdict } from './statistics.ts';
 
 /** One script's result with its latency samples per endpoint (ascending). */
@@ -52,7 +54,10 @@ export async function loadBaseline(directory: string): Promise<Map<string, Scrip
   const scripts = new Map<string, ScriptSamples>();
   for (const group of groups) {
     const samples = new Map<string, number[]>();
-    const result = await analyse(group.script, group.rawFiles, new Map(), { samples });
+    const exchange: ExchangeEvent[] = [];
+    const result = await analyse(group.script, group.rawFiles, new Map(), { samples, exchange });
+    // The delivery times of the baseline: the async timeout changes only the verdicts, not these.
+    if (exchange.length > 0) for (const [deliveryType, values] of Object.entries(judgeExchange(exchange, { asyncTimeoutMs: DEFAULT_ASYNC_TIMEOUT_MS }).deliveryTimes)) samples.set(deliveryTimeKey(deliveryType), values);
     scripts.set(group.script, { result, samples });
   }
   return scripts;
@@ -135,10 +140,29 @@ export function compareRuns(baselineDirectory: string, baseline: Map<string, Scr
     for (const endpoint of before.result.endpoints) {
       if (!now.result.endpoints.some((item) => item.endpoint === endpoint.endpoint)) notShared.push(`${now.result.script} ${endpoint.endpoint}: only in the baseline`);
     }
+    endpoints.push(...compareDeliveryTimes(now, before, settings, notShared));
   }
   for (const script of baseline.keys()) if (!current.some((item) => item.result.script === script)) notShared.push(`${script}: only in the baseline`);
   const { threshold, floorMs, alpha, resamples, minSamples, minTailPoints, seed } = settings;
   return { baselineDirectory, settings: { threshold, floorMs, alpha, resamples, minSamples, minTailPoints, seed }, endpoints, notShared, regression: endpoints.some((item) => item.verdict === 'slower') };
+}
+
+/** The delivery time of each delivery type the two runs share, compared as an endpoint's latency is (issue 35). */
+function compareDeliveryTimes(now: ScriptSamples, before: ScriptSamples, settings: CompareSettings, notShared: string[]): EndpointComparison[] {
+  const keys = (samples: Map<string, number[]>): string[] => [...samples.keys()].filter((key) => key.startsWith(DELIVERY_TIME_KEY_PREFIX));
+  const compared: EndpointComparison[] = [];
+  const side = (values: readonly number[]): SideFigures => ({ requests: values.length, failed: 0, errorRate: 0, requestsPerSecond: 0 });
+  for (const key of keys(now.samples)) {
+    const baselineSamples = before.samples.get(key);
+    const currentSamples = now.samples.get(key) ?? [];
+    if (baselineSamples === undefined) {
+      notShared.push(`${now.result.script} ${key}: not in the baseline`);
+      continue;
+    }
+    compared.push({ script: now.result.script, endpoint: key, baseline: side(baselineSamples), current: side(currentSamples), ...compareDistributions(baselineSamples, currentSamples, settings), plot: ecdfPlot(key, baselineSamples, currentSamples) });
+  }
+  for (const key of keys(before.samples)) if (!now.samples.has(key)) notShared.push(`${now.result.script} ${key}: only in the baseline`);
+  return compared;
 }
 
 function signedPercent(value: number): string {

@@ -140,7 +140,8 @@ export function collectorObject(input: K8sInput & { resultsPvc: string }): { [ke
             {
               name: 'merge',
               image: NODE_IMAGE,
-              command: ['node', `/dxs/${COLLECTOR_PROGRAM}`, `${RESULTS_MOUNT}/${names.runnersDirectory}`, '--out', `${RESULTS_MOUNT}/${names.reportDirectory}`, '--runners', String(input.parallelism)],
+              // The runners' async timeout, so that the exchange is judged as each runner would have judged it.
+              command: ['node', `/dxs/${COLLECTOR_PROGRAM}`, `${RESULTS_MOUNT}/${names.runnersDirectory}`, '--out', `${RESULTS_MOUNT}/${names.reportDirectory}`, '--runners', String(input.parallelism), ...(input.settings.asyncTimeout === undefined ? [] : ['--async-timeout', String(input.settings.asyncTimeout)])],
               volumeMounts: [
                 { name: 'results', mountPath: RESULTS_MOUNT },
                 { name: 'dxs', mountPath: '/dxs', readOnly: true },

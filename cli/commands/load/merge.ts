@@ -2,14 +2,18 @@
 // judge only their own share of the thresholds. Their raw points are merged here and the
 // thresholds judged on the whole. Inputs are files or directories (searched for the raw.json and
 // k6-summary.json that `dxs load` writes per script); files are grouped by script.
-import { mkdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { parseJsonOrUndefined } from '../../../lib/json.ts';
 import { ConfigError } from '../../../lib/config.ts';
 import { analyse, thresholdsFromSummaries, type RunResult } from './results.ts';
 import { summaryLine, writeLoadReport } from './report.ts';
 import { appendCreated, startLoadJournal } from './journal.ts';
 import type { CreatedPoint } from './results.ts';
 import { collectMergeInputs } from './merge-inputs.ts';
+import { attachExchange, DEFAULT_ASYNC_TIMEOUT_MS } from './exchange.ts';
+import type { ExchangeEvent } from '../../../lib/exchange-history.ts';
+import type { DeliveryTimeLimits } from '../../../load/lib/thresholds.ts';
 
 /** Reads a summary export to make sure it parses, so a torn file is a clear error (exit 2). */
 export function checkSummaryExport(path: string): void {
@@ -20,12 +24,34 @@ export function checkSummaryExport(path: string): void {
   }
 }
 
+/**
+ * The async timeout the runners of `dxs load --segment` judged with: their summary.json (beside the
+ * script's folder) says it. The longest, when they differ; undefined when none says (k6-operator runners).
+ */
+export function runnersAsyncTimeoutMs(rawFiles: readonly string[], script: string): number | undefined {
+  let found: number | undefined;
+  for (const raw of rawFiles) {
+    const path = join(dirname(dirname(raw)), 'summary.json');
+    if (!existsSync(path)) continue;
+    const summary = parseJsonOrUndefined(readFileSync(path, 'utf8')) as { results?: Array<{ script?: string; exchange?: { asyncTimeoutMs?: number } }> } | undefined;
+    const value = summary?.results?.find((result) => result.script === script)?.exchange?.asyncTimeoutMs;
+    if (typeof value === 'number' && value > 0) found = Math.max(found ?? 0, value);
+  }
+  return found;
+}
+
 export interface MergeOptions {
   out: string;
   /** The script of files that are not in a dxs report folder. */
   script?: string;
   /** How many runners' raw points must be there: with fewer or more, the inputs are not one whole run. */
   runners?: number;
+  /** The exchange checker's async timeout (ms); 30 s when not given. */
+  asyncTimeoutMs?: number;
+  /** --strict: hardening rules of the exchange fail the merged run. */
+  strict?: boolean;
+  /** The thresholds file's deliveryTime limits. */
+  deliveryLimits?: DeliveryTimeLimits;
 }
 
 /**
@@ -48,7 +74,10 @@ export async function mergeRunners(inputs: string[], options: MergeOptions, log:
   for (const group of groups) {
     group.summaryExports.forEach(checkSummaryExport);
     const thresholds = thresholdsFromSummaries(group.summaryExports);
-    const result = await analyse(group.script, group.rawFiles, thresholds, { created });
+    const exchange: ExchangeEvent[] = [];
+    const result = await analyse(group.script, group.rawFiles, thresholds, { created, exchange });
+    // Every runner's history together: a send of one runner may be listed by another's VU.
+    attachExchange(result, exchange, { asyncTimeoutMs: options.asyncTimeoutMs ?? runnersAsyncTimeoutMs(group.rawFiles, group.script) ?? DEFAULT_ASYNC_TIMEOUT_MS, strict: options.strict, deliveryLimits: options.deliveryLimits });
     results.push(result);
     log.log(summaryLine(result, join(out, 'index.html')));
     if (group.summaryExports.length === 0) log.error(`dxs load merge: no summary export for ${group.script}, so no thresholds to judge`);
@@ -63,7 +92,7 @@ export async function mergeRunners(inputs: string[], options: MergeOptions, log:
     startedAt: new Date(),
     results,
     artifacts: groups.map((group) => ({ script: group.script, rawFiles: group.rawFiles, summaryExports: group.summaryExports })),
-    notes: [`Merged from ${found} runner outputs; thresholds judged on all their points together.`, ...(missing === undefined ? [] : [missing])],
+    notes: [`Merged from ${found} runner outputs; thresholds and the exchange judged on all their points together.`, ...(missing === undefined ? [] : [missing])],
   });
   log.log(`dxs load merge: report ${join(out, 'index.html')}`);
   if (missing !== undefined) {

@@ -10,6 +10,7 @@ import type { RunResult } from './results.ts';
 import type { CleanupReport } from '../../../report/cleanup.ts';
 import { renderCleanup } from '../../../report/cleanup-html.ts';
 import { comparisonHtml, comparisonJson, type LoadComparison } from './compare.ts';
+import { exchangeLines, exchangeSection, exchangeTotals } from './exchange.ts';
 import { requirementsOfCheckName } from '../../../lib/contract.ts';
 import { describeBasis, requirementById, type Requirement } from '../../../schemas/requirements.ts';
 
@@ -76,6 +77,7 @@ th{background:#f3f5f7}td.name,th.name{text-align:left;font-family:ui-monospace,m
 .pass{color:#116329;font-weight:600}.fail{color:#b42318;font-weight:600}.warn{color:#9a6700;font-weight:600}.muted{color:#59636e}
 .badge{display:inline-block;padding:.1rem .5rem;border-radius:.6rem;color:#fff;font-size:12px;white-space:nowrap}td.script,td.files a{white-space:nowrap}.badge.pass{background:#1a7f37}.badge.fail{background:#cf222e}
 dl{display:grid;grid-template-columns:max-content auto;gap:.2rem 1rem}dt{font-weight:600}
+pre{background:#f6f8fa;padding:.5rem;overflow:auto;font-size:12px}details{margin:.3rem 0}
 .plots{display:flex;flex-wrap:wrap;gap:1rem}figure{margin:0}figcaption{font-size:13px;margin-bottom:.2rem}svg text{font:11px system-ui,sans-serif;fill:#1d232a}
 `;
 
@@ -99,8 +101,18 @@ export function checkBasis(name: string, failed: boolean): string {
   return ids.map((id) => `${id}: ${describeBasis(lookup(id) ?? undefined) ?? 'not graded'}`).join(' ');
 }
 
-function verdictBadge(passed: boolean): string {
-  return `<span class="badge ${passed ? 'pass' : 'fail'}">${passed ? 'thresholds passed' : 'thresholds failed'}</span>`;
+function verdictBadge(passed: boolean, exchangeFailed = false): string {
+  const text = passed ? 'thresholds passed' : exchangeFailed ? 'exchange failed' : 'thresholds failed';
+  return `<span class="badge ${passed ? 'pass' : 'fail'}">${text}</span>`;
+}
+
+/** The exchange alone failed these results: their thresholds all passed. */
+function onlyExchangeFailed(results: readonly RunResult[]): boolean {
+  return results.some((result) => result.exchange?.passed === false) && results.every((result) => result.thresholds.every((verdict) => verdict.ok));
+}
+
+function resultBadge(result: RunResult): string {
+  return verdictBadge(result.passed, onlyExchangeFailed([result]));
 }
 
 function scriptSection(result: RunResult): string {
@@ -130,7 +142,7 @@ function scriptSection(result: RunResult): string {
   const warningRows = (result.warnings ?? [])
     .map((item) => `<tr><td class="name">${escapeHtml(item.name)}</td><td class="name">${escapeHtml(item.endpoint)}</td><td>${item.passes}</td><td class="${item.fails > 0 ? 'warn' : ''}">${item.fails}</td><td class="name">${escapeHtml(checkBasis(item.name, item.fails > 0))}</td></tr>`)
     .join('\n');
-  return `<h2 id="${escapeHtml(result.script)}">${escapeHtml(result.script)} ${verdictBadge(result.passed)}</h2>
+  return `<h2 id="${escapeHtml(result.script)}">${escapeHtml(result.script)} ${resultBadge(result)}</h2>
 <p>${result.iterations} iterations, ${result.requests} requests in ${result.durationSeconds.toFixed(1)} s${result.runners > 1 ? `, merged from ${result.runners} runners` : ''}.</p>
 <table><thead><tr><th class="name">endpoint</th><th>requests</th><th>req/s</th><th>p50 ms</th><th>p90 ms</th><th>p95 ms</th><th>p99 ms</th><th>max ms</th><th>failed</th><th title="answers 429: the gateway's limit, neither failed nor judged">429</th><th>checks passed</th><th class="name">thresholds (actual)</th></tr></thead>
 <tbody>${rows || '<tr><td class="name" colspan="12">no requests</td></tr>'}</tbody></table>
@@ -143,12 +155,13 @@ ${warningRows === '' ? '' : `<p class="muted">Hardening checks of the answers' c
 export function summaryHtml(input: LoadReportInput): string {
   const passed = input.results.every((result) => result.passed);
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(input.title)}</title><style>${STYLE}</style></head><body>
-<h1>${escapeHtml(input.title)} ${verdictBadge(passed)}</h1>
+<h1>${escapeHtml(input.title)} ${verdictBadge(passed, onlyExchangeFailed(input.results))}</h1>
 <dl><dt>target</dt><dd>${escapeHtml(input.target)}</dd><dt>profile</dt><dd>${escapeHtml(input.profile)}</dd><dt>started</dt><dd>${input.startedAt.toISOString()}</dd></dl>
 ${input.notes.map((note) => `<p class="muted">${escapeHtml(note)}</p>`).join('\n')}
 ${input.comparison === undefined ? '' : comparisonHtml(input.comparison, escapeHtml)}
 <p class="muted">Latencies are k6's http_req_duration; "failed" counts responses k6 flags in http_req_failed (status outside 200-399 or no response); "429" counts the gateway's answers (a rate limit the load found: neither failed nor judged by a check; the call is sent again after Retry-After); thresholds are judged on all the points of the run.</p>
 ${input.results.map(scriptSection).join('\n')}
+${exchangeSection(input.results, escapeHtml)}
 ${cleanupSection(input.cleanup)}
 </body></html>
 `;
@@ -173,7 +186,7 @@ export function indexHtml(directory: string, input: LoadReportInput): string {
       const figures = result === undefined
         ? '<td colspan="3" class="muted">no result</td>'
         : `<td>${result.requests}</td><td>${result.durationSeconds > 0 ? (result.requests / result.durationSeconds).toFixed(1) : '0'}</td><td class="${checkTotals(result).fails > 0 ? 'fail' : ''}">${checkTotals(result).passes}/${checkTotals(result).passes + checkTotals(result).fails}</td>`;
-      return `<tr><td class="name script">${escapeHtml(artifact.script)}</td><td>${result === undefined ? '<span class="muted">no result</span>' : verdictBadge(result.passed)}</td>${figures}<td class="name files">${links.join(' · ')}</td></tr>`;
+      return `<tr><td class="name script">${escapeHtml(artifact.script)}</td><td>${result === undefined ? '<span class="muted">no result</span>' : resultBadge(result)}</td>${figures}<td class="name files">${links.join(' · ')}</td></tr>`;
     })
     .join('\n');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(input.title)}</title><style>${STYLE}</style></head><body>
@@ -190,7 +203,7 @@ ${cleanupSection(input.cleanup)}
 
 /** Writes summary.html, summary.json and index.html into the report directory. */
 export function writeLoadReport(directory: string, input: LoadReportInput): void {
-  const json = { title: input.title, target: input.target, profile: input.profile, startedAt: input.startedAt.toISOString(), notes: input.notes, results: input.results, cleanup: input.cleanup, comparison: input.comparison === undefined ? undefined : comparisonJson(input.comparison) };
+  const json = { title: input.title, target: input.target, profile: input.profile, startedAt: input.startedAt.toISOString(), notes: input.notes, results: input.results, exchange: exchangeTotals(input.results), cleanup: input.cleanup, comparison: input.comparison === undefined ? undefined : comparisonJson(input.comparison) };
   writeFileSync(join(directory, 'summary.json'), secrets.redactText(JSON.stringify(json, null, 2)));
   writeFileSync(join(directory, 'summary.html'), secrets.redactText(summaryHtml(input)));
   writeFileSync(join(directory, 'index.html'), secrets.redactText(indexHtml(directory, input)));
@@ -214,7 +227,8 @@ export function summaryLine(result: RunResult, reportPath: string): string {
   return `${result.script}: ${result.passed ? 'passed' : 'FAILED'} - ${result.iterations} iterations, ${result.requests} requests (${rate.toFixed(1)}/s)${rateLimited > 0 ? `, ${rateLimited} answered 429 by the gateway (${rateLimitedEndpoints(result)})` : ''}, checks ${checks.passes}/${checks.passes + checks.fails}, thresholds ${result.thresholds.length - failedThresholds.length}/${result.thresholds.length} passed` +
     (failedThresholds.length > 0 ? ` (failed: ${failedThresholds.slice(0, 3).map((verdict) => `${verdict.metric} ${verdict.expression}`).join('; ')}${failedThresholds.length > 3 ? ' ...' : ''})` : '') +
     ` - ${reportPath}` +
-    failedRequirements(result);
+    failedRequirements(result) +
+    (result.exchange === undefined ? '' : `\n${exchangeLines(result.exchange).join('\n')}`);
 }
 
 /** One line per failed check that names requirements, with the basis; hardening warnings counted. */

@@ -6,6 +6,8 @@
 import { createReadStream, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
+import { decodeEvent, EXCHANGE_METRIC, type ExchangeEvent } from '../../../lib/exchange-history.ts';
+import type { ExchangeCheckResult, ExchangeRule, ExchangeViolation } from '../../../lib/exchange-check.ts';
 
 export interface EndpointResult {
   endpoint: string;
@@ -35,6 +37,36 @@ export interface ThresholdVerdict {
   actual: number | undefined;
 }
 
+/** How a broken exchange rule counts, by the basis of its requirement (as dxs test counts a failed check). */
+export type ExchangeSeverity = 'failure' | 'warning' | 'info';
+
+/** The delivery times of one delivery type, in milliseconds. */
+export interface DeliveryTimeFigures {
+  deliveryType: string;
+  count: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+}
+
+/** The exchange as a whole (issue 35): what the history of the document flows shows, judged once k6 has ended (cli/commands/load/exchange.ts). */
+export interface ExchangeSummary extends Pick<ExchangeCheckResult, 'events' | 'sent' | 'delivered' | 'lost' | 'notJudged' | 'notJudgedReasons' | 'notSubject'> {
+  asyncTimeoutMs: number;
+  /** --strict: hardening rules counted as failures. */
+  strict: boolean;
+  duplicated: number;
+  misrouted: number;
+  backAfterHandled: number;
+  vanished: number;
+  rules: Array<{ id: ExchangeRule; count: number; severity: ExchangeSeverity; basis: string }>;
+  /** The first violations of each rule, with the smallest evidence. */
+  violations: Array<ExchangeViolation & { severity: ExchangeSeverity }>;
+  deliveryTime: DeliveryTimeFigures[];
+  /** No rule whose breach is a failure was broken. */
+  passed: boolean;
+}
+
 export interface RunResult {
   script: string;
   runners: number;
@@ -46,6 +78,8 @@ export interface RunResult {
   /** The contract's hardening checks (lib/contract.ts): warnings, as dxs test counts them without --strict. */
   warnings?: CheckResult[];
   thresholds: ThresholdVerdict[];
+  /** The exchange checker's verdict, for scripts whose flows recorded a history (absent before issue 35). */
+  exchange?: ExchangeSummary;
   passed: boolean;
 }
 
@@ -69,6 +103,8 @@ export interface CreatedPoint {
 export interface AnalyseExtras {
   created?: CreatedPoint[];
   samples?: Map<string, number[]>;
+  /** The history of the exchange (dxs_exchange points), for the checker. */
+  exchange?: ExchangeEvent[];
 }
 
 const CREATED_METRIC = 'dxs_created';
@@ -237,6 +273,10 @@ export async function analyse(script: string, rawFiles: string[], thresholds: Ma
       if (point.metric === 'iterations') iterations += point.value;
       else if (point.metric === CREATED_METRIC) {
         if (extras.created !== undefined && point.tags.kind !== undefined) extras.created.push({ kind: point.tags.kind, at: Number.isFinite(point.time) ? new Date(point.time).toISOString() : new Date().toISOString(), fields: point.metadata ?? {} });
+      }
+      else if (point.metric === EXCHANGE_METRIC) {
+        const event = extras.exchange === undefined ? undefined : decodeEvent(point.tags.op, point.metadata);
+        if (event !== undefined) extras.exchange?.push(event);
       }
       else if (endpoint !== undefined) {
         if (point.metric === 'http_reqs') {
