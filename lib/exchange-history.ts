@@ -94,6 +94,13 @@ function numberOrNull(text: string): number | null {
   return Number.isFinite(value) ? value : null;
 }
 
+/** A per-entry list as long as the answer's Ids, null where the encoding could not tell an entry apart. */
+function entryList<T>(values: T[], entries: number): Array<T | null> {
+  const list: Array<T | null> = [...values];
+  while (list.length < entries) list.push(null);
+  return list;
+}
+
 /** The event as k6 metadata; its op goes in the tag `op`, not here. Fields with no value are left out. */
 export function encodeEvent(event: ExchangeEvent): EventMetadata {
   const metadata: EventMetadata = {
@@ -129,7 +136,9 @@ export function decodeEvent(op: string | undefined, metadata: EventMetadata | un
   if (metadata.sequenceNo !== undefined) event.sequenceNo = Number(metadata.sequenceNo);
   if (metadata.total !== undefined) event.total = Number(metadata.total);
   if (metadata.ids !== undefined) event.ids = splitList(metadata.ids);
-  if (metadata.sequenceNos !== undefined) event.sequenceNos = splitList(metadata.sequenceNos).map(numberOrNull);
-  if (metadata.companyIds !== undefined) event.companyIds = splitList(metadata.companyIds).map((value) => (value === '' ? null : value));
+  // One null encodes as '', as an empty list does: the Ids say how many entries the answer had.
+  const entries = event.ids?.length ?? 0;
+  if (metadata.sequenceNos !== undefined) event.sequenceNos = entryList(splitList(metadata.sequenceNos).map(numberOrNull), entries);
+  if (metadata.companyIds !== undefined) event.companyIds = entryList(splitList(metadata.companyIds).map((value) => (value === '' ? null : value)), entries);
   return event;
 }

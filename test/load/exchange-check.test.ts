@@ -216,3 +216,12 @@ test('every violation is counted, the evidence kept is bounded', () => {
   assert.equal(result.lost, 50);
   assert.equal(result.violations.length, 5);
 });
+
+test('an answer of one entry without SequenceNo or CompanyId keeps one null for each through the k6 metadata', () => {
+  const event: ExchangeEvent = { op: 'list', actor: 'B', ...at(0), total: 1, ids: ['in1'], sequenceNos: [null], companyIds: [null] };
+  const decoded = decodeEvent('list', encodeEvent(event)) as ExchangeEvent;
+  assert.deepEqual(decoded.sequenceNos, [null]);
+  assert.deepEqual(decoded.companyIds, [null]);
+  const empty = decodeEvent('list', encodeEvent({ ...event, total: 0, ids: [], sequenceNos: [], companyIds: [] })) as ExchangeEvent;
+  assert.deepEqual([empty.ids, empty.sequenceNos, empty.companyIds], [[], [], []]);
+});
