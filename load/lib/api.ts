@@ -173,6 +173,11 @@ export function pollUntil(attempts: number, intervalSeconds: number, done: () =>
   return false;
 }
 
+/** Polls every intervalSeconds for at most the run's --async-timeout: background work of the target is awaited as long as dxs test awaits it. */
+export function attemptsWithinAsyncTimeout(intervalSeconds: number): number {
+  return Math.max(1, Math.ceil(settings.asyncTimeout / intervalSeconds));
+}
+
 // Whether a token can be had while the registration runs is not shown (the contrarian variant
 // token-after-registered refuses it): until the company is Registered a 4xx is retried, not counted.
 const PENDING_TOKEN_PARAMS = params(TOKEN_CHECKS, API_KEY_HEADERS, { responseCallback: http.expectedStatuses(200, { min: 400, max: 499 }) });
@@ -186,7 +191,7 @@ function tokenWhileRegistering(erpId: string): string | undefined {
 }
 
 /** Registers a company, gets it a token and waits until it is Registered. */
-export function registerAndWait(company: CompanyInput, attempts = 40, intervalSeconds = 0.25): { token?: string; companyId?: string; registered: boolean } {
+export function registerAndWait(company: CompanyInput, intervalSeconds = 0.25, attempts = attemptsWithinAsyncTimeout(intervalSeconds)): { token?: string; companyId?: string; registered: boolean } {
   if (!registerCompany(company)) return { registered: false };
   let token: string | undefined;
   let companyId: string | undefined;
