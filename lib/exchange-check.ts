@@ -71,9 +71,21 @@ export interface ExchangeCheckResult {
   /** Violations per rule (each one counted once: per document, answer or pair). */
   counts: Record<ExchangeRule, number>;
   violations: ExchangeViolation[];
-  /** Milliseconds from the accepted send to the first list of the recipient that showed the document, per delivery type, ascending. */
+  /**
+   * Milliseconds from the accepted send to the first list of the recipient that showed the document,
+   * per delivery type, ascending: only deliveries the recipient watched (untimedDeliveries).
+   */
   deliveryTimes: Record<string, number[]>;
+  /**
+   * Deliveries not timed: the recipient's last whole list that lacked the document came more than
+   * DELIVERY_TIME_RESOLUTION_MS (or a tenth of the time) before the list that showed it, so the time
+   * would say how seldom the flow looked (a mixed business day), not how slowly the target delivered.
+   */
+  untimedDeliveries: number;
 }
+
+/** How precisely a delivery must be bracketed to be timed: within a second, or a tenth of the time itself. */
+export const DELIVERY_TIME_RESOLUTION_MS = 1000;
 
 /** The statuses of an outbound document in the order a delivery passes them (DocumentStatus); the others (ConversionFailed, Stopped, Sold) are not ranked. */
 const STATUS_ORDER = ['Pending', 'PendingInPlatform', 'Converting', 'ConversionComplete', 'Sent', 'Delivered'];
@@ -222,7 +234,7 @@ interface DeliveryInput {
 }
 
 /** FLOW-04 and the delivery times: which accepted sends arrived, which a whole list proves lost. */
-function judgeDelivery(input: DeliveryInput): Pick<ExchangeCheckResult, 'sent' | 'delivered' | 'lost' | 'notJudged' | 'notJudgedReasons' | 'notSubject' | 'deliveryTimes'> {
+function judgeDelivery(input: DeliveryInput): Pick<ExchangeCheckResult, 'sent' | 'delivered' | 'lost' | 'notJudged' | 'notJudgedReasons' | 'notSubject' | 'deliveryTimes' | 'untimedDeliveries'> {
   const { companies, sends, statusReads, asyncTimeoutMs, runEnd, findings } = input;
   const notJudgedReasons: Record<string, number> = {};
   const notSubject: Record<string, number> = {};
@@ -253,6 +265,16 @@ function judgeDelivery(input: DeliveryInput): Pick<ExchangeCheckResult, 'sent' |
     firstShown.set(actor, shown);
     return shown;
   };
+  const watches = new Map<string, Watch>();
+  const watchOf = (actor: string): Watch => {
+    let watch = watches.get(actor);
+    if (watch === undefined) {
+      watch = watchedBy(companies.get(actor));
+      watches.set(actor, watch);
+    }
+    return watch;
+  };
+  let untimedDeliveries = 0;
   const proofs = new Map<string, { invoked: number[]; lists: ExchangeEvent[] }>();
   const proofsOf = (actor: string): { invoked: number[]; lists: ExchangeEvent[] } => {
     let proof = proofs.get(actor);
@@ -278,7 +300,15 @@ function judgeDelivery(input: DeliveryInput): Pick<ExchangeCheckResult, 'sent' |
     if (ids !== undefined) {
       delivered++;
       const shown = ids.map((id) => firstShownBy(recipient).get(id)).filter((list) => list !== undefined).sort((a, b) => a.completed - b.completed)[0];
-      if (shown !== undefined) (deliveryTimes[deliveryType] ??= []).push(Math.max(0, shown.completed - send.completed));
+      if (shown !== undefined) {
+        const time = Math.max(0, shown.completed - send.completed);
+        // The document came after the last whole list that lacked it was invoked (or after the send).
+        const watch = watchOf(recipient);
+        const index = firstIndexAfter(watch.completed, shown.invoked) - 1;
+        const lacked = Math.max(send.completed, index < 0 ? -Infinity : watch.latestInvoked[index]);
+        if (shown.completed - lacked <= Math.max(DELIVERY_TIME_RESOLUTION_MS, time / 10)) (deliveryTimes[deliveryType] ??= []).push(time);
+        else untimedDeliveries++;
+      }
       continue;
     }
     if (deliveryType !== 'Electronic') {
@@ -307,7 +337,22 @@ function judgeDelivery(input: DeliveryInput): Pick<ExchangeCheckResult, 'sent' |
     bump(notJudgedReasons, due >= runEnd ? 'the run ended before the async timeout ran out' : 'no whole list of the recipient, every entry downloaded, after the async timeout');
   }
   for (const samples of Object.values(deliveryTimes)) samples.sort((a, b) => a - b);
-  return { sent, delivered, lost, notJudged, notJudgedReasons, notSubject, deliveryTimes };
+  return { sent, delivered, lost, notJudged, notJudgedReasons, notSubject, deliveryTimes, untimedDeliveries };
+}
+
+/** A company's whole lists (no sequenceNo, or one of 0) by completion, with the latest invocation among those completed so far. */
+interface Watch {
+  completed: number[];
+  latestInvoked: number[];
+}
+
+function watchedBy(company: Company | undefined): Watch {
+  const lists = (company?.lists ?? [])
+    .filter((list) => list.total !== undefined && list.total <= (list.ids ?? []).length && (list.sequenceNo === undefined || list.sequenceNo <= 0))
+    .sort((a, b) => a.completed - b.completed);
+  const latestInvoked: number[] = [];
+  for (const list of lists) latestInvoked.push(Math.max(list.invoked, latestInvoked.at(-1) ?? -Infinity));
+  return { completed: lists.map((list) => list.completed), latestInvoked };
 }
 
 /**

@@ -90,7 +90,7 @@ test('FLOW-04 near misses: a list before the timeout, a paged answer, an entry n
 });
 
 test('FLOW-04 near misses: a slow delivery found later, a PDF send, a failed conversion and a recipient outside the run are not lost', () => {
-  const slow = check([send(0, 'm1'), list(2000, []), list(5000, ['in1']), fetch(5100, 'in1', 'm1')]);
+  const slow = check([send(0, 'm1'), list(2000, []), list(4500, []), list(5000, ['in1']), fetch(5100, 'in1', 'm1')]);
   assert.deepEqual(broken(slow), []);
   assert.equal(slow.delivered, 1);
   assert.deepEqual(slow.deliveryTimes.Electronic, [5000]);
@@ -224,4 +224,20 @@ test('an answer of one entry without SequenceNo or CompanyId keeps one null for 
   assert.deepEqual(decoded.companyIds, [null]);
   const empty = decodeEvent('list', encodeEvent({ ...event, total: 0, ids: [], sequenceNos: [], companyIds: [] })) as ExchangeEvent;
   assert.deepEqual([empty.ids, empty.sequenceNos, empty.companyIds], [[], [], []]);
+});
+
+test('a delivery the recipient did not watch is not timed: its last whole list lacking it came too long before the one that showed it', () => {
+  // Lacked at 2000, shown at 9000: delivered somewhere in 7 s, which says how seldom the flow looked.
+  const unwatched = check([send(0, 'm1'), list(2000, []), list(9000, ['in1']), fetch(9100, 'in1', 'm1')]);
+  assert.deepEqual(broken(unwatched), []);
+  assert.equal(unwatched.delivered, 1);
+  assert.deepEqual(unwatched.deliveryTimes, {});
+  assert.equal(unwatched.untimedDeliveries, 1);
+  // A paged answer lacking it proves nothing of when it came: the bracket starts at the last whole one.
+  const paged = check([send(0, 'm1'), list(2000, []), list(8500, ['x1'], 'B', { total: 2 }), list(9000, ['in1']), fetch(9100, 'in1', 'm1')]);
+  assert.equal(paged.untimedDeliveries, 1);
+  // Watched to the end: lacked at 8500, shown at 9000 of a 9 s delivery.
+  const watched = check([send(0, 'm1'), list(2000, []), list(8500, []), list(9000, ['in1']), fetch(9100, 'in1', 'm1')]);
+  assert.deepEqual(watched.deliveryTimes.Electronic, [9000]);
+  assert.equal(watched.untimedDeliveries, 0);
 });

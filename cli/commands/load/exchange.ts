@@ -4,7 +4,7 @@
 // judges the delivery time against the thresholds file, and renders the section of summary.html
 // and the console lines. `dxs load`, `dxs load merge` (so the runners of a distributed run are
 // judged as one run) and the baseline of a comparison all come through here.
-import { checkExchange, EXCHANGE_RULES, type ExchangeRule } from '../../../lib/exchange-check.ts';
+import { checkExchange, DELIVERY_TIME_RESOLUTION_MS, EXCHANGE_RULES, type ExchangeRule } from '../../../lib/exchange-check.ts';
 import type { ExchangeEvent } from '../../../lib/exchange-history.ts';
 import { deliveryTimeLimit, type DeliveryTimeLimits } from '../../../load/lib/thresholds.ts';
 import { describeBasis, failureSeverity, requirementById, type Requirement } from '../../../schemas/requirements.ts';
@@ -105,6 +105,7 @@ export function judgeExchange(events: readonly ExchangeEvent[], settings: Exchan
     notJudged: result.notJudged,
     notJudgedReasons: result.notJudgedReasons,
     notSubject: result.notSubject,
+    untimedDeliveries: result.untimedDeliveries,
     rules,
     violations: result.violations.map((violation) => ({ ...violation, severity: (grades.get(violation.rule) as { severity: ExchangeSeverity }).severity })),
     deliveryTime: figuresOf(result.deliveryTimes),
@@ -148,10 +149,15 @@ function deliveryText(figures: readonly DeliveryTimeFigures[]): string {
   return figures.map((item) => `${item.deliveryType} p50 ${Math.round(item.p50)} ms, p95 ${Math.round(item.p95)} ms, p99 ${Math.round(item.p99)} ms (${item.count})`).join('; ');
 }
 
+function untimedText(untimed: number): string {
+  return `${plural(untimed, 'delivery', 'deliveries')} not timed (the recipient had not looked within ${DELIVERY_TIME_RESOLUTION_MS / 1000} s, or a tenth of the time, before the list that showed it)`;
+}
+
 /** The console lines of one script's exchange: the counts, then each broken rule with its first violation. */
 export function exchangeLines(summary: ExchangeSummary): string[] {
   const lines = [`  exchange: ${summary.passed ? 'passed' : 'FAILED'} - ${summary.sent} sent, ${summary.delivered} delivered, ${summary.lost} lost, ${summary.notJudged} not judged; ${summary.duplicated} duplicated, ${summary.misrouted} misrouted, ${summary.backAfterHandled} back after handled, ${summary.vanished} gone before marked` +
-    (summary.deliveryTime.length === 0 ? '' : `; delivery time ${deliveryText(summary.deliveryTime)}`)];
+    (summary.deliveryTime.length === 0 ? '' : `; delivery time ${deliveryText(summary.deliveryTime)}`) +
+    (summary.untimedDeliveries > 0 ? `; ${untimedText(summary.untimedDeliveries)}` : '')];
   for (const rule of summary.rules) {
     if (rule.count === 0) continue;
     const first = summary.violations.find((violation) => violation.rule === rule.id);
@@ -187,7 +193,8 @@ function exchangeBlock(script: string, summary: ExchangeSummary, escapeHtml: (te
   return `<h3 id="exchange-${escapeHtml(script)}">${escapeHtml(script)} <span class="badge ${summary.passed ? 'pass' : 'fail'}">${summary.passed ? 'exchange passed' : 'exchange failed'}</span></h3>
 <table><thead><tr>${figures.map(([name]) => `<th>${escapeHtml(name)}</th>`).join('')}</tr></thead><tbody><tr>${figures.map(([name, value]) => `<td class="${value > 0 && ['lost', 'misrouted', 'back after handled', 'gone before marked'].includes(name) ? 'fail' : ''}">${value}</td>`).join('')}</tr></tbody></table>
 <p class="muted">${summary.events} events; async timeout ${summary.asyncTimeoutMs} ms${summary.strict ? '; --strict: hardening rules fail' : ''}.${summary.notJudged > 0 ? ` Not judged: ${escapeHtml(reasonsText(summary.notJudgedReasons))}.` : ''}${Object.keys(summary.notSubject).length > 0 ? ` Not subject to the loss rule: ${escapeHtml(reasonsText(summary.notSubject))}.` : ''}</p>
-${deliveryRows === '' ? '' : `<table><thead><tr><th class="name">delivery type</th><th>delivered</th><th>p50 ms</th><th>p95 ms</th><th>p99 ms</th><th>max ms</th></tr></thead><tbody>${deliveryRows}</tbody></table>`}
+${summary.untimedDeliveries > 0 ? `<p class="muted">${escapeHtml(untimedText(summary.untimedDeliveries))}.</p>` : ''}
+${deliveryRows === '' ? '' : `<table><thead><tr><th class="name">delivery type</th><th>timed</th><th>p50 ms</th><th>p95 ms</th><th>p99 ms</th><th>max ms</th></tr></thead><tbody>${deliveryRows}</tbody></table>`}
 <table><thead><tr><th class="name">rule</th><th>violations</th><th class="name">counts as</th><th class="name">basis</th></tr></thead><tbody>${ruleRows}</tbody></table>
 ${violations === '' ? '' : `<p>${shown < total ? `The first ${shown} of ${total} violations` : 'Each violation'}, with the smallest evidence (the send, the answers that lacked the document or showed it to another company):</p>\n${violations}`}`;
 }
@@ -198,6 +205,6 @@ export function exchangeSection(results: readonly RunResult[], escapeHtml: (text
   if (judged.length === 0) return '';
   const passed = judged.every((result) => result.exchange?.passed);
   return `<h2 id="exchange">Exchange integrity <span class="badge ${passed ? 'pass' : 'fail'}">${passed ? 'passed' : 'failed'}</span></h2>
-<p class="muted">The history of the document flows judged as a whole once k6 ended: every invoice the target accepted arrives in its recipient's incoming list within the async timeout (FLOW-04), stays until marked (INB-05), does not come back once marked and fetched (INB-07), shows to no other company (INB-18, INB-20, INB-21), once (XCH-01, XCH-02), with SequenceNos that name one document each (XCH-03, XCH-04); outbound statuses that go back are recorded (XCH-05). A list proves an absence only when it was invoked after what it lacks was known complete, was whole (Total no more than the entries listed) and every entry in it was downloaded; a send no such list follows is not judged. Spec and invariant rules fail the run, hardening rules warn (fail with --strict), observations inform. Delivery time: from the accepted send to the first list of the recipient that showed the document.</p>
+<p class="muted">The history of the document flows judged as a whole once k6 ended: every invoice the target accepted arrives in its recipient's incoming list within the async timeout (FLOW-04), stays until marked (INB-05), does not come back once marked and fetched (INB-07), shows to no other company (INB-18, INB-20, INB-21), once (XCH-01, XCH-02), with SequenceNos that name one document each (XCH-03, XCH-04); outbound statuses that go back are recorded (XCH-05). A list proves an absence only when it was invoked after what it lacks was known complete, was whole (Total no more than the entries listed) and every entry in it was downloaded; a send no such list follows is not judged. Spec and invariant rules fail the run, hardening rules warn (fail with --strict), observations inform. Delivery time: from the accepted send to the first list of the recipient that showed the document, for the deliveries the recipient watched (its last whole list that lacked the document came at most a second, or a tenth of the time, before the one that showed it).</p>
 ${judged.map((result) => exchangeBlock(result.script, result.exchange as ExchangeSummary, escapeHtml)).join('\n')}`;
 }

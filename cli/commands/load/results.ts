@@ -51,7 +51,7 @@ export interface DeliveryTimeFigures {
 }
 
 /** The exchange as a whole (issue 35): what the history of the document flows shows, judged once k6 has ended (cli/commands/load/exchange.ts). */
-export interface ExchangeSummary extends Pick<ExchangeCheckResult, 'events' | 'sent' | 'delivered' | 'lost' | 'notJudged' | 'notJudgedReasons' | 'notSubject'> {
+export interface ExchangeSummary extends Pick<ExchangeCheckResult, 'events' | 'sent' | 'delivered' | 'lost' | 'notJudged' | 'notJudgedReasons' | 'notSubject' | 'untimedDeliveries'> {
   asyncTimeoutMs: number;
   /** --strict: hardening rules counted as failures. */
   strict: boolean;
