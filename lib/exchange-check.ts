@@ -243,47 +243,23 @@ function judgeDelivery(input: DeliveryInput): Pick<ExchangeCheckResult, 'sent' |
     record[reason] = (record[reason] ?? 0) + 1;
   };
   /** Per recipient: the markers its downloads found, with the ids that held each. */
-  const found = new Map<string, Map<string, string[]>>();
-  const foundBy = (actor: string): Map<string, string[]> => {
-    let markers = found.get(actor);
-    if (markers !== undefined) return markers;
-    markers = new Map();
-    for (const [id, marker] of companies.get(actor)?.fetched ?? []) if (marker !== null) pushTo(markers, marker, id);
-    found.set(actor, markers);
+  const foundBy = perRecipient(companies, (company) => {
+    const markers = new Map<string, string[]>();
+    for (const [id, marker] of company?.fetched ?? []) if (marker !== null) pushTo(markers, marker, id);
     return markers;
-  };
+  });
   /** Per recipient: the first list (by completion) that showed each id. */
-  const firstShown = new Map<string, Map<string, ExchangeEvent>>();
-  const firstShownBy = (actor: string): Map<string, ExchangeEvent> => {
-    let shown = firstShown.get(actor);
-    if (shown !== undefined) return shown;
-    shown = new Map();
-    for (const list of companies.get(actor)?.lists ?? []) for (const id of list.ids ?? []) {
+  const firstShownBy = perRecipient(companies, (company) => {
+    const shown = new Map<string, ExchangeEvent>();
+    for (const list of company?.lists ?? []) for (const id of list.ids ?? []) {
       const earlier = shown.get(id);
       if (earlier === undefined || list.completed < earlier.completed) shown.set(id, list);
     }
-    firstShown.set(actor, shown);
     return shown;
-  };
-  const watches = new Map<string, Watch>();
-  const watchOf = (actor: string): Watch => {
-    let watch = watches.get(actor);
-    if (watch === undefined) {
-      watch = watchedBy(companies.get(actor));
-      watches.set(actor, watch);
-    }
-    return watch;
-  };
+  });
+  const watchOf = perRecipient(companies, watchedBy);
+  const proofsOf = perRecipient(companies, provingLists);
   let untimedDeliveries = 0;
-  const proofs = new Map<string, { invoked: number[]; lists: ExchangeEvent[] }>();
-  const proofsOf = (actor: string): { invoked: number[]; lists: ExchangeEvent[] } => {
-    let proof = proofs.get(actor);
-    if (proof === undefined) {
-      proof = provingLists(companies.get(actor));
-      proofs.set(actor, proof);
-    }
-    return proof;
-  };
   let sent = 0;
   let delivered = 0;
   let lost = 0;
@@ -338,6 +314,15 @@ function judgeDelivery(input: DeliveryInput): Pick<ExchangeCheckResult, 'sent' |
   }
   for (const samples of Object.values(deliveryTimes)) samples.sort((a, b) => a - b);
   return { sent, delivered, lost, notJudged, notJudgedReasons, notSubject, deliveryTimes, untimedDeliveries };
+}
+
+/** What `compute` makes of a company, made once per company when first asked for. */
+function perRecipient<T>(companies: Map<string, Company>, compute: (company: Company | undefined) => T): (actor: string) => T {
+  const made = new Map<string, T>();
+  return (actor) => {
+    if (!made.has(actor)) made.set(actor, compute(companies.get(actor)));
+    return made.get(actor) as T;
+  };
 }
 
 /** A company's whole lists (no sequenceNo, or one of 0) by completion, with the latest invocation among those completed so far. */
