@@ -1,0 +1,205 @@
+// One pace for a whole run (issue 36). Behind a gateway that limits a client address, the workers
+// of `dxs test` are one client: each pacing itself alone, they met the gateway 170 times in a run
+// (96 of them with the register calls every worker sends when it starts). So the `dxs test`
+// process owns the pace of the run (a GatewayGate: what the run learnt of the gateway, --max-rps)
+// and serves send slots on 127.0.0.1 (its address in the run context, paceUrl); the workers,
+// the background probe and the cleanup all take their slots from it, and tell it every answer of
+// the gateway. The first 429 holds the whole run for its Retry-After and paces it; it quickens while
+// none comes.
+//
+// A call pays nothing for this before the run meets the gateway: after its first call a worker asks
+// for a slot only once the run's file of gateway answers (report/rate-limits.ts) has grown, or
+// while the pace says it paces (a stat of the file a call, no round trip). The head start's register calls always ask,
+// and before any gateway answer leave a few milliseconds apart (START_INTERVAL_MS): a burst of every
+// worker's registrations at once is what a gateway's bucket refuses; spread over a second it costs
+// a target without a gateway nothing a worker waits for.
+//
+// A pace that cannot be reached (the parent gone, a slow machine past the timeout) is no reason to
+// stall: the worker falls back to its own gate and its share of --max-rps for the rest of the run.
+// A worker that crashes holds nothing: a slot is a time handed out, never a lease to give back.
+import { request as httpRequest, createServer, Agent, type IncomingMessage, type Server } from 'node:http';
+import { statSync } from 'node:fs';
+import { GatewayGate, gateFor, pacerFor, type Gate, type Pacer, type Ticket } from './gateway.ts';
+
+/** Before any gateway answer, the head start's register calls of all workers leave this far apart: 100 a second. */
+export const START_INTERVAL_MS = 10;
+/** A slot not handed out within this is taken from the worker's own gate. */
+const ASK_TIMEOUT_MS = 2000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+interface SlotAnswer {
+  waitMs: number;
+  ticket: Ticket;
+  paced: boolean;
+}
+
+interface AnsweredBody {
+  waitMs: number;
+  headers: Record<string, string>;
+  ticket?: Ticket;
+}
+
+export interface RunPace {
+  /** http://127.0.0.1:port, for the workers (RunContext.paceUrl). */
+  url: string;
+  /** The pace itself, for the callers in the `dxs test` process (the background probe, the cleanup). */
+  gate: GatewayGate;
+  close(): Promise<void>;
+}
+
+function readBody(message: IncomingMessage): Promise<unknown> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    message.on('data', (chunk: Buffer) => chunks.push(chunk));
+    message.on('end', () => {
+      try {
+        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}'));
+      } catch {
+        resolve({});
+      }
+    });
+    message.on('error', () => resolve({}));
+  });
+}
+
+/** Starts the run's pace on 127.0.0.1 (an ephemeral port). */
+export async function startRunPace(settings: { maxRps?: number }): Promise<RunPace> {
+  const gate = new GatewayGate({ maxRps: settings.maxRps, startIntervalMs: START_INTERVAL_MS });
+  const server: Server = createServer((message, reply) => {
+    void readBody(message).then((body) => {
+      const fields = (typeof body === 'object' && body !== null ? body : {}) as Partial<AnsweredBody> & { start?: boolean };
+      if (message.method === 'POST' && message.url === '/slot') {
+        const { waitMs, ticket } = gate.reserve({ start: fields.start === true });
+        const answer: SlotAnswer = { waitMs: Math.max(0, Math.round(waitMs)), ticket, paced: gate.paced };
+        reply.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+      } else if (message.method === 'POST' && message.url === '/answered' && typeof fields.waitMs === 'number') {
+        gate.answered(fields.waitMs, fields.headers ?? {}, typeof fields.ticket === 'number' ? fields.ticket : undefined);
+        reply.writeHead(204).end();
+      } else {
+        reply.writeHead(404).end();
+      }
+    });
+  });
+  // Its sockets must not keep the CLI alive, nor delay its exit.
+  server.unref();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    gate,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+/**
+ * A worker's view of the run's pace. Its own gate (and its share of --max-rps) stands in when the
+ * pace cannot be reached, and keeps what the worker learnt in case it has to.
+ */
+export class RunPaceClient implements Gate {
+  private readonly url: URL;
+  private readonly answersFile: string;
+  private readonly fallback: GatewayGate;
+  private readonly fallbackPacer: Pacer | undefined;
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: 4 });
+  private paced: boolean;
+  // Asked at the first call: the background probe may have met the gateway before the worker started.
+  private seenSize = -1;
+  private ticket: Ticket = 0;
+  private unreachable = false;
+
+  constructor(settings: { paceUrl: string; answersFile: string; maxRps?: number; workers?: number }) {
+    this.url = new URL(settings.paceUrl);
+    this.answersFile = settings.answersFile;
+    this.fallback = new GatewayGate({ processes: settings.workers });
+    this.fallbackPacer = pacerFor(settings);
+    this.paced = settings.maxRps !== undefined;
+  }
+
+  /** Whether the run met the gateway since this worker last asked (any process appends each answer to the file). */
+  private answersGrew(): boolean {
+    const size = statSync(this.answersFile, { throwIfNoEntry: false })?.size ?? 0;
+    if (size === this.seenSize) return false;
+    this.seenSize = size;
+    return true;
+  }
+
+  private ask(path: string, body: unknown): Promise<{ status: number; text: string } | undefined> {
+    return new Promise((resolve) => {
+      const payload = JSON.stringify(body);
+      const outgoing = httpRequest({
+        host: this.url.hostname, port: this.url.port, path, method: 'POST', agent: this.agent, timeout: ASK_TIMEOUT_MS,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+      }, (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
+        incoming.on('error', () => resolve(undefined));
+      });
+      outgoing.on('timeout', () => outgoing.destroy(new Error('timeout')));
+      outgoing.on('error', () => resolve(undefined));
+      outgoing.end(payload);
+    });
+  }
+
+  private async own(options: { start?: boolean }): Promise<Ticket> {
+    const ticket = await this.fallback.pass(options);
+    await this.fallbackPacer?.take();
+    return ticket;
+  }
+
+  async pass(options: { start?: boolean } = {}): Promise<Ticket> {
+    if (this.unreachable) return this.own(options);
+    if (options.start !== true && !this.answersGrew() && !this.paced) return this.ticket;
+    const answer = await this.ask('/slot', { start: options.start === true });
+    let slot: SlotAnswer | undefined;
+    try {
+      slot = answer?.status === 200 ? (JSON.parse(answer.text) as SlotAnswer) : undefined;
+    } catch {
+      slot = undefined;
+    }
+    if (slot === undefined || typeof slot.waitMs !== 'number') {
+      this.unreachable = true;
+      return this.own(options);
+    }
+    this.paced = slot.paced;
+    this.ticket = slot.ticket;
+    if (slot.waitMs > 0) await sleep(slot.waitMs);
+    return slot.ticket;
+  }
+
+  async answered(waitMs: number, headers: Record<string, string>, ticket?: Ticket): Promise<void> {
+    this.fallback.answered(waitMs, headers, ticket);
+    this.paced = true;
+    if (this.unreachable) return;
+    const body: AnsweredBody = { waitMs, headers, ticket };
+    if ((await this.ask('/answered', body))?.status !== 204) this.unreachable = true;
+  }
+
+  /** The worker's sockets to the pace, closed when the worker ends. */
+  close(): void {
+    this.agent.destroy();
+  }
+}
+
+const clients = new Map<string, RunPaceClient>();
+
+/**
+ * Where this process takes its send slots: the run's pace when the run has one (paceUrl), else its
+ * own gate and its share of --max-rps (a Playwright run started by hand, dxs fuzz's setup, dxs clean).
+ */
+export function paceFor(settings: { paceUrl?: string; answersFile: string; maxRps?: number; workers?: number }): { gate: Gate; pacer?: Pacer } {
+  if (settings.paceUrl === undefined) return { gate: gateFor(settings), pacer: pacerFor(settings) };
+  let client = clients.get(settings.paceUrl);
+  if (client === undefined) {
+    client = new RunPaceClient({ ...settings, paceUrl: settings.paceUrl });
+    clients.set(settings.paceUrl, client);
+  }
+  return { gate: client };
+}
