@@ -147,13 +147,19 @@ test('the sandbox variants answer as a gateway does: 429 past the bucket, 503 wi
   }
 });
 
-test('dxs test --profile full-destructive passes behind a rate limit: no check judges a 429, and the report counts the 429s and the wait', { timeout: FULL_RUN_TIMEOUT_MS + 60_000 }, withDirectory('dxs-rate-limit-', async (directory) => {
-  const run = await runDxs(['test', '--profile', 'full-destructive', '--sandbox-variant', 'rate-limit', '--report-dir', directory], { timeoutMs: FULL_RUN_TIMEOUT_MS });
+/** `dxs test --profile full-destructive` behind a gateway variant, default workers: it passes, nothing blocked, no check judges the gateway's answer. */
+async function fullRunPassesBehind(variant: string, directory: string): Promise<{ run: Awaited<ReturnType<typeof runDxs>>; results: Results }> {
+  const run = await runDxs(['test', '--profile', 'full-destructive', '--sandbox-variant', variant, '--report-dir', directory], { timeoutMs: FULL_RUN_TIMEOUT_MS });
   assert.equal(run.code, 0, run.stderr.slice(-3000));
   const results = readResults(directory);
   assert.equal(results.summary.failed, 0);
   assert.equal(results.summary.blocked, 0);
   assert.deepEqual(judgedGatewayAnswers(results), []);
+  return { run, results };
+}
+
+test('dxs test --profile full-destructive passes behind a rate limit: no check judges a 429, and the report counts the 429s and the wait', { timeout: FULL_RUN_TIMEOUT_MS + 60_000 }, withDirectory('dxs-rate-limit-', async (directory) => {
+  const { run, results } = await fullRunPassesBehind('rate-limit', directory);
   assert.deepEqual(coveredGatewayAnswers(results), [], 'the client waited for every 429 and sent the call again');
   const gateway = results.gateway;
   assert.ok(gateway !== undefined && (gateway.byStatus['429'] ?? 0) > 0, `the run met the gateway's limit and says so: ${JSON.stringify(gateway)}`);
@@ -169,12 +175,7 @@ test('dxs test --profile full-destructive passes behind a rate limit: no check j
 const HANDFUL = 10;
 
 test('behind a gateway that limits each client address (no RateLimit header), a full-destructive run with the default workers keeps one pace: a handful of 429s at most, nothing blocked', { timeout: FULL_RUN_TIMEOUT_MS + 60_000 }, withDirectory('dxs-rate-limit-per-address-', async (directory) => {
-  const run = await runDxs(['test', '--profile', 'full-destructive', '--sandbox-variant', 'rate-limit-per-address', '--report-dir', directory], { timeoutMs: FULL_RUN_TIMEOUT_MS });
-  assert.equal(run.code, 0, run.stderr.slice(-3000));
-  const results = readResults(directory);
-  assert.equal(results.summary.failed, 0);
-  assert.equal(results.summary.blocked, 0);
-  assert.deepEqual(judgedGatewayAnswers(results), []);
+  const { results } = await fullRunPassesBehind('rate-limit-per-address', directory);
   const gateway = results.gateway;
   const met = (gateway?.byStatus['429'] ?? 0) - (gateway?.observed ?? 0);
   console.log(`per-address gateway, ${results.timing?.workers ?? '?'} workers: ${gateway?.byStatus['429'] ?? 0} answers 429, ${gateway?.observed ?? 0} of them asked for by OBS-01`);
