@@ -13,7 +13,7 @@ import {
 } from '../../suites/support/journal.ts';
 import type { RunContext } from '../../suites/support/run-context.ts';
 import { isSharedErpId } from '../../suites/support/shared-company.ts';
-import { budgetFor, gateFor, pacerFor, sendThroughGateway, type Gate, type GatewaySettings } from '../../suites/support/gateway.ts';
+import { budgetFor, gateFor, pacerFor, sendThroughGateway, type GatewayGate, type GatewaySettings } from '../../suites/support/gateway.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -65,7 +65,7 @@ async function deleteOne(baseUrl: string, apiKey: string, erpId: string, timeout
 export interface CleanupGateway extends GatewaySettings {
   maxRps?: number;
   /** The run's pace (dxs test): the deletes take their slots from it, --max-rps included. */
-  gate?: Gate;
+  gate?: GatewayGate;
 }
 
 /** Sends a delete for each company with the key it is registered under; never throws. */
@@ -78,6 +78,9 @@ export async function deleteCompanies(companies: readonly JournalCompany[], opti
   const budget = options.gateway === undefined ? undefined : budgetFor(options.gateway);
   const gate = options.gateway?.gate ?? gateFor({});
   const pacer = options.gateway?.gate === undefined ? pacerFor({ maxRps: options.gateway?.maxRps }) : undefined;
+  // Behind a gateway the run met, the parallel deletes leave a little apart, as the head start does:
+  // all at once, each one in flight when the first 429 comes back meets the gateway too.
+  const spread = options.gateway?.gate?.met === true;
   const worker = async (): Promise<void> => {
     for (let company = queue.shift(); company !== undefined; company = queue.shift()) {
       const entry = shown(company);
@@ -96,7 +99,7 @@ export async function deleteCompanies(companies: readonly JournalCompany[], opti
       } else {
         try {
           const sendDelete = () => deleteOne(options.baseUrl, apiKey, company.ErpId, Math.min(REQUEST_TIMEOUT_MS, Math.max(1, deadline - Date.now())), options.signal, options.connection ?? { insecure: false });
-          const answer = budget === undefined ? { response: await sendDelete(), gaveUp: undefined } : await sendThroughGateway({ endpoint: 'POST /companies/delete', send: sendDelete, pacer, gate, budget });
+          const answer = budget === undefined ? { response: await sendDelete(), gaveUp: undefined } : await sendThroughGateway({ endpoint: 'POST /companies/delete', send: sendDelete, pacer, gate, budget, start: spread });
           const status = answer.response.status;
           const reason = answer.gaveUp !== undefined ? `rate limited by the target: POST /companies/delete answered ${answer.gaveUp} after the run's budget of waiting was spent` : stopReason(status);
           if (status === 200 || status === 202) deleted.push({ ...entry, status });
@@ -197,7 +200,7 @@ export function cleanupLine(report: CleanupReport): string {
  * The hook of dxs test (after Playwright) and dxs load (after k6), before the embedded sandbox stops: a signal during
  * the cleanup ends it early (what is left is reported), a second one is left to its default.
  */
-export async function cleanUpAfterRun(context: Pick<RunContext, 'reportDir' | 'baseUrl' | 'apiKey' | 'apiKeyWithoutDelete' | 'embedded' | 'connection'> & Partial<Pick<RunContext, 'runPrefix' | 'maxRps' | 'rateLimitBudgetSeconds'>>, keepData: boolean, concurrency?: number, gate?: Gate): Promise<CleanupReport> {
+export async function cleanUpAfterRun(context: Pick<RunContext, 'reportDir' | 'baseUrl' | 'apiKey' | 'apiKeyWithoutDelete' | 'embedded' | 'connection'> & Partial<Pick<RunContext, 'runPrefix' | 'maxRps' | 'rateLimitBudgetSeconds'>>, keepData: boolean, concurrency?: number, gate?: GatewayGate): Promise<CleanupReport> {
   const controller = new AbortController();
   // Every delete in flight listens on it: as many as the run had workers, past Node's warning at 10.
   setMaxListeners(Math.max(10, (concurrency ?? CLEANUP_CONCURRENCY) * 2), controller.signal);

@@ -120,7 +120,7 @@ export type Ticket = number;
 
 /** Where a caller takes its send slots: a process's own GatewayGate, or the run's pace (run-pace.ts). */
 export interface Gate {
-  /** Resolves when the next call may leave. `start`: a call of the head start, smoothed by the run's pace before any gateway answer. */
+  /** Resolves when the next call may leave. `start`: one of many calls sent at once (the head start), spread a little by the run's pace while unpaced. */
   pass(options?: { start?: boolean }): Promise<Ticket>;
   /** The gateway answered a call sent under `ticket` (undefined: sent without a slot): hold every call for waitMs, and slow the pace. */
   answered(waitMs: number, headers: Record<string, string>, ticket?: Ticket): void | Promise<void>;
@@ -131,7 +131,7 @@ export interface GateOptions {
   processes?: number;
   /** --max-rps for this gate's calls: never quicker, and paced from the first call. */
   maxRps?: number;
-  /** Before any gateway answer, calls of the head start leave at least this far apart (the run's pace only). */
+  /** While unpaced, calls sent many at once (the head start; the cleanup once the run met the gateway) leave at least this far apart (the run's pace only). */
   startIntervalMs?: number;
 }
 
@@ -155,7 +155,7 @@ export class GatewayGate implements Gate {
   private lastAnswerAt = 0;
   private generation = 0;
   private refusedMs = 0;
-  private met = false;
+  private gatewayMet = false;
 
   constructor(options: GateOptions | number = {}) {
     const settings = typeof options === 'number' ? { processes: options } : options;
@@ -175,7 +175,7 @@ export class GatewayGate implements Gate {
     const intervalMs = Math.max(this.intervalMs ?? 0, this.floorMs);
     let slot = from;
     if (intervalMs > 0) slot += this.slots.reserve(intervalMs, from);
-    else if (options.start === true && !this.met && this.startIntervalMs > 0) slot += this.startSlots.reserve(this.startIntervalMs, from);
+    else if (options.start === true && this.startIntervalMs > 0) slot += this.startSlots.reserve(this.startIntervalMs, from);
     return { waitMs: slot - now, ticket: this.generation };
   }
 
@@ -193,8 +193,8 @@ export class GatewayGate implements Gate {
     this.lastAnswerAt = now;
     // A call sent under an earlier pace met the gateway before the pace changed, and one sent
     // without a slot (a probe of the limit) met it at its own rate: the run is held, not slowed again.
-    const stale = ticket === undefined ? this.met : ticket < this.generation;
-    this.met = true;
+    const stale = ticket === undefined ? this.gatewayMet : ticket < this.generation;
+    this.gatewayMet = true;
     if (stale) return;
     this.generation++;
     if (this.intervalMs !== undefined) this.refusedMs = Math.max(this.refusedMs, this.intervalMs);
@@ -207,6 +207,11 @@ export class GatewayGate implements Gate {
   /** The pace now (ms between calls), undefined when unpaced. */
   get interval(): number | undefined {
     return this.intervalMs;
+  }
+
+  /** Whether the gateway answered at all. */
+  get met(): boolean {
+    return this.gatewayMet;
   }
 
   /** Whether a call may have to wait: the gateway answered (or --max-rps), and its pace or its hold still lasts. */

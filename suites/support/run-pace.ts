@@ -15,16 +15,22 @@
 // a target without a gateway nothing a worker waits for.
 //
 // A pace that cannot be reached (the parent gone, a slow machine past the timeout) is no reason to
-// stall: the worker falls back to its own gate and its share of --max-rps for the rest of the run.
+// stall: the worker falls back to its own gate and its share of --max-rps, and asks again later.
 // A worker that crashes holds nothing: a slot is a time handed out, never a lease to give back.
 import { request as httpRequest, createServer, Agent, type IncomingMessage, type Server } from 'node:http';
-import { statSync } from 'node:fs';
+import { appendFileSync, statSync } from 'node:fs';
 import { GatewayGate, gateFor, pacerFor, type Gate, type Pacer, type Ticket } from './gateway.ts';
 
 /** Before any gateway answer, the head start's register calls of all workers leave this far apart: 100 a second. */
 export const START_INTERVAL_MS = 10;
-/** A slot not handed out within this is taken from the worker's own gate. */
-const ASK_TIMEOUT_MS = 2000;
+/**
+ * A slot not handed out within this is taken from the worker's own gate. Generous: the pace answers
+ * at once, but its process also serves the embedded sandbox, and on a loaded machine a process
+ * starting 14 workers waits seconds for a core.
+ */
+const ASK_TIMEOUT_MS = 15_000;
+/** After a failed ask, the worker paces itself this long before it asks the run's pace again. */
+const ASK_AGAIN_AFTER_MS = 10_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface SlotAnswer {
@@ -65,9 +71,11 @@ function readBody(message: IncomingMessage): Promise<unknown> {
 /** Starts the run's pace on 127.0.0.1 (an ephemeral port). */
 export async function startRunPace(settings: { maxRps?: number }): Promise<RunPace> {
   const gate = new GatewayGate({ maxRps: settings.maxRps, startIntervalMs: START_INTERVAL_MS });
+  const trace = process.env.DXS_PACE_TRACE;
   const server: Server = createServer((message, reply) => {
     void readBody(message).then((body) => {
       const fields = (typeof body === 'object' && body !== null ? body : {}) as Partial<AnsweredBody> & { start?: boolean };
+      if (trace) appendFileSync(trace, `${Math.round(performance.now())} ${message.url} ${JSON.stringify(fields)} interval=${gate.interval}\n`);
       if (message.method === 'POST' && message.url === '/slot') {
         const { waitMs, ticket } = gate.reserve({ start: fields.start === true });
         const answer: SlotAnswer = { waitMs: Math.max(0, Math.round(waitMs)), ticket, paced: gate.paced };
@@ -112,7 +120,9 @@ export class RunPaceClient implements Gate {
   // Asked at the first call: the background probe may have met the gateway before the worker started.
   private seenSize = -1;
   private ticket: Ticket = 0;
-  private unreachable = false;
+  /** Until then the worker paces itself: the run's pace failed to answer. */
+  private ownUntil = 0;
+  private saidOwn = false;
 
   constructor(settings: { paceUrl: string; answersFile: string; maxRps?: number; workers?: number }) {
     this.url = new URL(settings.paceUrl);
@@ -155,7 +165,7 @@ export class RunPaceClient implements Gate {
   }
 
   async pass(options: { start?: boolean } = {}): Promise<Ticket> {
-    if (this.unreachable) return this.own(options);
+    if (performance.now() < this.ownUntil) return this.own(options);
     if (options.start !== true && !this.answersGrew() && !this.paced) return this.ticket;
     const answer = await this.ask('/slot', { start: options.start === true });
     let slot: SlotAnswer | undefined;
@@ -165,7 +175,7 @@ export class RunPaceClient implements Gate {
       slot = undefined;
     }
     if (slot === undefined || typeof slot.waitMs !== 'number') {
-      this.unreachable = true;
+      this.giveUp(answer === undefined ? 'no answer' : `answered ${answer.status}`);
       return this.own(options);
     }
     this.paced = slot.paced;
@@ -177,9 +187,16 @@ export class RunPaceClient implements Gate {
   async answered(waitMs: number, headers: Record<string, string>, ticket?: Ticket): Promise<void> {
     this.fallback.answered(waitMs, headers, ticket);
     this.paced = true;
-    if (this.unreachable) return;
+    if (performance.now() < this.ownUntil) return;
     const body: AnsweredBody = { waitMs, headers, ticket };
-    if ((await this.ask('/answered', body))?.status !== 204) this.unreachable = true;
+    const told = await this.ask('/answered', body);
+    if (told?.status !== 204) this.giveUp(told === undefined ? 'no answer' : `answered ${told.status}`);
+  }
+
+  private giveUp(why: string): void {
+    this.ownUntil = performance.now() + ASK_AGAIN_AFTER_MS;
+    if (!this.saidOwn) console.error(`dxs: the run's pace at ${this.url.host} ${why}: this worker paces itself until it answers again`);
+    this.saidOwn = true;
   }
 
   /** The worker's sockets to the pace, closed when the worker ends. */

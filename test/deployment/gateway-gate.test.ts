@@ -79,7 +79,7 @@ test('quickening stops short of a pace that met the gateway', () => {
   assert.equal(Math.round(gate.interval ?? 0), 110);
 });
 
-test('--max-rps paces the run from its first call; the head start is spread only before any gateway answer', () => {
+test('--max-rps paces the run from its first call; the head start is spread while the run is unpaced', () => {
   const capped = new GatewayGate({ maxRps: 20 });
   assert.equal(capped.paced, true);
   assert.deepEqual([0, 1, 2].map(() => Math.round(capped.reserve({}, 0).waitMs)), [0, 50, 100]);
