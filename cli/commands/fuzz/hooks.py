@@ -218,9 +218,15 @@ def _still_missing(response):
         while time.monotonic() < deadline:
             time.sleep(interval)
             interval = min(interval * 2, 2.0)
+            # In the process's one pace, as every call Schemathesis sends (its own session bypasses the transport).
+            ticket = _PACE.take()
             try:
                 again = session.send(response.request.copy(), timeout=min(10.0, max(0.5, deadline - time.monotonic())), allow_redirects=False, proxies=session.proxies, verify=session.verify, cert=session.cert)
             except requests.RequestException:
+                continue
+            # The gateway's answer says nothing of the resource: waited for, never taken for "found".
+            if _is_gateway_answer(again):
+                _PACE.answered(_retry_after_seconds(_header(again.headers, "retry-after")), ticket)
                 continue
             if again.status_code != 404:
                 return False
