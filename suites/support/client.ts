@@ -222,6 +222,8 @@ export class ApiClient {
         (exchange.gatewayWaits ??= []).push(wait);
         extendTestTimeout(wait.waitedMs);
       },
+      // Behind a gateway a worker's calls wait their turn among every worker's: the test's time runs on meanwhile.
+      onHeld: (heldMs) => extendTestTimeout(Math.ceil(heldMs)),
     });
     const response = sent.response.answer;
     const body = await response.body();

@@ -363,6 +363,8 @@ export interface GatewayCall<T extends GatewayView> {
   retry?: boolean;
   /** Called before each wait (a Playwright test extends its timeout by it). */
   onWait?: (wait: GatewayWait) => void;
+  /** Called after the call waited for its send slot (the run's pace): a test's time is not its own then either. */
+  onHeld?: (heldMs: number) => void;
 }
 
 /**
@@ -374,8 +376,11 @@ export async function sendThroughGateway<T extends GatewayView>(call: GatewayCal
   const waits: GatewayWait[] = [];
   for (;;) {
     // A call that wants the gateway's answer itself (a probe of the limit) is not held back.
+    const before = performance.now();
     const ticket = call.retry !== false ? await call.gate?.pass({ start: call.start }) : undefined;
     await call.pacer?.take();
+    const heldMs = performance.now() - before;
+    if (heldMs >= 1) call.onHeld?.(heldMs);
     const response = await call.send();
     if (!isGatewayAnswer(response.status, response.headers)) return { response, waits };
     const retryAfter = retryAfterOf(response.headers);
