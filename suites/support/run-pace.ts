@@ -90,6 +90,8 @@ export async function startRunPace(settings: { maxRps?: number }): Promise<RunPa
   });
   // Its sockets must not keep the CLI alive, nor delay its exit.
   server.unref();
+  // The workers keep their connections for the whole run: a server closing an idle one races the worker's next ask on it.
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve());
@@ -140,7 +142,15 @@ export class RunPaceClient implements Gate {
     return true;
   }
 
-  private ask(path: string, body: unknown): Promise<{ status: number; text: string } | undefined> {
+  /** An answer of the pace, or undefined; asked again at once when the first failed fast (a kept connection the other side closed). */
+  private async ask(path: string, body: unknown): Promise<{ status: number; text: string } | undefined> {
+    const first = await this.askOnce(path, body);
+    if (first !== 'failed') return first === 'timeout' ? undefined : first;
+    const second = await this.askOnce(path, body);
+    return typeof second === 'string' ? undefined : second;
+  }
+
+  private askOnce(path: string, body: unknown): Promise<{ status: number; text: string } | 'failed' | 'timeout'> {
     return new Promise((resolve) => {
       const payload = JSON.stringify(body);
       const outgoing = httpRequest({
@@ -150,10 +160,14 @@ export class RunPaceClient implements Gate {
         const chunks: Buffer[] = [];
         incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
         incoming.on('end', () => resolve({ status: incoming.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
-        incoming.on('error', () => resolve(undefined));
+        incoming.on('error', () => resolve('failed'));
       });
-      outgoing.on('timeout', () => outgoing.destroy(new Error('timeout')));
-      outgoing.on('error', () => resolve(undefined));
+      let timedOut = false;
+      outgoing.on('timeout', () => {
+        timedOut = true;
+        outgoing.destroy(new Error('timeout'));
+      });
+      outgoing.on('error', () => resolve(timedOut ? 'timeout' : 'failed'));
       outgoing.end(payload);
     });
   }
