@@ -39,6 +39,8 @@ export interface GatewaySummary {
   budgetSeconds?: number;
   /** The run's --max-rps, when it paced its calls. */
   maxRps?: number;
+  /** Calls a second the run's pace (dxs test) allowed at its end, when it was pacing then: what it learnt of the limit. */
+  endPace?: number;
   /** The budget ran out: the tests that met the gateway afterwards are blocked. */
   exhausted: boolean;
   /** The first answer as it showed its limit. */
@@ -126,7 +128,8 @@ export function gatewayLine(summary: GatewaySummary | undefined): string | undef
   const endpoints = gatewayEndpointLines(summary);
   const shown = endpoints.slice(0, 3).join('; ') + (endpoints.length > 3 ? `; and ${endpoints.length - 3} more endpoints` : '');
   const observed = summary.observed === undefined ? '' : `, ${summary.observed} of them asked for by the probe of the limit, OBS-01`;
-  return `gateway: ${paced}${summary.answers} answer${summary.answers === 1 ? '' : 's'} (${statuses}${observed}), waited ${seconds(summary.waitedMs)}${budget}; on ${shown}`;
+  const endPace = summary.endPace === undefined ? '' : `; the run's pace ended at ${summary.endPace} calls/s`;
+  return `gateway: ${paced}${summary.answers} answer${summary.answers === 1 ? '' : 's'} (${statuses}${observed}), waited ${seconds(summary.waitedMs)}${budget}; on ${shown}${endPace}`;
 }
 
 /** The gateway's answers the workers wrote (suites/support/gateway.ts); the file is removed, its summary kept. */

@@ -352,6 +352,8 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   results.run.connection = connection;
   // The cleanup's own waits for the gateway came after the reporter's summary.
   results.gateway = mergeGatewaySummaries([results.gateway, takeGatewaySummary({ ...context, maxRps: undefined })]) ?? results.gateway;
+  const interval = pace.gate.interval;
+  if (results.gateway !== undefined && results.gateway.answers > 0 && interval !== undefined) results.gateway.endPace = Math.round(10_000 / interval) / 10;
   results.timing = collectTiming(join(reportDir, TIMING_FOLDER), { workers, workersReason: chosen.reason, latencyMs: context.latencyMs, workerMemoryMb: options.workers === undefined ? WORKER_MEMORY_MB : undefined });
   for (const line of timingLines(results.timing)) console.error(`dxs test: ${line}`);
   console.error(`dxs test: ${cleanupLine(cleanup)}`);
