@@ -18,7 +18,7 @@
 // stall: the worker falls back to its own gate and its share of --max-rps, and asks again later.
 // A worker that crashes holds nothing: a slot is a time handed out, never a lease to give back.
 import { request as httpRequest, createServer, Agent, type IncomingMessage, type Server } from 'node:http';
-import { appendFileSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { GatewayGate, gateFor, pacerFor, type Gate, type Pacer, type Ticket } from './gateway.ts';
 
 /** Before any gateway answer, the head start's register calls of all workers leave this far apart: 100 a second. */
@@ -71,11 +71,9 @@ function readBody(message: IncomingMessage): Promise<unknown> {
 /** Starts the run's pace on 127.0.0.1 (an ephemeral port). */
 export async function startRunPace(settings: { maxRps?: number }): Promise<RunPace> {
   const gate = new GatewayGate({ maxRps: settings.maxRps, startIntervalMs: START_INTERVAL_MS });
-  const trace = process.env.DXS_PACE_TRACE;
   const server: Server = createServer((message, reply) => {
     void readBody(message).then((body) => {
       const fields = (typeof body === 'object' && body !== null ? body : {}) as Partial<AnsweredBody> & { start?: boolean };
-      if (trace) appendFileSync(trace, `${Math.round(performance.now())} ${message.url} ${JSON.stringify(fields)} interval=${gate.interval}\n`);
       if (message.method === 'POST' && message.url === '/slot') {
         const { waitMs, ticket } = gate.reserve({ start: fields.start === true });
         const answer: SlotAnswer = { waitMs: Math.max(0, Math.round(waitMs)), ticket, paced: gate.paced };
