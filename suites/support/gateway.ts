@@ -181,9 +181,14 @@ export class GatewayGate implements Gate {
 
   /** Resolves when the next call may leave. */
   async pass(options: { start?: boolean } = {}): Promise<Ticket> {
-    const { waitMs, ticket } = this.reserve(options);
-    if (waitMs > 0) await sleep(waitMs);
-    return ticket;
+    for (;;) {
+      const { waitMs, ticket } = this.reserve(options);
+      if (waitMs <= 0) return ticket;
+      await sleep(waitMs);
+      // The gateway answered while this call waited: its slot was handed out before the hold, and the
+      // bucket is empty now. A slot after the hold instead (bounded: each round needs another answer).
+      if (ticket === this.generation && this.notBefore <= performance.now()) return ticket;
+    }
   }
 
   /** The gateway answered: hold every call for waitMs, and pace the calls (slower each time). */

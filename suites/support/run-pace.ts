@@ -179,6 +179,11 @@ export class RunPaceClient implements Gate {
   async pass(options: { start?: boolean } = {}): Promise<Ticket> {
     if (performance.now() < this.ownUntil) return this.own(options);
     if (options.start !== true && !this.answersGrew() && !this.paced) return this.ticket;
+    return this.slot(options);
+  }
+
+  /** A slot of the run's pace, waited for. */
+  private async slot(options: { start?: boolean }): Promise<Ticket> {
     const answer = await this.ask('/slot', { start: options.start === true });
     let slot: SlotAnswer | undefined;
     try {
@@ -192,8 +197,11 @@ export class RunPaceClient implements Gate {
     }
     this.paced = slot.paced;
     this.ticket = slot.ticket;
-    if (slot.waitMs > 0) await sleep(slot.waitMs);
-    return slot.ticket;
+    if (slot.waitMs <= 0) return slot.ticket;
+    await sleep(slot.waitMs);
+    // The run met the gateway while this call waited (the file grew): its slot came before the hold
+    // the pace now keeps, so it asks again (bounded: each round needs another answer of the gateway).
+    return this.answersGrew() && performance.now() >= this.ownUntil ? this.slot(options) : slot.ticket;
   }
 
   async answered(waitMs: number, headers: Record<string, string>, ticket?: Ticket): Promise<void> {
