@@ -132,9 +132,13 @@ export class RunPaceClient implements Gate {
     this.paced = settings.maxRps !== undefined;
   }
 
+  private answersSize(): number {
+    return statSync(this.answersFile, { throwIfNoEntry: false })?.size ?? 0;
+  }
+
   /** Whether the run met the gateway since this worker last asked (any process appends each answer to the file). */
   private answersGrew(): boolean {
-    const size = statSync(this.answersFile, { throwIfNoEntry: false })?.size ?? 0;
+    const size = this.answersSize();
     if (size === this.seenSize) return false;
     this.seenSize = size;
     return true;
@@ -184,6 +188,8 @@ export class RunPaceClient implements Gate {
 
   /** A slot of the run's pace, waited for. */
   private async slot(options: { start?: boolean }): Promise<Ticket> {
+    // Per call: the worker's other calls waiting beside this one (its head start) must each see a hold that came meanwhile.
+    const sizeAtSlot = this.answersSize();
     const answer = await this.ask('/slot', { start: options.start === true });
     let slot: SlotAnswer | undefined;
     try {
@@ -201,7 +207,7 @@ export class RunPaceClient implements Gate {
     await sleep(slot.waitMs);
     // The run met the gateway while this call waited (the file grew): its slot came before the hold
     // the pace now keeps, so it asks again (bounded: each round needs another answer of the gateway).
-    return this.answersGrew() && performance.now() >= this.ownUntil ? this.slot(options) : slot.ticket;
+    return this.answersSize() !== sizeAtSlot && performance.now() >= this.ownUntil ? this.slot(options) : slot.ticket;
   }
 
   async answered(waitMs: number, headers: Record<string, string>, ticket?: Ticket): Promise<void> {
