@@ -11,8 +11,9 @@
 import { readField } from './casing.ts';
 import { parseJsonOrUndefined } from './json.ts';
 import { API_KEY_HEADER, CLIENT_TOKEN_HEADER } from './defaults.ts';
+import { isGatewayAnswer, retryAfterOf, retryAfterSeconds } from './gateway.ts';
 import { secrets } from './redact.ts';
-import { send, type Answer, type Connection } from './transport.ts';
+import { flatHeaders, send, type Answer, type Connection } from './transport.ts';
 
 export interface BackgroundProbeInput {
   baseUrl: string;
@@ -31,6 +32,11 @@ export interface BackgroundProbeInput {
    * for (the workers reach their bound): the probe then ends with that lower bound instead of waiting on.
    */
   decided?: (atLeastMs: number) => boolean;
+  /**
+   * The run's pace (suites/support/run-pace.ts): each call takes its slot there, and a gateway's
+   * answer is told to it, so the workers start paced and held instead of meeting the gateway again.
+   */
+  pace?: { pass(): Promise<number>; answered(waitMs: number, headers: Record<string, string>, ticket: number, call: { endpoint: string; status: number }): unknown };
 }
 
 export interface BackgroundProbe {
@@ -46,12 +52,19 @@ const LONGEST_POLL_MS = 250;
 
 export async function measureBackgroundDelay(input: BackgroundProbeInput): Promise<BackgroundProbe> {
   const ends = Date.now() + input.deadlineMs;
-  const call = (method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Answer> => send(`${input.baseUrl}${path}`, {
-    method,
-    headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-    timeoutMs: Math.max(1, ends - Date.now()),
-  }, input.connection);
+  const call = async (method: string, path: string, headers: Record<string, string>, body?: unknown): Promise<Answer> => {
+    const ticket = await input.pace?.pass();
+    const answer = await send(`${input.baseUrl}${path}`, {
+      method,
+      headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      timeoutMs: Math.max(1, ends - Date.now()),
+    }, input.connection);
+    if (input.pace !== undefined && isGatewayAnswer(answer.status, answer.headers)) {
+      await input.pace.answered(Math.round(retryAfterSeconds(retryAfterOf(answer.headers)) * 1000), flatHeaders(answer.headers), ticket ?? 0, { endpoint: `${method} ${path}`, status: answer.status });
+    }
+    return answer;
+  };
   try {
     const register = await call('POST', '/companies/register', { [API_KEY_HEADER]: input.apiKey }, input.company);
     if (register.status < 200 || register.status > 299) return { note: `not measured: POST /companies/register answered ${register.status}` };

@@ -203,6 +203,11 @@ export interface SendInput {
   signal?: AbortSignal;
 }
 
+/** Node's headers as one string each (repeated ones joined), as the checks and the gateway read them. */
+export function flatHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).flatMap(([name, value]) => (value === undefined ? [] : [[name, Array.isArray(value) ? value.join(', ') : value]])));
+}
+
 export interface Answer {
   status: number;
   headers: IncomingHttpHeaders;

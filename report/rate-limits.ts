@@ -19,12 +19,16 @@ export interface GatewayAnswerRecord {
   exhausted?: boolean;
   /** The answer as it showed its limit: "429 with Retry-After: 1". */
   limit?: string;
+  /** Asked for: a probe of the limit (OBS-01's burst) sent its calls at once and took the answers as they came. */
+  observed?: boolean;
 }
 
 /** The `gateway` section of results.json. */
 export interface GatewaySummary {
   /** Answers 429, or 503 with Retry-After. */
   answers: number;
+  /** Of them, answers a probe of the limit asked for (OBS-01's burst), not met by the run's pace. */
+  observed?: number;
   /** Status -> count. */
   byStatus: Record<string, number>;
   /** "METHOD /template" -> status -> count. */
@@ -35,6 +39,8 @@ export interface GatewaySummary {
   budgetSeconds?: number;
   /** The run's --max-rps, when it paced its calls. */
   maxRps?: number;
+  /** Calls a second the run's pace (dxs test) allowed at its end, when it was pacing then: what it learnt of the limit. */
+  endPace?: number;
   /** The budget ran out: the tests that met the gateway afterwards are blocked. */
   exhausted: boolean;
   /** The first answer as it showed its limit. */
@@ -69,6 +75,7 @@ export function summariseGatewayAnswers(records: readonly GatewayAnswerRecord[],
   for (const record of records) {
     const status = String(record.status);
     summary.answers++;
+    if (record.observed === true) summary.observed = (summary.observed ?? 0) + 1;
     summary.byStatus[status] = (summary.byStatus[status] ?? 0) + 1;
     const byStatus = (summary.byEndpoint[record.endpoint] ??= {});
     byStatus[status] = (byStatus[status] ?? 0) + 1;
@@ -86,6 +93,7 @@ export function mergeGatewaySummaries(summaries: ReadonlyArray<GatewaySummary | 
   const merged: GatewaySummary = { answers: 0, byStatus: {}, byEndpoint: {}, waitedMs: 0, budgetSeconds: present[0].budgetSeconds, maxRps: present[0].maxRps, exhausted: false };
   for (const summary of present) {
     merged.answers += summary.answers;
+    if (summary.observed !== undefined) merged.observed = (merged.observed ?? 0) + summary.observed;
     merged.waitedMs += summary.waitedMs;
     merged.exhausted ||= summary.exhausted;
     merged.limit ??= summary.limit;
@@ -119,7 +127,9 @@ export function gatewayLine(summary: GatewaySummary | undefined): string | undef
   const budget = summary.budgetSeconds !== undefined ? ` of a ${summary.budgetSeconds} s budget${summary.exhausted ? ' (spent: tests that met the gateway afterwards are blocked)' : ''}` : '';
   const endpoints = gatewayEndpointLines(summary);
   const shown = endpoints.slice(0, 3).join('; ') + (endpoints.length > 3 ? `; and ${endpoints.length - 3} more endpoints` : '');
-  return `gateway: ${paced}${summary.answers} answer${summary.answers === 1 ? '' : 's'} (${statuses}), waited ${seconds(summary.waitedMs)}${budget}; on ${shown}`;
+  const observed = summary.observed === undefined ? '' : `, ${summary.observed} of them asked for by the probe of the limit, OBS-01`;
+  const endPace = summary.endPace === undefined ? '' : `; the run's pace ended at ${summary.endPace} calls/s`;
+  return `gateway: ${paced}${summary.answers} answer${summary.answers === 1 ? '' : 's'} (${statuses}${observed}), waited ${seconds(summary.waitedMs)}${budget}; on ${shown}${endPace}`;
 }
 
 /** The gateway's answers the workers wrote (suites/support/gateway.ts); the file is removed, its summary kept. */

@@ -536,6 +536,7 @@ export const CONTRARIAN_VARIANTS: Record<string, ContrarianVariant> = {
  */
 export const GATEWAY_VARIANTS: Record<string, string> = {
   'rate-limit': 'a gateway allows 15 requests a second (DXS_SANDBOX_RATE_LIMIT) and answers the rest 429 with Retry-After: 1',
+  'rate-limit-per-address': 'a gateway allows each client address 15 requests a second (DXS_SANDBOX_RATE_LIMIT) and answers the rest 429 with Retry-After: 1, announcing no limit (no RateLimit header)',
   'maintenance-503': 'one call in ten is answered 503 with Retry-After, as during a rolling deployment',
 };
 

@@ -4,6 +4,9 @@
 //   rate-limit       a token bucket per sandbox: N requests a second with a burst of N
 //                    (DXS_SANDBOX_RATE_LIMIT, default 15); past it, 429 with Retry-After: 1 and a
 //                    JSON string body, as a gateway in front of a staging answered.
+//   rate-limit-per-address  a token bucket per client address instead (15 a second by default, the
+//                    same setting), answering 429 with Retry-After: 1 and no RateLimit header at
+//                    all, as a shared gateway in front of a staging did: the rate has to be learnt.
 //   maintenance-503  one call in MAINTENANCE_EVERY answered 503 with Retry-After (alternately in
 //                    seconds and as an HTTP date), as during a rolling deployment.
 // Both answer before the body is read, as a gateway does; only calls of the API are limited.
@@ -13,6 +16,9 @@ import { API_PREFIX } from '../lib/defaults.ts';
 export const DEFAULT_SANDBOX_RATE_LIMIT = 15;
 /** One call in this many meets the maintenance answer: often enough that every run meets it. */
 export const MAINTENANCE_EVERY = 10;
+
+/** Client addresses the per-address gateway keeps a bucket for at once. */
+const MAX_ADDRESSES = 10_000;
 
 export interface GatewayOptions {
   /** Requests a second the bucket refills; its size (the burst) is the same. */
@@ -62,6 +68,26 @@ export function addGateway(app: FastifyInstance, variants: ReadonlySet<string>, 
         .header('ratelimit-policy', `${rate};w=1`)
         .header('content-type', 'application/json; charset=utf-8')
         .send(JSON.stringify(`Too many requests: the limit is ${rate} requests per second.`));
+    });
+  }
+  if (variants.has('rate-limit-per-address')) {
+    const rate = rateLimitOf(options);
+    const buckets = new Map<string, TokenBucket>();
+    app.addHook('onRequest', (request, reply, done) => {
+      if (!isApiCall(request.url)) return done();
+      let bucket = buckets.get(request.ip);
+      if (bucket === undefined) {
+        // Bounded as every store of the sandbox: a flood of addresses starts them all afresh.
+        if (buckets.size >= MAX_ADDRESSES) buckets.clear();
+        bucket = new TokenBucket(rate);
+        buckets.set(request.ip, bucket);
+      }
+      if (bucket.take()) return done();
+      reply
+        .code(429)
+        .header('retry-after', '1')
+        .header('content-type', 'application/json; charset=utf-8')
+        .send(JSON.stringify('Too many requests from this address.'));
     });
   }
   if (variants.has('maintenance-503')) {

@@ -6,14 +6,14 @@
 import { setMaxListeners } from 'node:events';
 import { API_KEY_HEADER } from '../../lib/defaults.ts';
 import { secrets } from '../../lib/redact.ts';
-import { send, type Connection } from '../../lib/transport.ts';
+import { flatHeaders, send, type Connection } from '../../lib/transport.ts';
 import type { CleanupCompany, CleanupReport } from '../../report/cleanup.ts';
 import {
   appendJournal, JOURNAL_LINES_FILE, readJournal, writeJournal, type Journal, type JournalCompany, type KeyLabel,
 } from '../../suites/support/journal.ts';
 import type { RunContext } from '../../suites/support/run-context.ts';
 import { isSharedErpId } from '../../suites/support/shared-company.ts';
-import { budgetFor, gateFor, pacerFor, sendThroughGateway, type GatewaySettings } from '../../suites/support/gateway.ts';
+import { budgetFor, gateFor, pacerFor, sendThroughGateway, type GatewayGate, type GatewaySettings } from '../../suites/support/gateway.ts';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -58,13 +58,14 @@ async function deleteOne(baseUrl: string, apiKey: string, erpId: string, timeout
     timeoutMs: Math.max(1, timeoutMs),
     signal,
   }, connection);
-  const headers = Object.fromEntries(Object.entries(answer.headers).flatMap(([name, value]) => (value === undefined ? [] : [[name, Array.isArray(value) ? value.join(', ') : value]])));
-  return { status: answer.status, headers };
+  return { status: answer.status, headers: flatHeaders(answer.headers) };
 }
 
 /** The run's gateway settings: the cleanup waits for 429s and 503s with Retry-After within the budget, paced by --max-rps. */
 export interface CleanupGateway extends GatewaySettings {
   maxRps?: number;
+  /** The run's pace (dxs test): the deletes take their slots from it, --max-rps included. */
+  gate?: GatewayGate;
 }
 
 /** Sends a delete for each company with the key it is registered under; never throws. */
@@ -75,7 +76,11 @@ export async function deleteCompanies(companies: readonly JournalCompany[], opti
   const stopped = new Map<KeyLabel, string>();
   const queue = [...companies];
   const budget = options.gateway === undefined ? undefined : budgetFor(options.gateway);
-  const pacer = pacerFor({ maxRps: options.gateway?.maxRps });
+  const gate = options.gateway?.gate ?? gateFor({});
+  const pacer = options.gateway?.gate === undefined ? pacerFor({ maxRps: options.gateway?.maxRps }) : undefined;
+  // Behind a gateway the run met, the parallel deletes leave a little apart, as the head start does:
+  // all at once, each one in flight when the first 429 comes back meets the gateway too.
+  const spread = options.gateway?.gate?.met === true;
   const worker = async (): Promise<void> => {
     for (let company = queue.shift(); company !== undefined; company = queue.shift()) {
       const entry = shown(company);
@@ -94,7 +99,7 @@ export async function deleteCompanies(companies: readonly JournalCompany[], opti
       } else {
         try {
           const sendDelete = () => deleteOne(options.baseUrl, apiKey, company.ErpId, Math.min(REQUEST_TIMEOUT_MS, Math.max(1, deadline - Date.now())), options.signal, options.connection ?? { insecure: false });
-          const answer = budget === undefined ? { response: await sendDelete(), gaveUp: undefined } : await sendThroughGateway({ endpoint: 'POST /companies/delete', send: sendDelete, pacer, gate: gateFor({}), budget });
+          const answer = budget === undefined ? { response: await sendDelete(), gaveUp: undefined } : await sendThroughGateway({ endpoint: 'POST /companies/delete', send: sendDelete, pacer, gate, budget, start: spread });
           const status = answer.response.status;
           const reason = answer.gaveUp !== undefined ? `rate limited by the target: POST /companies/delete answered ${answer.gaveUp} after the run's budget of waiting was spent` : stopReason(status);
           if (status === 200 || status === 202) deleted.push({ ...entry, status });
@@ -195,7 +200,7 @@ export function cleanupLine(report: CleanupReport): string {
  * The hook of dxs test (after Playwright) and dxs load (after k6), before the embedded sandbox stops: a signal during
  * the cleanup ends it early (what is left is reported), a second one is left to its default.
  */
-export async function cleanUpAfterRun(context: Pick<RunContext, 'reportDir' | 'baseUrl' | 'apiKey' | 'apiKeyWithoutDelete' | 'embedded' | 'connection'> & Partial<Pick<RunContext, 'runPrefix' | 'maxRps' | 'rateLimitBudgetSeconds'>>, keepData: boolean, concurrency?: number): Promise<CleanupReport> {
+export async function cleanUpAfterRun(context: Pick<RunContext, 'reportDir' | 'baseUrl' | 'apiKey' | 'apiKeyWithoutDelete' | 'embedded' | 'connection'> & Partial<Pick<RunContext, 'runPrefix' | 'maxRps' | 'rateLimitBudgetSeconds'>>, keepData: boolean, concurrency?: number, gate?: GatewayGate): Promise<CleanupReport> {
   const controller = new AbortController();
   // Every delete in flight listens on it: as many as the run had workers, past Node's warning at 10.
   setMaxListeners(Math.max(10, (concurrency ?? CLEANUP_CONCURRENCY) * 2), controller.signal);
@@ -210,7 +215,7 @@ export async function cleanUpAfterRun(context: Pick<RunContext, 'reportDir' | 'b
       keepData,
       signal: controller.signal,
       connection: context.connection,
-      gateway: { reportDir: context.reportDir, runPrefix: context.runPrefix ?? 'cleanup', maxRps: context.maxRps, rateLimitBudgetSeconds: context.rateLimitBudgetSeconds },
+      gateway: { reportDir: context.reportDir, runPrefix: context.runPrefix ?? 'cleanup', maxRps: context.maxRps, rateLimitBudgetSeconds: context.rateLimitBudgetSeconds, gate },
       concurrency,
     });
     if (report.status === 'kept' && context.embedded) report.message += ', until the embedded sandbox stopped with the run';

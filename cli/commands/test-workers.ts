@@ -4,7 +4,7 @@
 // selection is counted only when the target calls for more workers than a CPU-bound one gets.
 import { availableParallelism, freemem } from 'node:os';
 import { createFixtures } from '../../fixtures/generators.ts';
-import { measureBackgroundDelay, type BackgroundProbe } from '../../lib/background-delay.ts';
+import { measureBackgroundDelay, type BackgroundProbe, type BackgroundProbeInput } from '../../lib/background-delay.ts';
 import { chooseWorkers, MIN_DEFAULT_WORKERS, type ConcurrencyChoice } from '../../lib/concurrency.ts';
 import { measureLatency, type Target } from '../../lib/target.ts';
 import { appendJournal } from '../../suites/support/journal.ts';
@@ -20,6 +20,8 @@ export interface WorkerChoiceInput {
   everyArea: readonly string[];
   /** The tests the run selects, as Playwright lists them; undefined when the listing failed. */
   countSelectedTests: () => Promise<number | undefined>;
+  /** The run's pace, which the probe's calls take their slots from. */
+  pace?: BackgroundProbeInput['pace'];
 }
 
 function choose(latencyMs: number, maxRps: number | undefined, background?: Pick<BackgroundProbe, 'delayMs' | 'atLeast'>, selectedTests?: number): ConcurrencyChoice {
@@ -43,7 +45,7 @@ function narrowed(context: RunContext, everyArea: readonly string[]): boolean {
  * journaled, so the cleanup deletes it with the run's others. Not for a run narrowed by --grep (a
  * handful of tests gets few workers anyway).
  */
-async function probeBackground(context: RunContext, target: Target, latency: Promise<number | undefined>): Promise<BackgroundProbe | undefined> {
+async function probeBackground(context: RunContext, target: Target, latency: Promise<number | undefined>, pace: BackgroundProbeInput['pace']): Promise<BackgroundProbe | undefined> {
   if (context.grep !== undefined && context.grep !== '') return undefined;
   if (target.apiKey === undefined || target.apiKey === '') return undefined;
   const company = createFixtures({ seed: context.seed * 1000 + 999, runPrefix: `${context.runPrefix}-probe` }).company('SE');
@@ -59,6 +61,7 @@ async function probeBackground(context: RunContext, target: Target, latency: Pro
     onRegistered: () => appendJournal(context.reportDir, { at: new Date().toISOString(), runPrefix: context.runPrefix, kind: 'company', key: 'apiKey', ErpId: company.ErpId, OrgNo: company.OrgNo, CountryCode: company.CountryCode, Name: company.Name }),
     deadlineMs: Math.min(BACKGROUND_PROBE_MS, context.asyncTimeoutSeconds * 1000),
     minPauseMs: context.maxRps === undefined ? undefined : 1000 / context.maxRps,
+    pace,
     // Once a longer registration could not add a worker, waiting for its end only delays the run.
     decided: (atLeastMs) => latencyMs !== undefined && choose(latencyMs, context.maxRps, { delayMs: atLeastMs }).workers === choose(latencyMs, context.maxRps, { delayMs: BACKGROUND_PROBE_MS }).workers,
   });
@@ -67,7 +70,7 @@ async function probeBackground(context: RunContext, target: Target, latency: Pro
 /** Measures the target (its latency on target.latencyMs) and chooses; the reason is one sentence for the console and the report. */
 export async function chooseRunWorkers(context: RunContext, target: Target, input: WorkerChoiceInput): Promise<ConcurrencyChoice> {
   const latency = measureLatency(target.baseUrl, target.connection).catch(() => undefined);
-  const [latencyMs, background] = await Promise.all([latency, input.workers === undefined ? probeBackground(context, target, latency) : undefined]);
+  const [latencyMs, background] = await Promise.all([latency, input.workers === undefined ? probeBackground(context, target, latency, input.pace) : undefined]);
   target.latencyMs = latencyMs;
   if (input.workers !== undefined) return { workers: input.workers, reason: 'set by --workers' };
   const chosen = fromMeasures(latencyMs, context.maxRps, background);

@@ -31,6 +31,9 @@ import { addOptions, exitTwoOnUsageError } from '../options.ts';
 import { CLEANUP_CONCURRENCY, cleanUpAfterRun, cleanupLine } from './cleanup.ts';
 import { startJournal } from '../../suites/support/journal.ts';
 import { chooseRunWorkers } from './test-workers.ts';
+import { startRunPace } from '../../suites/support/run-pace.ts';
+import { budgetFor } from '../../suites/support/gateway.ts';
+import { describeGatewayAnswer, retryAfterOf } from '../../lib/gateway.ts';
 import type { CleanupReport } from '../../report/cleanup.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -283,10 +286,22 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   };
   // The journal first: the background probe's company is the run's first entry in it.
   startJournal(context);
+  // Before the probe: its calls are the run's first, and a gateway that answers them paces the workers from their start.
+  const pace = await startRunPace({ maxRps: context.maxRps });
+  context.paceUrl = pace.url;
+  const budget = budgetFor(context);
   const chosen = await chooseRunWorkers(context, target, {
     workers: options.workers as number | undefined,
     everyArea: Object.values(loadProfiles()).flatMap((profile) => profile.areas),
     countSelectedTests: () => countSelectedTests(context, env),
+    pace: {
+      pass: () => pace.gate.pass(),
+      answered: (waitMs, headers, ticket, call) => {
+        pace.gate.answered(waitMs, headers, ticket);
+        // The probe gives up on the answer (no figure); the run counts it with the others.
+        budget.record({ endpoint: call.endpoint, status: call.status, retryAfter: retryAfterOf(headers), waitedMs: 0, limit: describeGatewayAnswer(call.status, headers) });
+      },
+    },
   });
   const workers = chosen.workers;
   context.workers = workers;
@@ -309,7 +324,8 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
     network.dispose();
     // Before the embedded sandbox stops, and after a failed or interrupted run too.
     // As many deletes at once as the run had workers (at least the usual 4): the target has had that many calls at once.
-    cleanup = await cleanUpAfterRun(context, options.keepData === true, Math.max(CLEANUP_CONCURRENCY, workers));
+    cleanup = await cleanUpAfterRun(context, options.keepData === true, Math.max(CLEANUP_CONCURRENCY, workers), pace.gate);
+    await pace.close();
     await target.close().catch(() => {});
   }
 
@@ -336,6 +352,8 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   results.run.connection = connection;
   // The cleanup's own waits for the gateway came after the reporter's summary.
   results.gateway = mergeGatewaySummaries([results.gateway, takeGatewaySummary({ ...context, maxRps: undefined })]) ?? results.gateway;
+  const interval = pace.gate.interval;
+  if (results.gateway !== undefined && results.gateway.answers > 0 && interval !== undefined) results.gateway.endPace = Math.round(10_000 / interval) / 10;
   results.timing = collectTiming(join(reportDir, TIMING_FOLDER), { workers, workersReason: chosen.reason, latencyMs: context.latencyMs, workerMemoryMb: options.workers === undefined ? WORKER_MEMORY_MB : undefined });
   for (const line of timingLines(results.timing)) console.error(`dxs test: ${line}`);
   console.error(`dxs test: ${cleanupLine(cleanup)}`);

@@ -13,7 +13,8 @@ import { API_KEY_HEADER, CLIENT_TOKEN_HEADER } from '../../lib/defaults.ts';
 import { describeNoResponse } from '../../lib/no-response.ts';
 import { secrets } from '../../lib/redact.ts';
 import { endpointOf } from '../../report/endpoints.ts';
-import { budgetFor, gateFor, pacerFor, rateLimitCause, sendThroughGateway } from './gateway.ts';
+import { budgetFor, rateLimitCause, sendThroughGateway } from './gateway.ts';
+import { paceFor } from './run-pace.ts';
 import { journalCall } from './journal.ts';
 import { recordCall } from './timing.ts';
 import type { Exchange, ExchangeLog } from './log.ts';
@@ -46,6 +47,8 @@ export interface CallOptions {
    * again, so no check ever judges it. 'return' hands it back, for the probe that observes the limit (OBS-01).
    */
   gatewayAnswers?: 'retry' | 'return';
+  /** A register call of the head start (head-start.ts): before any gateway answer the run's pace spreads these a little. */
+  headStart?: boolean;
 }
 
 export interface ApiResponse extends ObservedResponse {
@@ -211,14 +214,16 @@ export class ApiClient {
     const sent = await sendThroughGateway({
       endpoint: exchange.endpoint,
       send,
-      pacer: pacerFor(this.context),
-      gate: gateFor(this.context),
+      ...paceFor({ ...this.context, answersFile: budget.file }),
+      start: options.headStart,
       budget,
       retry: options.gatewayAnswers !== 'return',
       onWait: (wait) => {
         (exchange.gatewayWaits ??= []).push(wait);
         extendTestTimeout(wait.waitedMs);
       },
+      // Behind a gateway a worker's calls wait their turn among every worker's: the test's time runs on meanwhile.
+      onHeld: (heldMs) => extendTestTimeout(Math.ceil(heldMs)),
     });
     const response = sent.response.answer;
     const body = await response.body();

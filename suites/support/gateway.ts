@@ -18,12 +18,17 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 class Slots {
   private next = 0;
 
-  /** Resolves when the caller's slot comes: now, or intervalMs after the slot handed out before. */
-  async take(intervalMs: number): Promise<void> {
-    const now = performance.now();
+  /** The caller's slot, from `now` on: ms to wait (0: at once); the next slot is intervalMs after it. */
+  reserve(intervalMs: number, now: number = performance.now()): number {
     const slot = Math.max(now, this.next);
     this.next = slot + intervalMs;
-    if (slot > now) await sleep(slot - now);
+    return slot - now;
+  }
+
+  /** Resolves when the caller's slot comes: now, or intervalMs after the slot handed out before. */
+  async take(intervalMs: number): Promise<void> {
+    const wait = this.reserve(intervalMs);
+    if (wait > 0) await sleep(wait);
   }
 }
 
@@ -59,19 +64,46 @@ export function pacerFor(settings: { maxRps?: number; workers?: number }): Pacer
 
 const pacers = new Map<string, Pacer>();
 
-/** Requests a second that a gateway's RateLimit-Policy (or RateLimit) header announces, e.g. "15;w=1" or "q=100;w=10". */
+function headerOf(headers: Record<string, string>, name: string): string | undefined {
+  return Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
+}
+
+/** Seconds until a window resets: delta-seconds, or (X-RateLimit-Reset of some gateways) a Unix time. */
+function resetSeconds(value: string | undefined): number | undefined {
+  if (value === undefined || !/^\s*\d+(\.\d+)?\s*$/.test(value)) return undefined;
+  const number = Number(value);
+  return number > 1e9 ? Math.max(0, number - Date.now() / 1000) : number;
+}
+
+/**
+ * Requests a second that a gateway announces: RateLimit-Policy (or RateLimit) "15;w=1" or
+ * "q=100;w=10"; else a limit with the time until its window resets (RateLimit "limit=10, reset=1",
+ * RateLimit-Limit with RateLimit-Reset, X-RateLimit-Limit with X-RateLimit-Reset), which is at most
+ * the rate (the window may be longer than what is left of it): further 429s slow the pace below it.
+ */
 export function announcedRate(headers: Record<string, string>): number | undefined {
   for (const name of ['ratelimit-policy', 'ratelimit']) {
-    const value = Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
+    const value = headerOf(headers, name);
     if (value === undefined) continue;
     const quota = /(?:^|[\s,;"])q=(\d+)/.exec(value) ?? /^\s*(\d+)\s*;/.exec(value);
     const window = /(?:^|[\s,;])w=(\d+)/.exec(value);
     if (quota !== null && Number(quota[1]) > 0) return Number(quota[1]) / (window === null ? 1 : Math.max(1, Number(window[1])));
   }
+  const combined = headerOf(headers, 'ratelimit');
+  const pairs: Array<[string | undefined, string | undefined]> = [
+    [/(?:^|[\s,;])limit=(\d+)/.exec(combined ?? '')?.[1], /(?:^|[\s,;])reset=(\d+)/.exec(combined ?? '')?.[1]],
+    [headerOf(headers, 'ratelimit-limit'), headerOf(headers, 'ratelimit-reset')],
+    [headerOf(headers, 'x-ratelimit-limit') ?? headerOf(headers, 'x-rate-limit-limit'), headerOf(headers, 'x-ratelimit-reset') ?? headerOf(headers, 'x-rate-limit-reset')],
+  ];
+  for (const [limit, reset] of pairs) {
+    const quota = Number(limit?.split(/[,;]/)[0]);
+    const seconds = resetSeconds(reset);
+    if (Number.isFinite(quota) && quota > 0 && seconds !== undefined) return quota / Math.max(1, seconds);
+  }
   return undefined;
 }
 
-/** Without an announced rate, the first pace after a gateway's answer: ten calls a second for the process. */
+/** Without an announced rate, the first pace after a gateway's answer: ten calls a second (for a process; for the run, with one pace). */
 const FIRST_INTERVAL_MS = 100;
 /** Each further answer of the gateway slows the pace by half again, down to a call every 2 s. */
 const SLOWER = 1.5;
@@ -80,49 +112,97 @@ const SLOWEST_INTERVAL_MS = 2000;
 const QUICKEN_AFTER_MS = 10_000;
 const QUICKER = 0.8;
 const UNPACED_BELOW_MS = 5;
+/** Once a pace met the gateway, quickening stops a tenth short of it: that pace is known to be too quick. */
+const SHORT_OF_REFUSED = 1.1;
+
+/** A send slot: the pace it was taken under, handed back with the gateway's answer to the call. */
+export type Ticket = number;
+
+/** Where a caller takes its send slots: a process's own GatewayGate, or the run's pace (run-pace.ts). */
+export interface Gate {
+  /** Resolves when the next call may leave. `start`: one of many calls sent at once (the head start), spread a little by the run's pace while unpaced. */
+  pass(options?: { start?: boolean }): Promise<Ticket>;
+  /** The gateway answered a call sent under `ticket` (undefined: sent without a slot): hold every call for waitMs, and slow the pace. */
+  answered(waitMs: number, headers: Record<string, string>, ticket?: Ticket): void | Promise<void>;
+}
+
+export interface GateOptions {
+  /** How many processes share the gateway's limit, each with its own gate (the workers without a run pace). */
+  processes?: number;
+  /** --max-rps for this gate's calls: never quicker, and paced from the first call. */
+  maxRps?: number;
+  /** While unpaced, calls sent many at once (the head start; the cleanup once the run met the gateway) leave at least this far apart (the run's pace only). */
+  startIntervalMs?: number;
+}
 
 /**
- * What one process learnt of the gateway. Once the gateway answered, no call of the process leaves
- * before its Retry-After has passed, so the calls beside it (a worker's early registrations, the
- * cleanup's parallel deletes) do not each meet the gateway and spend the run's budget; and the
- * process paces itself from then on (at its share of an announced RateLimit-Policy, else ten calls
- * a second), slower at each further answer, quicker while none comes. A target without a gateway
- * is never slowed: nothing is paced before its first 429.
+ * What one process (or, as the run's pace, the whole run) learnt of the gateway. Once the gateway
+ * answered, no call leaves before its Retry-After has passed, so the calls beside it (a worker's
+ * early registrations, the cleanup's parallel deletes) do not each meet the gateway and spend the
+ * run's budget; and the calls are paced from then on (at the share of an announced rate, else ten
+ * calls a second), slower at each further answer to a call sent under the current pace (answers to
+ * calls sent before it slowed say nothing of the new pace), quicker while none comes. A target
+ * without a gateway is never slowed: nothing is paced before its first 429 (except by --max-rps).
  */
-export class GatewayGate {
+export class GatewayGate implements Gate {
   private readonly processes: number;
+  private readonly floorMs: number;
+  private readonly startIntervalMs: number;
   private notBefore = 0;
   private intervalMs: number | undefined;
   private readonly slots = new Slots();
+  private readonly startSlots = new Slots();
   private lastAnswerAt = 0;
+  private generation = 0;
+  private refusedMs = 0;
+  private gatewayMet = false;
 
-  /** processes: how many processes of the run share the gateway's limit (the workers). */
-  constructor(processes = 1) {
-    this.processes = Math.max(1, processes);
+  constructor(options: GateOptions | number = {}) {
+    const settings = typeof options === 'number' ? { processes: options } : options;
+    this.processes = Math.max(1, settings.processes ?? 1);
+    this.floorMs = settings.maxRps !== undefined && settings.maxRps > 0 ? 1000 / settings.maxRps : 0;
+    this.startIntervalMs = settings.startIntervalMs ?? 0;
+  }
+
+  /** The slot of the next call, reserved now: ms to wait before it leaves, and its ticket. */
+  reserve(options: { start?: boolean } = {}, now: number = performance.now()): { waitMs: number; ticket: Ticket } {
+    const from = Math.max(now, this.notBefore);
+    while (this.intervalMs !== undefined && from - this.lastAnswerAt > QUICKEN_AFTER_MS) {
+      this.lastAnswerAt += QUICKEN_AFTER_MS;
+      this.intervalMs = Math.max(this.refusedMs * SHORT_OF_REFUSED, this.intervalMs * QUICKER);
+      if (this.intervalMs < UNPACED_BELOW_MS) this.intervalMs = undefined;
+    }
+    const intervalMs = Math.max(this.intervalMs ?? 0, this.floorMs);
+    let slot = from;
+    if (intervalMs > 0) slot += this.slots.reserve(intervalMs, from);
+    else if (options.start === true && this.startIntervalMs > 0) slot += this.startSlots.reserve(this.startIntervalMs, from);
+    return { waitMs: slot - now, ticket: this.generation };
   }
 
   /** Resolves when the next call may leave. */
-  async pass(): Promise<void> {
-    let now = performance.now();
-    while (this.notBefore > now) {
-      await sleep(this.notBefore - now);
-      now = performance.now();
+  async pass(options: { start?: boolean } = {}): Promise<Ticket> {
+    for (;;) {
+      const { waitMs, ticket } = this.reserve(options);
+      if (waitMs <= 0) return ticket;
+      await sleep(waitMs);
+      // The gateway answered while this call waited: its slot was handed out before the hold, and the
+      // bucket is empty now. A slot after the hold instead (bounded: each round needs another answer).
+      if (ticket === this.generation && this.notBefore <= performance.now()) return ticket;
     }
-    if (this.intervalMs === undefined) return;
-    while (now - this.lastAnswerAt > QUICKEN_AFTER_MS && this.intervalMs !== undefined) {
-      this.lastAnswerAt += QUICKEN_AFTER_MS;
-      this.intervalMs *= QUICKER;
-      if (this.intervalMs < UNPACED_BELOW_MS) this.intervalMs = undefined;
-    }
-    if (this.intervalMs === undefined) return;
-    await this.slots.take(this.intervalMs);
   }
 
-  /** The gateway answered: hold every call for waitMs, and pace the process (slower each time). */
-  answered(waitMs: number, headers: Record<string, string>): void {
+  /** The gateway answered: hold every call for waitMs, and pace the calls (slower each time). */
+  answered(waitMs: number, headers: Record<string, string>, ticket?: Ticket): void {
     const now = performance.now();
     this.notBefore = Math.max(this.notBefore, now + waitMs);
     this.lastAnswerAt = now;
+    // A call sent under an earlier pace met the gateway before the pace changed, and one sent
+    // without a slot (a probe of the limit) met it at its own rate: the run is held, not slowed again.
+    const stale = ticket === undefined ? this.gatewayMet : ticket < this.generation;
+    this.gatewayMet = true;
+    if (stale) return;
+    this.generation++;
+    if (this.intervalMs !== undefined) this.refusedMs = Math.max(this.refusedMs, this.intervalMs);
     const announced = announcedRate(headers);
     const share = announced === undefined ? undefined : (1000 * this.processes) / announced;
     const slower = this.intervalMs === undefined ? (share ?? FIRST_INTERVAL_MS) : this.intervalMs * SLOWER;
@@ -132,6 +212,16 @@ export class GatewayGate {
   /** The pace now (ms between calls), undefined when unpaced. */
   get interval(): number | undefined {
     return this.intervalMs;
+  }
+
+  /** Whether the gateway answered at all. */
+  get met(): boolean {
+    return this.gatewayMet;
+  }
+
+  /** Whether a call may have to wait: the gateway answered (or --max-rps), and its pace or its hold still lasts. */
+  get paced(): boolean {
+    return this.floorMs > 0 || this.intervalMs !== undefined || this.notBefore > performance.now();
   }
 }
 
@@ -269,13 +359,17 @@ export interface GatewayCall<T extends GatewayView> {
   /** Sends the call (again); each send is paced. */
   send: () => Promise<T>;
   pacer?: Pacer;
-  /** What this process learnt of the gateway (gateFor): absent, each call meets it alone. */
-  gate?: GatewayGate;
+  /** What this process (gateFor) or the run (run-pace.ts) learnt of the gateway: absent, each call meets it alone. */
+  gate?: Gate;
+  /** A call of the head start: smoothed by the run's pace before any gateway answer. */
+  start?: boolean;
   budget: GatewayBudget;
   /** false: the first answer is returned, the gateway's too (still counted, never waited for). */
   retry?: boolean;
   /** Called before each wait (a Playwright test extends its timeout by it). */
   onWait?: (wait: GatewayWait) => void;
+  /** Called after the call waited for its send slot (the run's pace): a test's time is not its own then either. */
+  onHeld?: (heldMs: number) => void;
 }
 
 /**
@@ -287,15 +381,19 @@ export async function sendThroughGateway<T extends GatewayView>(call: GatewayCal
   const waits: GatewayWait[] = [];
   for (;;) {
     // A call that wants the gateway's answer itself (a probe of the limit) is not held back.
-    if (call.retry !== false) await call.gate?.pass();
+    const before = performance.now();
+    const ticket = call.retry !== false ? await call.gate?.pass({ start: call.start }) : undefined;
     await call.pacer?.take();
+    const heldMs = performance.now() - before;
+    if (heldMs >= 1) call.onHeld?.(heldMs);
     const response = await call.send();
     if (!isGatewayAnswer(response.status, response.headers)) return { response, waits };
     const retryAfter = retryAfterOf(response.headers);
     const limit = describeGatewayAnswer(response.status, response.headers);
-    call.gate?.answered(Math.round(retryAfterSeconds(retryAfter) * 1000), response.headers);
+    // Told before the answer is written to the run's file: a worker that sees the file grow asks the run's pace, which must know by then.
+    await call.gate?.answered(Math.round(retryAfterSeconds(retryAfter) * 1000), response.headers, ticket);
     if (call.retry === false) {
-      call.budget.record({ endpoint: call.endpoint, status: response.status, retryAfter, waitedMs: 0, limit });
+      call.budget.record({ endpoint: call.endpoint, status: response.status, retryAfter, waitedMs: 0, limit, observed: true });
       return { response, waits };
     }
     const waitedMs = Math.round(retryAfterSeconds(retryAfter) * 1000);

@@ -74,7 +74,7 @@ export class HeadStart {
       const areas = definition.areas;
       if (areas !== 'all' && target.areas.length > 0 && !areas.some((area) => target.areas.includes(area))) continue;
       // A call that got no answer is made again by the fixture, which then judges it.
-      this.registrations.set(role, api.post('/companies/register', { auth: 'apiKey', json: this.input(role) }).catch(() => undefined));
+      this.registrations.set(role, api.post('/companies/register', { auth: 'apiKey', json: this.input(role), headStart: true }).catch(() => undefined));
     }
   }
 

@@ -40,7 +40,9 @@ export interface RunContext {
   connection?: Connection;
   /** --max-rps: dxs's own calls, all workers together, stay under it (suites/support/gateway.ts). */
   maxRps?: number;
-  /** Playwright workers of the run: each takes its share of maxRps. */
+  /** The run's pace (suites/support/run-pace.ts, served by the dxs test process): every worker takes its send slots from it. */
+  paceUrl?: string;
+  /** Playwright workers of the run: without a run pace, each takes its share of maxRps. */
   workers?: number;
   /** --rate-limit-budget: seconds of waiting for 429s and 503s with Retry-After, in all, before tests that meet one are blocked. */
   rateLimitBudgetSeconds?: number;

@@ -117,6 +117,22 @@ test('the sandbox variants answer as a gateway does: 429 past the bucket, 503 wi
   } finally {
     await limited.close();
   }
+  const perAddress = await buildSandbox({ variants: ['rate-limit-per-address'], rateLimit: 3 });
+  try {
+    const from = async (remoteAddress: string) => {
+      const answers = [];
+      for (let call = 0; call < 4; call++) answers.push(await perAddress.inject({ method: 'GET', url: `${API_PREFIX}/companies/status`, remoteAddress }));
+      return answers;
+    };
+    const first = await from('10.0.0.1');
+    assert.deepEqual(first.map((answer) => answer.statusCode), [401, 401, 401, 429], 'the burst passes, then 429');
+    assert.equal(first[3].headers['retry-after'], '1');
+    assert.deepEqual(Object.keys(first[3].headers).filter((name) => /ratelimit/i.test(name)), [], 'no RateLimit header: the limit is not announced');
+    assert.equal(typeof JSON.parse(first[3].body), 'string');
+    assert.deepEqual((await from('10.0.0.2')).map((answer) => answer.statusCode), [401, 401, 401, 429], 'another address has a bucket of its own');
+  } finally {
+    await perAddress.close();
+  }
   const maintenance = await buildSandbox({ variants: ['maintenance-503'] });
   try {
     const answers = [];
@@ -131,22 +147,40 @@ test('the sandbox variants answer as a gateway does: 429 past the bucket, 503 wi
   }
 });
 
-test('dxs test --profile full-destructive passes behind a rate limit: no check judges a 429, and the report counts the 429s and the wait', { timeout: FULL_RUN_TIMEOUT_MS + 60_000 }, withDirectory('dxs-rate-limit-', async (directory) => {
-  const run = await runDxs(['test', '--profile', 'full-destructive', '--sandbox-variant', 'rate-limit', '--report-dir', directory], { timeoutMs: FULL_RUN_TIMEOUT_MS });
+/** `dxs test --profile full-destructive` behind a gateway variant, default workers: it passes, nothing blocked, no check judges the gateway's answer. */
+async function fullRunPassesBehind(variant: string, directory: string): Promise<{ run: Awaited<ReturnType<typeof runDxs>>; results: Results }> {
+  const run = await runDxs(['test', '--profile', 'full-destructive', '--sandbox-variant', variant, '--report-dir', directory], { timeoutMs: FULL_RUN_TIMEOUT_MS });
   assert.equal(run.code, 0, run.stderr.slice(-3000));
   const results = readResults(directory);
   assert.equal(results.summary.failed, 0);
   assert.equal(results.summary.blocked, 0);
   assert.deepEqual(judgedGatewayAnswers(results), []);
+  return { run, results };
+}
+
+test('dxs test --profile full-destructive passes behind a rate limit: no check judges a 429, and the report counts the 429s and the wait', { timeout: FULL_RUN_TIMEOUT_MS + 60_000 }, withDirectory('dxs-rate-limit-', async (directory) => {
+  const { run, results } = await fullRunPassesBehind('rate-limit', directory);
   assert.deepEqual(coveredGatewayAnswers(results), [], 'the client waited for every 429 and sent the call again');
   const gateway = results.gateway;
   assert.ok(gateway !== undefined && (gateway.byStatus['429'] ?? 0) > 0, `the run met the gateway's limit and says so: ${JSON.stringify(gateway)}`);
   assert.ok(gateway.waitedMs > 0 && Object.keys(gateway.byEndpoint).length > 0 && gateway.exhausted === false);
   assert.match(gateway.limit ?? '', /^429 with Retry-After: 1/);
-  assert.match(run.stderr, /\ngateway: \d+ answers \(\d+x 429\), waited [\d.]+ s of a 180 s budget; on /);
+  assert.match(run.stderr, /\ngateway: \d+ answers \(\d+x 429(, \d+ of them asked for by the probe of the limit, OBS-01)?\), waited [\d.]+ s of a 180 s budget; on /);
   assert.match(readFileSync(join(directory, 'junit.xml'), 'utf8'), /<property name="dxs.gateway.429" value="\d+"\/>/);
   assert.match(readFileSync(join(directory, 'index.html'), 'utf8'), /Rate limits and maintenance answers/);
   assert.deepEqual(readdirSync(directory).filter((name) => name.startsWith('.dxs-gateway-answers')), [], 'the workers\' shared file is removed');
+}));
+
+/** Answers 429 "a handful" at most: what the run's pace met, the OBS-01 burst's (asked for) apart. */
+const HANDFUL = 10;
+
+test('behind a gateway that limits each client address (no RateLimit header), a full-destructive run with the default workers keeps one pace: a handful of 429s at most, nothing blocked', { timeout: FULL_RUN_TIMEOUT_MS + 60_000 }, withDirectory('dxs-rate-limit-per-address-', async (directory) => {
+  const { results } = await fullRunPassesBehind('rate-limit-per-address', directory);
+  const gateway = results.gateway;
+  const met = (gateway?.byStatus['429'] ?? 0) - (gateway?.observed ?? 0);
+  console.log(`per-address gateway, ${results.timing?.workers ?? '?'} workers: ${gateway?.byStatus['429'] ?? 0} answers 429, ${gateway?.observed ?? 0} of them asked for by OBS-01`);
+  assert.ok(met <= HANDFUL, `${met} answers 429 met by the run's pace (more than ${HANDFUL}): ${JSON.stringify(gateway)}`);
+  assert.equal(gateway?.exhausted ?? false, false);
 }));
 
 test('behind the same rate limit, a fault is still caught (register-200 fails CMP-REG-01)', { timeout: AREA_RUN_TIMEOUT_MS + 60_000 }, withDirectory('dxs-rate-limit-fault-', async (directory) => {

@@ -78,15 +78,73 @@ def _retry_after_seconds(value):
     return min(max(seconds, 0.0), _MAX_RETRY_AFTER)
 
 
+class _Pace:
+    """One pace for every call of this process (Schemathesis's workers are threads), as dxs's own
+    callers keep (suites/support/gateway.ts, GatewayGate): nothing is paced before the gateway's
+    first answer; each answer holds every call for its Retry-After, and paces the calls from then
+    on (ten a second, slower at each answer to a call sent under the current pace, quicker by a
+    fifth each 10 s without one), so the threads do not each meet the gateway on their own."""
+
+    FIRST_INTERVAL = 0.1
+    SLOWER = 1.5
+    SLOWEST_INTERVAL = 2.0
+    QUICKEN_AFTER = 10.0
+    QUICKER = 0.8
+    UNPACED_BELOW = 0.005
+
+    def __init__(self):
+        import threading
+
+        self._lock = threading.Lock()
+        self._not_before = 0.0
+        self._interval = None
+        self._next = 0.0
+        self._last_answer = 0.0
+        self._generation = 0
+
+    def take(self):
+        with self._lock:
+            now = time.monotonic()
+            start = max(now, self._not_before)
+            while self._interval is not None and start - self._last_answer > self.QUICKEN_AFTER:
+                self._last_answer += self.QUICKEN_AFTER
+                self._interval *= self.QUICKER
+                if self._interval < self.UNPACED_BELOW:
+                    self._interval = None
+            slot = start
+            if self._interval is not None:
+                slot = max(start, self._next)
+                self._next = slot + self._interval
+            ticket = self._generation
+        if slot > now:
+            time.sleep(slot - now)
+        return ticket
+
+    def answered(self, wait, ticket):
+        with self._lock:
+            now = time.monotonic()
+            self._not_before = max(self._not_before, now + wait)
+            self._last_answer = now
+            # Calls sent before the pace changed met the gateway at the old pace: held, not slowed for again.
+            if ticket < self._generation:
+                return
+            self._generation += 1
+            self._interval = self.FIRST_INTERVAL if self._interval is None else min(self.SLOWEST_INTERVAL, self._interval * self.SLOWER)
+
+
+_PACE = _Pace()
+
+
 def _waiting_for_gateway(send):
     def send_after_gateway(self, *args, **kwargs):
-        import time
-
+        ticket = _PACE.take()
         response = send(self, *args, **kwargs)
         for _ in range(1, _GATEWAY_ATTEMPTS):
             if not _is_gateway_answer(response):
                 break
-            time.sleep(_retry_after_seconds(_header(response.headers, "retry-after")))
+            wait = _retry_after_seconds(_header(response.headers, "retry-after"))
+            _PACE.answered(wait, ticket)
+            ticket = _PACE.take()
             response = send(self, *args, **kwargs)
         return response
 
@@ -162,9 +220,15 @@ def _still_missing(response):
         while time.monotonic() < deadline:
             time.sleep(interval)
             interval = min(interval * 2, 2.0)
+            # In the process's one pace, as every call Schemathesis sends (its own session bypasses the transport).
+            ticket = _PACE.take()
             try:
                 again = session.send(response.request.copy(), timeout=min(10.0, max(0.5, deadline - time.monotonic())), allow_redirects=False, proxies=session.proxies, verify=session.verify, cert=session.cert)
             except requests.RequestException:
+                continue
+            # The gateway's answer says nothing of the resource: waited for, never taken for "found".
+            if _is_gateway_answer(again):
+                _PACE.answered(_retry_after_seconds(_header(again.headers, "retry-after")), ticket)
                 continue
             if again.status_code != 404:
                 return False
