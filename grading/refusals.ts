@@ -4,9 +4,10 @@
 // Record over MessageKey makes a new message a type error until it has one). A refusal that is no
 // fault of the client (the spec's answer to a state, a limit of the sandbox) says that instead.
 import { message, MESSAGE_KEYS, type Language, type MessageKey } from '../sandbox/messages.ts';
-import { bodyRequirement } from './judges/bodies.ts';
+import { bodyRequirement, EMPTY_REQUIRED } from './judges/bodies.ts';
 import { OPEN_SCHEME_CALLS } from './judges/endpoints.ts';
-import type { GradedCall } from './graded-call.ts';
+import { fieldAt, type GradedCall } from './graded-call.ts';
+import { normaliseKeys } from '../lib/casing.ts';
 
 export interface Refusal {
   status: number;
@@ -30,6 +31,10 @@ const byEndpoint = (table: Record<string, string>, otherwise: string) => (call: 
 
 /** The requirement of a body field's refusal: the rule of the endpoint's body, or of the upload. */
 const bodyField = (call: GradedCall, params: Params) => requirement(call.endpoint === 'POST /documents' ? 'CLI-CNV-03' : bodyRequirement(call.endpoint, params.field ?? '') ?? 'CLI-CNV-02');
+
+/** A required field refused as missing although the client sent it, as "": whether "" counts as given is not said (CLI-BODY-21). */
+const requiredField = (call: GradedCall, params: Params) => (params.field !== undefined && blank(fieldAt(normaliseKeys(call.body ?? {}), params.field)) ? requirement(EMPTY_REQUIRED) : bodyField(call, params));
+const blank = (value: unknown): boolean => typeof value === 'string' && value.trim() === '';
 
 const REFERENCES: Record<string, string> = {
   'GET /documents/outbound/{DocumentId}': 'CLI-REF-04', 'GET /invoices/outbound/{DocumentId}': 'CLI-REF-04', 'GET /documents/outbound/download/{DocumentId}': 'CLI-REF-04',
@@ -61,7 +66,7 @@ export const REFUSAL_RULES: Record<MessageKey, Rule> = {
   bodyTooLarge: SANDBOX_LIMIT,
   fileTooLarge: SANDBOX_LIMIT,
   unsupportedMediaType: byEndpoint({ 'POST /documents': 'CLI-CNV-03' }, 'CLI-CNV-02'),
-  fieldRequired: bodyField,
+  fieldRequired: requiredField,
   fieldType: bodyField,
   fieldInvalid: bodyField,
   fieldEnum: bodyField,

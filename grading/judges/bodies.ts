@@ -18,6 +18,9 @@ interface BodyRule {
   present?: string[];
 }
 
+/** A required field sent as "": a warning, and what the grading sandbox's refusal of such a call counts against. */
+export const EMPTY_REQUIRED = 'CLI-BODY-21';
+
 const PROCESSES = { path: /^\/Processes\//, id: 'CLI-BODY-06' };
 
 const RULES: Record<string, BodyRule> = {
@@ -52,6 +55,7 @@ export function bodyRequirement(endpoint: string, field: string): string | undef
 
 const SPEC_ID = 'https://dxs.invalid/client-check/spec-export';
 let validators: Map<string, ValidateFunction> | undefined;
+let components: Record<string, Record<string, unknown>> | undefined;
 
 function validatorFor(component: string): ValidateFunction {
   if (validators === undefined) {
@@ -59,13 +63,31 @@ function validatorFor(component: string): ValidateFunction {
     // date-time as the spec export reads it (ISO 8601 in its extended form, any offset form), read
     // by the function the grading sandbox reads it with: one verdict on every value.
     const ajv = new Ajv2020({ allErrors: true, strict: false, formats: { ...DXS_FORMATS, 'date-time': (value: string) => extendedDateTimeMs(value) !== undefined } });
-    const document = buildOpenApi({ casing: 'pascal' }) as { components: unknown };
+    const document = buildOpenApi({ casing: 'pascal' }) as { components: { schemas: Record<string, Record<string, unknown>> } };
+    components = document.components.schemas;
     ajv.addSchema({ $id: SPEC_ID, components: document.components });
     for (const rule of Object.values(RULES)) {
       if (!validators.has(rule.component)) validators.set(rule.component, ajv.compile({ $ref: `${SPEC_ID}#/components/schemas/${rule.component}` }));
     }
   }
   return validators.get(component) as ValidateFunction;
+}
+
+type SchemaNode = { $ref?: string; required?: string[]; properties?: Record<string, SchemaNode>; items?: SchemaNode; allOf?: SchemaNode[] };
+
+/** The fields a schema marks required that the body sends as "", at any depth ("Document.DocumentUri"). */
+function emptyRequired(schema: SchemaNode | undefined, value: unknown, path = '', depth = 0): string[] {
+  if (schema === undefined || depth > 8) return [];
+  if (schema.$ref !== undefined) return emptyRequired(components?.[schema.$ref.split('/').pop() as string] as SchemaNode | undefined, value, path, depth + 1);
+  const found = (schema.allOf ?? []).flatMap((part) => emptyRequired(part, value, path, depth + 1));
+  if (Array.isArray(value)) return [...found, ...value.flatMap((item, index) => emptyRequired(schema.items, item, `${path}[${index}]`, depth + 1))];
+  if (typeof value !== 'object' || value === null) return found;
+  const record = value as Record<string, unknown>;
+  for (const name of schema.required ?? []) if (typeof record[name] === 'string' && (record[name] as string).trim() === '') found.push(path === '' ? name : `${path}.${name}`);
+  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+    if (record[name] !== undefined) found.push(...emptyRequired(property, record[name], path === '' ? name : `${path}.${name}`, depth + 1));
+  }
+  return found;
 }
 
 /** An error's path, with the missing property of a `required` error appended. */
@@ -97,6 +119,12 @@ export const judgeBodies: Judge = ({ calls }) => {
         if (!(byId.get('CLI-BODY-12') ?? []).length) byId.set('CLI-BODY-12', [`PartyId is ${partyId === undefined ? 'missing' : JSON.stringify(partyId)}`]);
       }
     }
+    // The spec export leaves "" valid for a required string: whether it counts as given is not said (CLI-BODY-21).
+    const empty = emptyRequired(components?.[rule.component] as SchemaNode | undefined, body);
+    findings.push({
+      id: EMPTY_REQUIRED, verdict: empty.length === 0 ? 'passed' : 'failed', seq: call.seq, check: `no field the spec marks required in ${rule.component} is sent as ""`,
+      expected: 'a value in every required field', actual: empty.length === 0 ? 'none empty' : `sent as "": ${empty.join(', ')}`,
+    });
     const ids = new Set([rule.id, ...(rule.elsewhere ?? []).map((other) => other.id)]);
     for (const id of ids) {
       const problems = byId.get(id);

@@ -213,3 +213,32 @@ test('values the spec gives no format or range: what the judge accepts, the grad
     assert.equal(answer.status, 200, `${request.path} ${JSON.stringify(request.body)}: ${answer.text}`);
   }
 });
+
+/** The refusal of a register call with this body, as the recorder would have recorded it with the sandbox's answer. */
+function registerRefusal(body: unknown, answer: Awaited<ReturnType<typeof call>>) {
+  const recorded: RecordedCall = {
+    seq: 1, method: 'POST', url: '/v1/api/companies/register', path: '/v1/api/companies/register', query: {}, headers: { apikey: SANDBOX_API_KEY, 'content-type': 'application/json' }, body, contentType: 'application/json', bodySize: 1, startedAt: 0, finishedAt: 1,
+    answer: { status: answer.status, headers: {}, body: answer.json ?? answer.text, size: answer.raw.length },
+  };
+  return refusalOf(gradeCalls([recorded])[0]);
+}
+
+test('a required field sent as "": the judge warns under CLI-BODY-21, and the grading sandbox refusing it names CLI-BODY-21', async () => {
+  const headers = { apikey: SANDBOX_API_KEY, 'content-type': 'application/json' };
+  for (const Name of ['', '  ']) {
+    const body = companyInput({ Name });
+    const answer = await call(app, 'POST', '/companies/register', { apiKey: SANDBOX_API_KEY, body });
+    const findings = judged({ method: 'POST', path: '/companies/register', body, contentType: 'application/json', headers }, answer.status);
+    // The spec export takes "" as a string: the body rule holds; whether "" counts as given is not said.
+    assert.equal(verdictOf(findings, 'CLI-BODY-04'), 'passed', JSON.stringify(Name));
+    assert.equal(verdictOf(findings, 'CLI-BODY-21'), 'failed', JSON.stringify(Name));
+    assert.equal(answer.status, 400, answer.text);
+    assert.equal(registerRefusal(body, answer)?.requirement, 'CLI-BODY-21', answer.text);
+  }
+  // A body with every required field given passes the rule, and a field left out is still CLI-BODY-04's.
+  const whole = companyInput({});
+  assert.equal(verdictOf(judged({ method: 'POST', path: '/companies/register', body: whole, contentType: 'application/json', headers }, 202), 'CLI-BODY-21'), 'passed');
+  const { Name: _left, ...without } = whole as Record<string, unknown>;
+  const answer = await call(app, 'POST', '/companies/register', { apiKey: SANDBOX_API_KEY, body: without });
+  assert.equal(registerRefusal(without, answer)?.requirement, 'CLI-BODY-04', answer.text);
+});
