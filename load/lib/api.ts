@@ -173,9 +173,18 @@ export function pollUntil(attempts: number, intervalSeconds: number, done: () =>
   return false;
 }
 
-/** Polls every intervalSeconds for at most the run's --async-timeout: background work of the target is awaited as long as dxs test awaits it. */
-export function attemptsWithinAsyncTimeout(intervalSeconds: number): number {
-  return Math.max(1, Math.ceil(settings.asyncTimeout / intervalSeconds));
+/**
+ * Polls every intervalSeconds until the condition holds or the run's --async-timeout has passed:
+ * background work of the target is awaited as long as dxs test awaits it, and bounded by time, not
+ * by a count of attempts (an attempt that meets the gateway waits its Retry-After too).
+ */
+export function pollWithinAsyncTimeout(intervalSeconds: number, done: () => boolean): boolean {
+  const deadline = Date.now() + settings.asyncTimeout * 1000;
+  for (;;) {
+    if (done()) return true;
+    if (Date.now() + intervalSeconds * 1000 > deadline) return false;
+    sleep(intervalSeconds);
+  }
 }
 
 // Whether a token can be had while the registration runs is not shown (the contrarian variant
@@ -191,11 +200,11 @@ function tokenWhileRegistering(erpId: string): string | undefined {
 }
 
 /** Registers a company, gets it a token and waits until it is Registered. */
-export function registerAndWait(company: CompanyInput, intervalSeconds = 0.25, attempts = attemptsWithinAsyncTimeout(intervalSeconds)): { token?: string; companyId?: string; registered: boolean } {
+export function registerAndWait(company: CompanyInput, intervalSeconds = 0.25): { token?: string; companyId?: string; registered: boolean } {
   if (!registerCompany(company)) return { registered: false };
   let token: string | undefined;
   let companyId: string | undefined;
-  let registered = pollUntil(attempts, intervalSeconds, () => {
+  let registered = pollWithinAsyncTimeout(intervalSeconds, () => {
     token ??= tokenWhileRegistering(company.ErpId);
     if (token === undefined) return false;
     const current = companyStatus(token);

@@ -10,8 +10,8 @@ export const options = buildOptions(endpoints);
 
 export function registerAndPoll(): void {
   const erpId = erpIdFor('register', exec.scenario.iterationInTest);
-  // Bounded: 40 polls, 0.1 s apart.
-  registerAndWait(companyInput(erpId, ['SendInvoices', 'ReceiveInvoices']), 40, 0.1);
+  // Polled every 0.1 s until Registered, for at most --async-timeout.
+  registerAndWait(companyInput(erpId, ['SendInvoices', 'ReceiveInvoices']), 0.1);
 }
 
 export default registerAndPoll;

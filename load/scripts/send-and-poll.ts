@@ -2,7 +2,7 @@
 // and poll its status (GET /documents/outbound/{DocumentId}) until it is sent (Sent, Delivered or Sold).
 import exec from 'k6/execution';
 import { buildOptions } from '../lib/options.ts';
-import { ENDPOINTS, attemptsWithinAsyncTimeout, outboundStatus, pollUntil, setupCompany, uploadAndSend, type Actor } from '../lib/api.ts';
+import { ENDPOINTS, outboundStatus, pollWithinAsyncTimeout, setupCompany, uploadAndSend, type Actor } from '../lib/api.ts';
 import { isFinalStatus, SENT_STATUSES } from '../../lib/document-statuses.ts';
 import { verifyThat } from '../lib/observe.ts';
 import { erpIdFor } from '../lib/data.ts';
@@ -30,7 +30,7 @@ export function sendAndPoll(data: SendData): void {
   // is not a sent one (ConversionFailed, Stopped). A document sent by e-mail may rest in Sent or
   // Sold: "Transitions: not shown" (dxs test's MAY_BE_LAST_STATUSES read it so too).
   let status: string | undefined;
-  pollUntil(attemptsWithinAsyncTimeout(POLL_INTERVAL_SECONDS), POLL_INTERVAL_SECONDS, () => {
+  pollWithinAsyncTimeout(POLL_INTERVAL_SECONDS, () => {
     status = outboundStatus(data, documentId);
     return status !== undefined && (SENT_STATUSES.includes(status) || isFinalStatus(status));
   });
