@@ -84,7 +84,12 @@ test("one company's token never reads another company's provider A record: both 
     const values = [record.data?.GeneralEmail, record.data?.DisplayName].filter((value): value is string => typeof value === 'string' && value !== '');
     for (const reader of readers) {
       const read = await api.get(PROVIDER_A_PATH, { auth: { clientToken: reader.company.token } });
-      for (const value of values) await expectCheck(read, [asReadBy(doesNotReveal(value, `company ${company.companyId}'s provider A record`), reader)], { requirement: 'SEC-09' });
+      // Generated names can repeat within a run (faker draws from a short list of surnames): a value the reader's
+      // own record holds too proves nothing about whose record was read, so only the values apart from it count.
+      const own = reader.company === other ? JSON.stringify(records[1 - index].data ?? null) : '';
+      for (const value of values.filter((candidate) => !own.includes(candidate))) {
+        await expectCheck(read, [asReadBy(doesNotReveal(value, `company ${company.companyId}'s provider A record`), reader)], { requirement: 'SEC-09' });
+      }
     }
   }
 });
