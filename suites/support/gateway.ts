@@ -105,15 +105,32 @@ export function announcedRate(headers: Record<string, string>): number | undefin
 
 /** Without an announced rate, the first pace after a gateway's answer: ten calls a second (for a process; for the run, with one pace). */
 const FIRST_INTERVAL_MS = 100;
-/** Each further answer of the gateway slows the pace by half again, down to a call every 2 s. */
-const SLOWER = 1.5;
+/**
+ * Each further answer of the gateway slows the pace by a quarter, down to a call every 2 s: one
+ * step of quickening back (a quicker pace is refused a while after it began, once the bucket has
+ * emptied, so the pace before it is the one known to hold), where halving again cost a slow run.
+ */
+const SLOWER = 1.25;
 const SLOWEST_INTERVAL_MS = 2000;
-/** Each 10 s without one the pace quickens by a fifth, until it is no pace at all. */
+/** Each 10 s without one, if calls waited for their slots, the pace quickens by a fifth, until it is no pace at all. */
 const QUICKEN_AFTER_MS = 10_000;
+/** Every 5 s, until a pace of the run's own met the gateway (the first pace is a guess, slower than most limits). */
+const QUICKEN_FIRST_AFTER_MS = 5000;
+/** A probe's burst empties a bucket refilled within a second or so; refusals within this after it are its own. */
+const PROBE_SHADOW_MS = 2000;
 const QUICKER = 0.8;
 const UNPACED_BELOW_MS = 5;
 /** Once a pace met the gateway, quickening stops a tenth short of it: that pace is known to be too quick. */
 const SHORT_OF_REFUSED = 1.1;
+/**
+ * Before the run meets a gateway, at most this many calls of the head start are out at once: the
+ * workers' registrations, all at once, are what a gateway's bucket refuses, and every call still
+ * in flight when the first refusal comes is refused too. Without a gateway they cost a round trip
+ * in four.
+ */
+export const START_WINDOW = 4;
+/** A call of the head start holds its place in the window no longer than this (its worker may have crashed). */
+const START_LEASE_MS = 3000;
 
 /** A send slot: the pace it was taken under, handed back with the gateway's answer to the call. */
 export type Ticket = number;
@@ -124,6 +141,10 @@ export interface Gate {
   pass(options?: { start?: boolean }): Promise<Ticket>;
   /** The gateway answered a call sent under `ticket` (undefined: sent without a slot): hold every call for waitMs, and slow the pace. */
   answered(waitMs: number, headers: Record<string, string>, ticket?: Ticket): void | Promise<void>;
+  /** A call of the head start was answered: its place in the window of calls out at once is free. */
+  settled?(): void | Promise<void>;
+  /** A probe of the limit is about to send past the pace: the refusals that follow are its doing. */
+  probing?(): void | Promise<void>;
 }
 
 export interface GateOptions {
@@ -156,6 +177,12 @@ export class GatewayGate implements Gate {
   private generation = 0;
   private refusedMs = 0;
   private gatewayMet = false;
+  /** A call waited for its slot since the pace last changed: the pace was tried. */
+  private pressed = false;
+  /** Until then a refusal is the probe's doing (OBS-01's burst empties the bucket on purpose): it holds the run, it teaches nothing. */
+  private probeUntil = 0;
+  private startLeases: number[] = [];
+  private startWaiters: Array<() => void> = [];
 
   constructor(options: GateOptions | number = {}) {
     const settings = typeof options === 'number' ? { processes: options } : options;
@@ -167,20 +194,64 @@ export class GatewayGate implements Gate {
   /** The slot of the next call, reserved now: ms to wait before it leaves, and its ticket. */
   reserve(options: { start?: boolean } = {}, now: number = performance.now()): { waitMs: number; ticket: Ticket } {
     const from = Math.max(now, this.notBefore);
-    while (this.intervalMs !== undefined && from - this.lastAnswerAt > QUICKEN_AFTER_MS) {
-      this.lastAnswerAt += QUICKEN_AFTER_MS;
+    // Until a pace of its own was refused the run knows only that the first pace is safe: it quickens sooner.
+    const quickenAfterMs = this.refusedMs === 0 ? QUICKEN_FIRST_AFTER_MS : QUICKEN_AFTER_MS;
+    while (this.intervalMs !== undefined && from - this.lastAnswerAt > quickenAfterMs) {
+      this.lastAnswerAt += quickenAfterMs;
+      // A pace no call waited for was never tried against the gateway: it says nothing, it stays (RFC 7661's idea for TCP).
+      if (!this.pressed) continue;
+      this.pressed = false;
       this.intervalMs = Math.max(this.refusedMs * SHORT_OF_REFUSED, this.intervalMs * QUICKER);
       if (this.intervalMs < UNPACED_BELOW_MS) this.intervalMs = undefined;
     }
     const intervalMs = Math.max(this.intervalMs ?? 0, this.floorMs);
     let slot = from;
-    if (intervalMs > 0) slot += this.slots.reserve(intervalMs, from);
-    else if (options.start === true && this.startIntervalMs > 0) slot += this.startSlots.reserve(this.startIntervalMs, from);
+    if (intervalMs > 0) {
+      const paced = this.slots.reserve(intervalMs, from);
+      if (paced > 0) this.pressed = true;
+      slot += paced;
+    } else if (options.start === true && this.startIntervalMs > 0) slot += this.startSlots.reserve(this.startIntervalMs, from);
     return { waitMs: slot - now, ticket: this.generation };
+  }
+
+  /**
+   * Resolves when a call of the head start may take its slot: while the run has not met the
+   * gateway, once fewer than START_WINDOW are out (the run's pace only); at once after, when the
+   * pace spaces them.
+   */
+  async startTurn(): Promise<void> {
+    for (;;) {
+      if (this.gatewayMet || this.floorMs > 0 || this.startIntervalMs === 0) return;
+      const now = performance.now();
+      this.startLeases = this.startLeases.filter((taken) => now - taken < START_LEASE_MS);
+      if (this.startLeases.length < START_WINDOW) {
+        this.startLeases.push(now);
+        return;
+      }
+      const expiresInMs = this.startLeases[0] + START_LEASE_MS - now;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, expiresInMs);
+        this.startWaiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** A call of the head start was answered (whatever the answer): its place in the window is free. */
+  startSettled(): void {
+    this.startLeases.shift();
+    this.wakeStarts();
+  }
+
+  private wakeStarts(): void {
+    for (const wake of this.startWaiters.splice(0)) wake();
   }
 
   /** Resolves when the next call may leave. */
   async pass(options: { start?: boolean } = {}): Promise<Ticket> {
+    if (options.start === true) await this.startTurn();
     for (;;) {
       const { waitMs, ticket } = this.reserve(options);
       if (waitMs <= 0) return ticket;
@@ -189,6 +260,10 @@ export class GatewayGate implements Gate {
       // bucket is empty now. A slot after the hold instead (bounded: each round needs another answer).
       if (ticket === this.generation && this.notBefore <= performance.now()) return ticket;
     }
+  }
+
+  settled(): void {
+    this.startSettled();
   }
 
   /** The gateway answered: hold every call for waitMs, and pace the calls (slower each time). */
@@ -200,13 +275,23 @@ export class GatewayGate implements Gate {
     // without a slot (a probe of the limit) met it at its own rate: the run is held, not slowed again.
     const stale = ticket === undefined ? this.gatewayMet : ticket < this.generation;
     this.gatewayMet = true;
-    if (stale) return;
+    this.wakeStarts();
+    if (stale || now < this.probeUntil) return;
     this.generation++;
+    this.pressed = false;
     if (this.intervalMs !== undefined) this.refusedMs = Math.max(this.refusedMs, this.intervalMs);
     const announced = announcedRate(headers);
     const share = announced === undefined ? undefined : (1000 * this.processes) / announced;
     const slower = this.intervalMs === undefined ? (share ?? FIRST_INTERVAL_MS) : this.intervalMs * SLOWER;
     this.intervalMs = Math.min(SLOWEST_INTERVAL_MS, Math.max(share ?? 0, slower));
+  }
+
+  /**
+   * A probe of the limit sends a burst past the pace (OBS-01), emptying the gateway's bucket on
+   * purpose: the refusals that follow it for a while are its doing, not the pace's.
+   */
+  probing(): void {
+    this.probeUntil = performance.now() + PROBE_SHADOW_MS;
   }
 
   /** The pace now (ms between calls), undefined when unpaced. */
@@ -289,7 +374,7 @@ export class GatewayBudget {
   record(record: GatewayAnswerRecord): void {
     try {
       mkdirSync(dirname(this.file), { recursive: true });
-      appendFileSync(this.file, `${formatGatewayAnswer(record)}\n`);
+      appendFileSync(this.file, `${formatGatewayAnswer({ ...record, at: record.at ?? Date.now() })}\n`);
     } catch {
       // Without the file each process keeps to its own count: the report undercounts, the waits stay bounded.
       this.waitedMs += record.waitedMs;
@@ -382,11 +467,17 @@ export async function sendThroughGateway<T extends GatewayView>(call: GatewayCal
   for (;;) {
     // A call that wants the gateway's answer itself (a probe of the limit) is not held back.
     const before = performance.now();
+    if (call.retry === false) await call.gate?.probing?.();
     const ticket = call.retry !== false ? await call.gate?.pass({ start: call.start }) : undefined;
     await call.pacer?.take();
     const heldMs = performance.now() - before;
     if (heldMs >= 1) call.onHeld?.(heldMs);
-    const response = await call.send();
+    let response: T;
+    try {
+      response = await call.send();
+    } finally {
+      if (call.start === true && call.retry !== false) await call.gate?.settled?.();
+    }
     if (!isGatewayAnswer(response.status, response.headers)) return { response, waits };
     const retryAfter = retryAfterOf(response.headers);
     const limit = describeGatewayAnswer(response.status, response.headers);

@@ -10,9 +10,10 @@
 // A call pays nothing for this before the run meets the gateway: after its first call a worker asks
 // for a slot only once the run's file of gateway answers (report/rate-limits.ts) has grown, or
 // while the pace says it paces (a stat of the file a call, no round trip). The head start's register calls always ask,
-// and before any gateway answer leave a few milliseconds apart (START_INTERVAL_MS): a burst of every
-// worker's registrations at once is what a gateway's bucket refuses; spread over a second it costs
-// a target without a gateway nothing a worker waits for.
+// and before any gateway answer leave a few milliseconds apart (START_INTERVAL_MS), at most
+// START_WINDOW out at once (each tells the pace when it was answered): a burst of every worker's
+// registrations at once is what a gateway's bucket refuses, and all of them in flight at the first
+// refusal are refused too; spread over a second it costs a target without a gateway little a worker waits for.
 //
 // A pace that cannot be reached (the parent gone, a slow machine past the timeout) is no reason to
 // stall: the worker falls back to its own gate and its share of --max-rps, and asks again later.
@@ -75,9 +76,18 @@ export async function startRunPace(settings: { maxRps?: number }): Promise<RunPa
     void readBody(message).then((body) => {
       const fields = (typeof body === 'object' && body !== null ? body : {}) as Partial<AnsweredBody> & { start?: boolean };
       if (message.method === 'POST' && message.url === '/slot') {
-        const { waitMs, ticket } = gate.reserve({ start: fields.start === true });
-        const answer: SlotAnswer = { waitMs: Math.max(0, Math.round(waitMs)), ticket, paced: gate.paced };
-        reply.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+        const start = fields.start === true;
+        void (start ? gate.startTurn() : Promise.resolve()).then(() => {
+          const { waitMs, ticket } = gate.reserve({ start });
+          const answer: SlotAnswer = { waitMs: Math.max(0, Math.round(waitMs)), ticket, paced: gate.paced };
+          reply.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+        });
+      } else if (message.method === 'POST' && message.url === '/probing') {
+        gate.probing();
+        reply.writeHead(204).end();
+      } else if (message.method === 'POST' && message.url === '/settled') {
+        gate.startSettled();
+        reply.writeHead(204).end();
       } else if (message.method === 'POST' && message.url === '/answered' && typeof fields.waitMs === 'number') {
         gate.answered(fields.waitMs, fields.headers ?? {}, typeof fields.ticket === 'number' ? fields.ticket : undefined);
         reply.writeHead(204).end();
@@ -115,7 +125,8 @@ export class RunPaceClient implements Gate {
   private readonly answersFile: string;
   private readonly fallback: GatewayGate;
   private readonly fallbackPacer: Pacer | undefined;
-  private readonly agent = new Agent({ keepAlive: true, maxSockets: 4 });
+  // A socket each for the head start's calls waiting for their turn, and more for the answers that free it.
+  private readonly agent = new Agent({ keepAlive: true, maxSockets: 16 });
   private paced: boolean;
   // Asked at the first call: the background probe may have met the gateway before the worker started.
   private seenSize = -1;
@@ -217,6 +228,18 @@ export class RunPaceClient implements Gate {
     const body: AnsweredBody = { waitMs, headers, ticket };
     const told = await this.ask('/answered', body);
     if (told?.status !== 204) this.giveUp(told === undefined ? 'no answer' : `answered ${told.status}`);
+  }
+
+  async settled(): Promise<void> {
+    if (performance.now() < this.ownUntil) return;
+    // Unanswered, the place is freed when its lease ends: nothing to give up on.
+    await this.ask('/settled', {});
+  }
+
+  async probing(): Promise<void> {
+    this.fallback.probing();
+    if (performance.now() < this.ownUntil) return;
+    await this.ask('/probing', {});
   }
 
   private giveUp(why: string): void {

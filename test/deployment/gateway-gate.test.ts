@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { announcedRate, GatewayGate } from '../../suites/support/gateway.ts';
+import { announcedRate, GatewayGate, START_WINDOW } from '../../suites/support/gateway.ts';
 import { RunPaceClient, START_INTERVAL_MS, startRunPace } from '../../suites/support/run-pace.ts';
 
 test('the rate a gateway announces is read from RateLimit-Policy, RateLimit and the X-RateLimit family, and nothing is made up without one', () => {
@@ -37,7 +37,7 @@ test('after an answer of the gateway no call leaves before its Retry-After, and 
   const ticket = await gate.pass();
   assert.ok(performance.now() - started >= 150, 'a call left before the Retry-After of the gateway had passed');
   gate.answered(0, { 'ratelimit-policy': '15;w=1' }, ticket);
-  assert.equal(Math.round(gate.interval ?? 0), 300);
+  assert.equal(Math.round(gate.interval ?? 0), 250);
   const unannounced = new GatewayGate(1);
   unannounced.answered(0, {});
   assert.equal(unannounced.interval, 100);
@@ -55,7 +55,7 @@ test('the calls in flight when the pace changed slow it once, not once each', ()
   assert.equal(gate.interval, 100, 'thirty answers to one burst: the first pace, once');
   // A call sent under that pace meets the gateway again: now it slows.
   gate.answered(1000, {}, gate.reserve({}, 0).ticket);
-  assert.equal(gate.interval, 150);
+  assert.equal(gate.interval, 125);
 });
 
 test('every caller takes its slot from one timeline: held for Retry-After, then spaced at the pace, whoever asks', () => {
@@ -70,12 +70,16 @@ test('every caller takes its slot from one timeline: held for Retry-After, then 
 test('quickening stops short of a pace that met the gateway', () => {
   const gate = new GatewayGate();
   gate.answered(0, {}, gate.reserve({}, 0).ticket);
-  // 100 ms; a call under it meets the gateway again: 150 ms, and 100 ms is known to be too quick.
+  // 100 ms; a call under it meets the gateway again: 125 ms, and 100 ms is known to be too quick.
   const under = gate.reserve({}, 0).ticket;
   gate.answered(0, {}, under);
-  assert.equal(gate.interval, 150);
-  // A minute without an answer: quickened, but not to 100 ms again.
-  gate.reserve({}, performance.now() + 60_000);
+  assert.equal(gate.interval, 125);
+  // Ten seconds in which no call waited for its slot: the pace was not tried, it stays.
+  const now = performance.now();
+  gate.reserve({}, now + 11_000);
+  assert.equal(gate.interval, 125, 'a pace no call waited for says nothing of the gateway');
+  // Calls pressing the pace for a minute without an answer: quickened, but not to 100 ms again.
+  for (let second = 12; second < 72; second += 1) for (let call = 0; call < 20; call++) gate.reserve({}, now + second * 1000);
   assert.equal(Math.round(gate.interval ?? 0), 110);
 });
 
@@ -87,6 +91,31 @@ test('--max-rps paces the run from its first call; the head start is spread whil
   assert.deepEqual([0, 1, 2].map(() => Math.round(run.reserve({ start: true }, 0).waitMs)), [0, START_INTERVAL_MS, 2 * START_INTERVAL_MS]);
   assert.equal(run.reserve({}, 0).waitMs, 0, 'the tests\' own calls are not spread');
   assert.equal(run.paced, false, 'a target without a gateway is not paced');
+});
+
+test('before the run meets a gateway, only a few calls of the head start are out at once; once it met one, the pace spaces them', async () => {
+  const run = new GatewayGate({ startIntervalMs: START_INTERVAL_MS });
+  const turns: number[] = [];
+  const waiting = Array.from({ length: START_WINDOW + 2 }, (_, index) => run.startTurn().then(() => turns.push(index)));
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(turns.length, START_WINDOW, `${turns.length} calls of the head start out at once`);
+  run.startSettled();
+  await new Promise((resolve) => setImmediate(resolve));
+  assert.equal(turns.length, START_WINDOW + 1, 'an answer frees one place');
+  // The gateway answers: every call waiting goes to the pace, which holds and spaces them.
+  run.answered(0, {}, 0);
+  await Promise.all(waiting);
+  assert.equal(turns.length, START_WINDOW + 2);
+});
+
+test('refusals right after a probe of the limit hold the run and slow nothing: the probe emptied the bucket', () => {
+  const gate = new GatewayGate();
+  gate.answered(0, {}, gate.reserve({}, 0).ticket);
+  assert.equal(gate.interval, 100);
+  gate.probing();
+  gate.answered(1000, {}, gate.reserve({}, 0).ticket);
+  assert.equal(gate.interval, 100, 'a refusal in the probe\'s wake is the probe\'s');
+  assert.ok(gate.reserve({}, performance.now()).waitMs > 900, 'and still holds the run for its Retry-After');
 });
 
 test('the run\'s pace is served to the workers: a gateway answer one worker meets holds and paces the others; unreachable, a worker paces itself', async () => {

@@ -82,11 +82,13 @@ class _Pace:
     """One pace for every call of this process (Schemathesis's workers are threads), as dxs's own
     callers keep (suites/support/gateway.ts, GatewayGate): nothing is paced before the gateway's
     first answer; each answer holds every call for its Retry-After, and paces the calls from then
-    on (ten a second, slower at each answer to a call sent under the current pace, quicker by a
-    fifth each 10 s without one), so the threads do not each meet the gateway on their own."""
+    on (ten a second, a quarter slower at each answer to a call sent under the current pace,
+    quicker by a fifth each 10 s without one in which calls waited for their slots, never again as
+    quick as a pace that met the gateway), so the threads do not each meet the gateway on their own."""
 
     FIRST_INTERVAL = 0.1
-    SLOWER = 1.5
+    SLOWER = 1.25
+    SHORT_OF_REFUSED = 1.1
     SLOWEST_INTERVAL = 2.0
     QUICKEN_AFTER = 10.0
     QUICKER = 0.8
@@ -101,6 +103,9 @@ class _Pace:
         self._next = 0.0
         self._last_answer = 0.0
         self._generation = 0
+        self._refused = 0.0
+        # A pace no call waited for was never tried against the gateway: it does not quicken.
+        self._pressed = False
 
     def take(self):
         with self._lock:
@@ -108,13 +113,18 @@ class _Pace:
             start = max(now, self._not_before)
             while self._interval is not None and start - self._last_answer > self.QUICKEN_AFTER:
                 self._last_answer += self.QUICKEN_AFTER
-                self._interval *= self.QUICKER
+                if not self._pressed:
+                    continue
+                self._pressed = False
+                self._interval = max(self._refused * self.SHORT_OF_REFUSED, self._interval * self.QUICKER)
                 if self._interval < self.UNPACED_BELOW:
                     self._interval = None
             slot = start
             if self._interval is not None:
                 slot = max(start, self._next)
                 self._next = slot + self._interval
+                if slot > start:
+                    self._pressed = True
             ticket = self._generation
         if slot > now:
             time.sleep(slot - now)
@@ -129,6 +139,9 @@ class _Pace:
             if ticket < self._generation:
                 return
             self._generation += 1
+            self._pressed = False
+            if self._interval is not None:
+                self._refused = max(self._refused, self._interval)
             self._interval = self.FIRST_INTERVAL if self._interval is None else min(self.SLOWEST_INTERVAL, self._interval * self.SLOWER)
 
 
