@@ -126,6 +126,8 @@ export async function pollUntilSettled(context: RunContext, description: string,
       return false;
     });
   } catch (error) {
+    // Cut short by the test's own time, the answer neither settled nor reached: no verdict on the target (issue 36).
+    if (error instanceof TestTimeRanOut) blockOnWait(error, { prerequisite: 'registration', requirement: 'CMP-STA-06', message: `${description}: ${last === undefined ? 'no answer yet' : shortly(last)}` });
     if (!(error instanceof SetupFailed) || last === undefined) throw error;
   }
   return { last: last as ApiResponse, reached: ended === 'reached', ended };

@@ -8,7 +8,7 @@
 import type { CompanyInput, ProviderARegistrationInput } from '../../fixtures/bodies.ts';
 import { fieldSatisfies, type Check } from '../../lib/checks.ts';
 import type { ApiClient, ApiResponse } from './client.ts';
-import { createClientToken, pollUntil, registerCompany, SetupFailed, shortly, type RegisteredCompany } from './companies.ts';
+import { blockOnWait, createClientToken, pollUntil, registerCompany, SetupFailed, shortly, TestTimeRanOut, type RegisteredCompany } from './companies.ts';
 import { registerRole, test as base } from './fixtures.ts';
 import { broken, recordBroken, requirePrerequisites, settle, unwrap, type Outcome, type RootCause } from './prerequisites.ts';
 import type { RunContext } from './run-context.ts';
@@ -86,7 +86,8 @@ function describeRecord(data: any): string {
 /**
  * Repeats a call until its answer satisfies `until`, within the run's async timeout, and returns
  * the last answer either way: the caller's checks judge it, so a timeout reads as the expected
- * value against the one the target kept answering.
+ * value against the one the target kept answering. Cut short by the test's own time instead, the
+ * test is blocked (blockOnWait): the target did not have its async timeout.
  */
 export async function pollResponse(context: RunContext, description: string, call: () => Promise<ApiResponse>, until: (response: ApiResponse) => boolean): Promise<ApiResponse> {
   let last: ApiResponse | undefined;
@@ -96,6 +97,8 @@ export async function pollResponse(context: RunContext, description: string, cal
       return until(last) ? true : undefined;
     });
   } catch (error) {
+    // The test's own time ran out first: nothing is known of the target, and the last answer is no verdict on it.
+    if (error instanceof TestTimeRanOut) blockOnWait(error, { prerequisite: 'provider-a', requirement: 'FLOW-06', message: `${description}: ${last === undefined ? 'no answer yet' : shortly(last)}` });
     if (!(error instanceof SetupFailed) || last === undefined) throw error;
   }
   return last as ApiResponse;
