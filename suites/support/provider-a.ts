@@ -8,7 +8,7 @@
 import type { CompanyInput, ProviderARegistrationInput } from '../../fixtures/bodies.ts';
 import { fieldSatisfies, type Check } from '../../lib/checks.ts';
 import type { ApiClient, ApiResponse } from './client.ts';
-import { blockOnWait, createClientToken, pollUntil, registerCompany, SetupFailed, shortly, TestTimeRanOut, type RegisteredCompany } from './companies.ts';
+import { blockOnWait, createClientToken, pollUntil, registerCompany, registrationCause, SetupFailed, shortly, TestTimeRanOut, type RegisteredCompany } from './companies.ts';
 import { registerRole, test as base } from './fixtures.ts';
 import { broken, recordBroken, requirePrerequisites, settle, unwrap, type Outcome, type RootCause } from './prerequisites.ts';
 import type { RunContext } from './run-context.ts';
@@ -61,7 +61,12 @@ export async function secondCompanyWithOrgNo(api: ApiClient, context: RunContext
     if (token === undefined) return undefined;
     const answer = await api.get('/companies/status', { auth: { clientToken: token } });
     return answer.status === 200 && answer.data?.Status === 'Registered' ? (answer.data as Record<string, any>) : undefined;
-  }, ['client-token', 'registration']).catch(() => undefined);
+  }, ['client-token', 'registration']).catch((error: unknown) => {
+    // A target may never register a second company with the same OrgNo (the test is skipped then), but a wait cut
+    // short by the test's own time says nothing of that: the test is blocked.
+    if (error instanceof TestTimeRanOut) blockOnWait(error, registrationCause(context, undefined));
+    return undefined;
+  });
   if (status === undefined || token === undefined) return undefined;
   return { input, erpId: input.ErpId, companyId: String(status.CompanyId ?? ''), token, status };
 }
