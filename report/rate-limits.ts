@@ -21,8 +21,6 @@ export interface GatewayAnswerRecord {
   limit?: string;
   /** Asked for: a probe of the limit (OBS-01's burst) sent its calls at once and took the answers as they came. */
   observed?: boolean;
-  /** When it came (ms since the epoch): where in the run the gateway answered. */
-  at?: number;
 }
 
 /** The `gateway` section of results.json. */

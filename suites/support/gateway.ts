@@ -18,6 +18,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 class Slots {
   private next = 0;
 
+  /** When the next slot is free: before `now`, the timeline stood idle since. */
+  get free(): number {
+    return this.next;
+  }
+
   /** The caller's slot, from `now` on: ms to wait (0: at once); the next slot is intervalMs after it. */
   reserve(intervalMs: number, now: number = performance.now()): number {
     const slot = Math.max(now, this.next);
@@ -123,6 +128,20 @@ const UNPACED_BELOW_MS = 5;
 /** Once a pace met the gateway, quickening stops a tenth short of it: that pace is known to be too quick. */
 const SHORT_OF_REFUSED = 1.1;
 /**
+ * Between two refusals the gateway's bucket was empty twice, and in between it let through at most
+ * its rate (it refills no quicker; a hold of Retry-After refills what it can): the calls it let
+ * through over the time are a lower bound of its limit, and the limit itself when the run pressed
+ * it all along, quicker than the bound (a run that left it room lets it overflow). Such a window, at
+ * least this long, is what the pace learns from.
+ */
+const LEARN_WINDOW_MS = 2000;
+/** A window the run pressed: no more than this share of it with no slot waiting its turn. */
+const PRESSED_SHARE = 0.9;
+/** After a refusal with a rate learnt, the pace goes this much under it. */
+const UNDER_LEARNT = 0.97;
+/** Slot times kept for a window: a minute at a hundred calls a second. */
+const MAX_WINDOW_SLOTS = 6000;
+/**
  * Before the run meets a gateway, at most this many calls of the head start are out at once: the
  * workers' registrations, all at once, are what a gateway's bucket refuses, and every call still
  * in flight when the first refusal comes is refused too. Without a gateway they cost a round trip
@@ -181,6 +200,10 @@ export class GatewayGate implements Gate {
   private pressed = false;
   /** Until then a refusal is the probe's doing (OBS-01's burst empties the bucket on purpose): it holds the run, it teaches nothing. */
   private probeUntil = 0;
+  /** The window since the last refusal that taught the pace: the slots handed out, the answers met, the time no slot waited, the slowest pace. */
+  private window: { from: number; heldUntil: number; slots: number[]; answers: number; idleMs: number; slowestRate: number } | undefined;
+  /** Calls a second the gateway let through in a window the run pressed: its limit, or just under. */
+  private learntRate: number | undefined;
   private startLeases: number[] = [];
   private startWaiters: Array<() => void> = [];
 
@@ -201,13 +224,18 @@ export class GatewayGate implements Gate {
       // A pace no call waited for was never tried against the gateway: it says nothing, it stays (RFC 7661's idea for TCP).
       if (!this.pressed) continue;
       this.pressed = false;
-      this.intervalMs = Math.max(this.refusedMs * SHORT_OF_REFUSED, this.intervalMs * QUICKER);
+      this.intervalMs = Math.max(this.refusedMs * SHORT_OF_REFUSED, this.learntRate === undefined ? 0 : 1000 / this.learntRate, this.intervalMs * QUICKER);
       if (this.intervalMs < UNPACED_BELOW_MS) this.intervalMs = undefined;
     }
     const intervalMs = Math.max(this.intervalMs ?? 0, this.floorMs);
     let slot = from;
     if (intervalMs > 0) {
+      if (this.window !== undefined && this.intervalMs !== undefined) {
+        this.window.idleMs += Math.max(0, from - Math.max(this.slots.free, this.window.heldUntil));
+        this.window.slowestRate = Math.min(this.window.slowestRate, 1000 / intervalMs);
+      }
       const paced = this.slots.reserve(intervalMs, from);
+      if (this.window !== undefined && this.window.slots.length < MAX_WINDOW_SLOTS) this.window.slots.push(from + paced);
       if (paced > 0) this.pressed = true;
       slot += paced;
     } else if (options.start === true && this.startIntervalMs > 0) slot += this.startSlots.reserve(this.startIntervalMs, from);
@@ -267,8 +295,7 @@ export class GatewayGate implements Gate {
   }
 
   /** The gateway answered: hold every call for waitMs, and pace the calls (slower each time). */
-  answered(waitMs: number, headers: Record<string, string>, ticket?: Ticket): void {
-    const now = performance.now();
+  answered(waitMs: number, headers: Record<string, string>, ticket?: Ticket, now: number = performance.now()): void {
     this.notBefore = Math.max(this.notBefore, now + waitMs);
     this.lastAnswerAt = now;
     // A call sent under an earlier pace met the gateway before the pace changed, and one sent
@@ -276,14 +303,43 @@ export class GatewayGate implements Gate {
     const stale = ticket === undefined ? this.gatewayMet : ticket < this.generation;
     this.gatewayMet = true;
     this.wakeStarts();
+    if (this.window !== undefined) this.window.answers++;
     if (stale || now < this.probeUntil) return;
     this.generation++;
     this.pressed = false;
+    this.learn(now);
     if (this.intervalMs !== undefined) this.refusedMs = Math.max(this.refusedMs, this.intervalMs);
     const announced = announcedRate(headers);
     const share = announced === undefined ? undefined : (1000 * this.processes) / announced;
-    const slower = this.intervalMs === undefined ? (share ?? FIRST_INTERVAL_MS) : this.intervalMs * SLOWER;
+    // A quarter slower, or with a rate learnt just under it, if that is less slow (still slower than the pace refused).
+    const learnt = this.learntRate === undefined ? Infinity : Math.max(1000 / (this.learntRate * UNDER_LEARNT), (this.intervalMs ?? 0) * 1.05);
+    const slower = this.intervalMs === undefined ? (share ?? FIRST_INTERVAL_MS) : Math.min(this.intervalMs * SLOWER, learnt);
     this.intervalMs = Math.min(SLOWEST_INTERVAL_MS, Math.max(share ?? 0, slower));
+  }
+
+  /**
+   * The window that ends with this refusal: what the gateway let through, over its time, when the
+   * run pressed it (its slots waited their turn nearly all along) at paces no slower than that,
+   * so that the bucket never overflowed; and no probe of the limit spent its calls meanwhile.
+   */
+  private learn(now: number): void {
+    const window = this.window;
+    // The hold is no idle time: the gateway refills while the run waits, as the window counts it.
+    this.window = { from: now, heldUntil: this.notBefore, slots: [], answers: 0, idleMs: 0, slowestRate: Infinity };
+    if (window === undefined || this.intervalMs === undefined) return;
+    const lengthMs = now - window.from;
+    if (lengthMs < LEARN_WINDOW_MS || window.slots.length >= MAX_WINDOW_SLOTS || this.probeUntil > window.from) return;
+    window.idleMs += Math.max(0, now - Math.max(this.slots.free, window.heldUntil));
+    if (window.idleMs > (1 - PRESSED_SHARE) * lengthMs) return;
+    const accepted = window.slots.filter((slot) => slot <= now).length - window.answers;
+    const rate = (accepted * 1000) / lengthMs;
+    if (!(rate > 0) || window.slowestRate < rate) return;
+    this.learntRate = Math.max(this.learntRate ?? 0, rate);
+  }
+
+  /** Calls a second learnt of a gateway that announces none, once learnt. */
+  get learnt(): number | undefined {
+    return this.learntRate;
   }
 
   /**
@@ -374,7 +430,7 @@ export class GatewayBudget {
   record(record: GatewayAnswerRecord): void {
     try {
       mkdirSync(dirname(this.file), { recursive: true });
-      appendFileSync(this.file, `${formatGatewayAnswer({ ...record, at: record.at ?? Date.now() })}\n`);
+      appendFileSync(this.file, `${formatGatewayAnswer(record)}\n`);
     } catch {
       // Without the file each process keeps to its own count: the report undercounts, the waits stay bounded.
       this.waitedMs += record.waitedMs;

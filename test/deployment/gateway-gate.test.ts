@@ -83,6 +83,31 @@ test('quickening stops short of a pace that met the gateway', () => {
   assert.equal(Math.round(gate.interval ?? 0), 110);
 });
 
+test('a window the run pressed between two refusals teaches the gateway\'s rate: the pace comes back just under it and never quickens past it', () => {
+  const gate = new GatewayGate();
+  gate.answered(1000, {}, gate.reserve({}, 0).ticket, 0);
+  assert.equal(gate.interval, 100);
+  // From the end of the hold, calls wait their turn all along (a call every 50 ms asks for a slot every 100 ms).
+  let ticket = 0;
+  for (let at = 1000; at <= 5000; at += 50) ticket = gate.reserve({}, at).ticket;
+  // Refused at 5 s: 41 slots came, one of them refused, 40 let through in 5 s (the hold counted: the bucket refilled then).
+  gate.answered(1000, {}, ticket, 5000);
+  assert.equal(gate.learnt, 8);
+  assert.equal(gate.interval, 125, 'a quarter slower (just under 8 a second would be slower still)');
+  for (let at = 6000; at <= 70_000; at += 50) gate.reserve({}, at);
+  assert.equal(gate.interval, 125, 'never quicker than the rate learnt');
+});
+
+test('a window the run left room in (calls seldom waited) teaches nothing: the gateway may have refilled past what it let through', () => {
+  const gate = new GatewayGate();
+  gate.answered(1000, {}, gate.reserve({}, 0).ticket, 0);
+  let ticket = 0;
+  for (let at = 1000; at <= 5000; at += 500) ticket = gate.reserve({}, at).ticket;
+  gate.answered(1000, {}, ticket, 5000);
+  assert.equal(gate.learnt, undefined);
+  assert.equal(gate.interval, 125);
+});
+
 test('--max-rps paces the run from its first call; the head start is spread while the run is unpaced', () => {
   const capped = new GatewayGate({ maxRps: 20 });
   assert.equal(capped.paced, true);
