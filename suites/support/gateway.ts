@@ -137,8 +137,9 @@ const SHORT_OF_REFUSED = 1.1;
 const LEARN_WINDOW_MS = 2000;
 /** A window the run pressed: no more than this share of it with no slot waiting its turn. */
 const PRESSED_SHARE = 0.9;
-/** After a refusal with a rate learnt, the pace goes this much under it. */
+/** After a refusal with a rate learnt, the pace goes this much under it, and at least this much slower than the pace refused. */
 const UNDER_LEARNT = 0.97;
+const SLOWER_THAN_REFUSED = 1.05;
 /** Slot times kept for a window: a minute at a hundred calls a second. */
 const MAX_WINDOW_SLOTS = 6000;
 /**
@@ -268,7 +269,7 @@ export class GatewayGate implements Gate {
   }
 
   /** A call of the head start was answered (whatever the answer): its place in the window is free. */
-  startSettled(): void {
+  settled(): void {
     this.startLeases.shift();
     this.wakeStarts();
   }
@@ -290,10 +291,6 @@ export class GatewayGate implements Gate {
     }
   }
 
-  settled(): void {
-    this.startSettled();
-  }
-
   /** The gateway answered: hold every call for waitMs, and pace the calls (slower each time). */
   answered(waitMs: number, headers: Record<string, string>, ticket?: Ticket, now: number = performance.now()): void {
     this.notBefore = Math.max(this.notBefore, now + waitMs);
@@ -312,7 +309,7 @@ export class GatewayGate implements Gate {
     const announced = announcedRate(headers);
     const share = announced === undefined ? undefined : (1000 * this.processes) / announced;
     // A quarter slower, or with a rate learnt just under it, if that is less slow (still slower than the pace refused).
-    const learnt = this.learntRate === undefined ? Infinity : Math.max(1000 / (this.learntRate * UNDER_LEARNT), (this.intervalMs ?? 0) * 1.05);
+    const learnt = this.learntRate === undefined ? Infinity : Math.max(1000 / (this.learntRate * UNDER_LEARNT), (this.intervalMs ?? 0) * SLOWER_THAN_REFUSED);
     const slower = this.intervalMs === undefined ? (share ?? FIRST_INTERVAL_MS) : Math.min(this.intervalMs * SLOWER, learnt);
     this.intervalMs = Math.min(SLOWEST_INTERVAL_MS, Math.max(share ?? 0, slower));
   }

@@ -86,7 +86,7 @@ export async function startRunPace(settings: { maxRps?: number }): Promise<RunPa
         gate.probing();
         reply.writeHead(204).end();
       } else if (message.method === 'POST' && message.url === '/settled') {
-        gate.startSettled();
+        gate.settled();
         reply.writeHead(204).end();
       } else if (message.method === 'POST' && message.url === '/answered' && typeof fields.waitMs === 'number') {
         gate.answered(fields.waitMs, fields.headers ?? {}, typeof fields.ticket === 'number' ? fields.ticket : undefined);

@@ -124,7 +124,7 @@ test('before the run meets a gateway, only a few calls of the head start are out
   const waiting = Array.from({ length: START_WINDOW + 2 }, (_, index) => run.startTurn().then(() => turns.push(index)));
   await new Promise((resolve) => setImmediate(resolve));
   assert.equal(turns.length, START_WINDOW, `${turns.length} calls of the head start out at once`);
-  run.startSettled();
+  run.settled();
   await new Promise((resolve) => setImmediate(resolve));
   assert.equal(turns.length, START_WINDOW + 1, 'an answer frees one place');
   // The gateway answers: every call waiting goes to the pace, which holds and spaces them.
