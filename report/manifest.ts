@@ -7,6 +7,8 @@
 // digest then covers the body and the signature, so even a changed byte of the signature is
 // named as a change of manifest.json without a public key to check it with.
 import { createHash, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename } from 'node:path';
 
 export const MANIFEST_FILE = 'manifest.json';
 
@@ -35,6 +37,11 @@ export interface Manifest {
 
 export function sha256(data: Buffer | string): string {
   return createHash('sha256').update(data).digest('hex');
+}
+
+/** A file's digest for a certificate; an absent file is named by its name alone, since a hand-over document carries no path of the machine. */
+export function fileSha256(path: string): string {
+  return existsSync(path) ? sha256(readFileSync(path)) : `absent (${basename(path)})`;
 }
 
 function body(manifest: Pick<Manifest, 'format' | 'createdAt' | 'files'>): string {

@@ -71,8 +71,8 @@ let byId: Map<string, Requirement> | undefined;
 
 export const REQUIREMENTS_PATH = new URL('./requirements.json', import.meta.url).pathname;
 
-/** The spec every `quote` is taken from: ../shared/spec beside the repository, or DXS_SPEC. */
-export const SPEC_PATH = process.env.DXS_SPEC ?? new URL('../../shared/spec/document-exchange-api.md', import.meta.url).pathname;
+/** The spec every `quote` is taken from: the project's own copy (spec/), so a package or a clone carries it; DXS_SPEC for another. */
+export const SPEC_PATH = process.env.DXS_SPEC ?? new URL('../spec/document-exchange-api.md', import.meta.url).pathname;
 
 export function loadRequirements(): readonly Requirement[] {
   cached ??= JSON.parse(readFileSync(REQUIREMENTS_PATH, 'utf8')) as Requirement[];

@@ -18,7 +18,7 @@ import { isLoopback } from '../../lib/target.ts';
 import { loadRequirements, REQUIREMENTS_PATH, SPEC_PATH } from '../../schemas/requirements.ts';
 import { certificateFacts, parseDeployment, type CertificateFacts, type KeyRole } from '../../report/certificate-facts.ts';
 import { renderCertificate } from '../../report/certificate.ts';
-import { buildManifest, MANIFEST_FILE, serialiseManifest, sha256, verifyPackage } from '../../report/manifest.ts';
+import { buildManifest, fileSha256, MANIFEST_FILE, serialiseManifest, verifyPackage } from '../../report/manifest.ts';
 import { displayPath, folderTimestamp, readResults } from '../../report/write.ts';
 import { readZip, writeZip, ZipError } from '../../report/zip.ts';
 import { addOptions, exitTwoOnUsageError } from '../options.ts';
@@ -93,10 +93,6 @@ function keyRoles(options: Record<string, unknown>, sources: Record<string, Opti
   return roles;
 }
 
-function fileSha256(path: string): string {
-  return existsSync(path) ? sha256(readFileSync(path)) : `absent (${path})`;
-}
-
 /** Every file below a folder, by its path relative to it with forward slashes. */
 export function readFolder(folder: string): Map<string, Buffer> {
   const files = new Map<string, Buffer>();
@@ -147,6 +143,8 @@ export async function runCertifyCommand(flags: Record<string, unknown>, env: Nod
     for (const key of NARROWING) {
       if (sources[key] !== 'default') throw new UsageError(`dxs certify runs the whole profile: ${sourceName(key, sources[key])} (${key}) cannot narrow it`);
     }
+    // A certificate names the spec it certifies against by its digest: without the spec there is nothing to name.
+    if (!existsSync(SPEC_PATH)) throw new UsageError(`the spec ${basename(SPEC_PATH)} cannot be read${process.env.DXS_SPEC !== undefined ? ' (DXS_SPEC)' : ''}: no certificate can name its digest`);
     if (typeof options.profile !== 'string' || options.profile === '') throw new UsageError(`--profile is required (known: ${Object.keys(profiles).join(', ')})`);
     if (profiles[options.profile] === undefined) throw new UsageError(`unknown profile "${options.profile}" (known: ${Object.keys(profiles).join(', ')})`);
     const parsed = typeof options.deployment === 'string' ? parseDeployment(options.deployment) : undefined;

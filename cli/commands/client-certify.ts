@@ -3,14 +3,14 @@
 // by the same renderer from the same facts, manifest.json (optionally signed) and a .zip; `dxs
 // certify verify` checks it as any other package.
 import type { KeyObject } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { basename, join, relative } from 'node:path';
 import { secrets } from '../../lib/redact.ts';
 import { SPEC_PATH } from '../../schemas/requirements.ts';
 import { CLIENT_AREAS, CLIENT_REQUIREMENTS_PATH, clientCatalogAsRequirements, loadClientRequirements } from '../../schemas/client-requirements.ts';
 import { certificateFacts, type CertificateFacts } from '../../report/certificate-facts.ts';
 import { renderCertificate } from '../../report/certificate.ts';
-import { buildManifest, MANIFEST_FILE, serialiseManifest, sha256 } from '../../report/manifest.ts';
+import { buildManifest, fileSha256, MANIFEST_FILE, serialiseManifest } from '../../report/manifest.ts';
 import { displayPath } from '../../report/write.ts';
 import { writeZip } from '../../report/zip.ts';
 import type { ClientResults } from '../../grading/results.ts';
@@ -26,10 +26,6 @@ export const CLIENT_PROFILE = {
   areas: [...CLIENT_AREAS] as string[],
   destructive: false,
 };
-
-function fileSha256(path: string): string {
-  return existsSync(path) ? sha256(readFileSync(path)) : `absent (${path})`;
-}
 
 /** Writes certificate.*, manifest.json and the .zip around a written client-check report; returns false when the PDF could not be printed. */
 export async function writeClientPackage(packageDir: string, results: ClientResults, input: { deployment: { name: string; version: string }; signKey?: KeyObject; command: string }): Promise<{ ok: boolean; facts: CertificateFacts }> {

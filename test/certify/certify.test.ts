@@ -13,6 +13,7 @@ import { readFolder } from '../../cli/commands/certify.ts';
 import { MANIFEST_FILE, sha256, verifyPackage } from '../../report/manifest.ts';
 import { REQUIREMENTS_PATH, SPEC_PATH } from '../../schemas/requirements.ts';
 import { filesUnder, runDxs, type CliResult } from '../runner/helpers.ts';
+import { machinePathsFound } from '../runner/machine-paths.ts';
 
 const RUN_BOUND_MS = 15 * 60_000;
 const scratch = mkdtempSync(join(tmpdir(), 'dxs-certify-'));
@@ -88,6 +89,13 @@ test('no file of the package holds a key or a token value', () => {
   }
   // The tokens were there to find: the run's report says where it redacted them.
   assert.match(readFileSync(join(clean, 'report', 'results.json'), 'utf8'), /\[REDACTED\]/);
+});
+
+test('no file of the package or its zip names a path of the machine it ran on (the repository, the home folder, the temporary folder)', () => {
+  const texts = new Map(filesUnder(clean).map((file) => [file, file.endsWith('.pdf') ? pdfText(file) : readFileSync(file, 'latin1')]));
+  texts.set(`${clean}.zip`, readFileSync(`${clean}.zip`, 'latin1'));
+  assert.deepEqual(machinePathsFound(texts), []);
+  assert.match(readFileSync(join(clean, 'certificate.json'), 'utf8'), /"file": "document-exchange-api\.md",\s*"sha256": "[0-9a-f]{64}"/);
 });
 
 test('with a sandbox fault the certificate says DOES NOT CONFORM and names the failing requirement and what it rests on', () => {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnSync } from 'node:child_process';
 import { SPEC_QUOTES } from '../../schemas/openapi-spec.ts';
+import { SPEC_PATH } from '../../schemas/requirements.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
 mkdirSync(join(root, '.dxs-tmp'), { recursive: true });
@@ -130,7 +131,7 @@ test('both documents lint clean with Redocly', () => {
 });
 
 // The spec export: what every implementation must do, and nothing the sandbox chose where the spec is silent.
-const specText = readFileSync(join(root, '..', 'shared', 'spec', 'document-exchange-api.md'), 'utf8');
+const specText = readFileSync(SPEC_PATH, 'utf8');
 const normalised = (text: string) => text.replace(/\s+/g, ' ').trim();
 
 function collect(value: unknown, key: string, found: unknown[] = []): unknown[] {

@@ -57,7 +57,7 @@ test('every requirement has a basis: a spec quote, an invariant, hardening or an
 });
 
 test('every spec quote of the catalog occurs in the spec, whitespace aside', () => {
-  assert.ok(existsSync(SPEC_PATH), `the spec is at ${SPEC_PATH} (../shared/spec beside the repository, or DXS_SPEC)`);
+  assert.ok(existsSync(SPEC_PATH), `the spec is at ${SPEC_PATH} (the project's spec/, or DXS_SPEC)`);
   const missing = quotesNotInSpec(loadRequirements(), readFileSync(SPEC_PATH, 'utf8'));
   assert.deepEqual(missing.map((requirement) => `${requirement.id}: "${requirement.quote}"`), []);
 });
