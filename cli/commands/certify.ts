@@ -11,7 +11,7 @@
 import { Command, Option } from 'commander';
 import { createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, join, relative, resolve, sep } from 'node:path';
+import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ConfigError, envName, flagName, TEST_OPTIONS, resolveCommandOptions, type OptionSource, type OptionSpec } from '../../lib/config.ts';
 import { REDACTED, secrets } from '../../lib/redact.ts';
 import { isLoopback } from '../../lib/target.ts';
@@ -63,12 +63,25 @@ export function readKey(path: string, kind: 'private' | 'public'): KeyObject {
 }
 
 /** The command as typed, with the value of every key option and every registered secret redacted. */
+/**
+ * A hand-over document carries no path of the machine it ran on: an absolute path given to the
+ * command (--report-dir /home/…/cert, --sign-key …) is shown relative to the folder it ran in, or
+ * by its last part when it lies outside.
+ */
+function withoutMachinePath(word: string): string {
+  const flag = /^(--[\w-]+=)(.*)$/.exec(word);
+  const [prefix, value] = flag !== null ? [flag[1], flag[2]] : ['', word];
+  if (!isAbsolute(value)) return word;
+  const inside = relative(process.cwd(), value);
+  return `${prefix}${inside !== '' && !inside.startsWith('..') && !isAbsolute(inside) ? inside : `…/${basename(value)}`}`;
+}
+
 export function redactedCommand(argv: readonly string[]): string {
   const secretFlags = new Set(['--api-key', '--api-key-without-delete']);
   const words = argv.map((word, index) => {
     if (index > 0 && secretFlags.has(argv[index - 1])) return REDACTED;
     const inline = /^(--api-key(?:-without-delete)?)=/.exec(word);
-    return inline !== null ? `${inline[1]}=${REDACTED}` : secrets.redactText(word);
+    return inline !== null ? `${inline[1]}=${REDACTED}` : secrets.redactText(withoutMachinePath(word));
   });
   const quote = (word: string): string => (/^[\w@%+=:,./[\]-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
   return ['dxs', ...words.map(quote)].join(' ');

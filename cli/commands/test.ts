@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { basename, join, resolve, sep } from 'node:path';
 import { ConfigError, TEST_OPTIONS, resolveCommandOptions, type ResolvedOptions } from '../../lib/config.ts';
 import { secrets } from '../../lib/redact.ts';
 import { openTarget, type Target } from '../../lib/target.ts';
@@ -147,12 +147,24 @@ function playwrightCli(): string {
   return createRequire(import.meta.url).resolve('@playwright/test/cli');
 }
 
+/**
+ * Installed as a package, the suites lie under node_modules, where Playwright does not compile
+ * TypeScript and Node refuses `.ts` (ERR_UNKNOWN_FILE_EXTENSION); tsx's loader, which runs the CLI
+ * itself, then compiles them, in Playwright's workers too (they inherit NODE_OPTIONS). In a clone
+ * Playwright's own compiler stays the only one.
+ */
+export function playwrightEnv(env: NodeJS.ProcessEnv, root = ROOT): NodeJS.ProcessEnv {
+  if (!root.split(sep).includes('node_modules')) return env;
+  const loader = `--import=${import.meta.resolve('tsx')}`;
+  return { ...env, NODE_OPTIONS: [env.NODE_OPTIONS, loader].filter((part) => part !== undefined && part !== '').join(' ') };
+}
+
 /** Runs Playwright; resolves with its exit code, or null when it had to be killed. */
 function runPlaywright(args: string[], env: NodeJS.ProcessEnv, onInterrupt: () => void): Promise<number | null> {
   return new Promise((resolvePromise) => {
     // Its own process group: a Ctrl-C reaches Playwright once, from us, so it shuts down gracefully
     // (a second SIGINT would make it exit at once, without writing the reports).
-    const child = spawn(process.execPath, [playwrightCli(), ...args], { cwd: ROOT, env, stdio: 'inherit', detached: true });
+    const child = spawn(process.execPath, [playwrightCli(), ...args], { cwd: ROOT, env: playwrightEnv(env), stdio: 'inherit', detached: true });
     let killTimer: NodeJS.Timeout | undefined;
     const forward = (signal: NodeJS.Signals): void => {
       onInterrupt();
@@ -179,7 +191,7 @@ function runPlaywright(args: string[], env: NodeJS.ProcessEnv, onInterrupt: () =
 function countSelectedTests(context: RunContext, env: NodeJS.ProcessEnv): Promise<number | undefined> {
   const args = ['test', '-c', PLAYWRIGHT_CONFIG, '--list', '--reporter=json', ...(context.shard === undefined ? [] : ['--shard', context.shard])];
   return new Promise((resolvePromise) => {
-    const child = spawn(process.execPath, [playwrightCli(), ...args], { cwd: ROOT, env: { ...env, [RUN_CONTEXT_ENV]: JSON.stringify(context) }, stdio: ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, [playwrightCli(), ...args], { cwd: ROOT, env: playwrightEnv({ ...env, [RUN_CONTEXT_ENV]: JSON.stringify(context) }), stdio: ['ignore', 'pipe', 'ignore'] });
     const chunks: Buffer[] = [];
     const timer = setTimeout(() => child.kill('SIGKILL'), LIST_TIMEOUT_MS);
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -2,11 +2,14 @@
 // a failing requirement carries the sentence it rests on, and what is not covered says why.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { certificateFacts, parseDeployment, type CertificateInput } from '../../report/certificate-facts.ts';
 import { renderCertificate } from '../../report/certificate.ts';
 import { summarise, type Results, type TestRecord } from '../../report/results.ts';
 import type { Requirement } from '../../schemas/requirements.ts';
 import { redactedCommand } from '../../cli/commands/certify.ts';
+import { runDxs } from '../runner/helpers.ts';
 
 const catalog: Requirement[] = [
   { id: 'TOK-01', level: 'MUST', area: 'tokens', endpoints: [], statement: 'A token is created.', test: '', basis: 'spec', quote: 'The  token\n is returned.' },
@@ -86,4 +89,15 @@ test('a deployment is a name and a version; the command keeps no key', () => {
     redactedCommand(['certify', '--api-key', 'k-1', '--api-key-without-delete=k-2', '--deployment', 'acme dx 2', '--profile', 'inbox']),
     "dxs certify --api-key [REDACTED] --api-key-without-delete=[REDACTED] --deployment 'acme dx 2' --profile inbox",
   );
+  // No path of the machine: inside the folder it ran in, relative; outside it, the last part only.
+  assert.equal(
+    redactedCommand(['certify', '--report-dir', join(process.cwd(), 'packages', 'acme'), `--sign-key=${join(tmpdir(), 'keys', 'signing.pem')}`, '--profile', 'inbox']),
+    "dxs certify --report-dir packages/acme '--sign-key=…/signing.pem' --profile inbox",
+  );
+});
+
+test('without the spec dxs certify issues no certificate: it exits 2 before the run, naming the spec by its name only', async () => {
+  const result = await runDxs(['certify', '--profile', 'inbox', '--deployment', 'acme 1', '--report-dir', join(tmpdir(), `dxs-no-spec-${process.pid}`)], { env: { DXS_SPEC: '/nonexistent/spec/document-exchange-api.md' }, timeoutMs: 60_000 });
+  assert.equal(result.code, 2, result.stderr);
+  assert.match(result.stderr, /the spec document-exchange-api\.md cannot be read \(DXS_SPEC\)/);
 });
