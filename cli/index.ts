@@ -10,6 +10,8 @@ import { registerCleanCommand } from './commands/clean.ts';
 import { registerCertifyCommand } from './commands/certify.ts';
 import { registerKeysCommand } from './commands/keys.ts';
 import { registerClientCheckCommand } from './commands/client-check.ts';
+import { registerDoctorCommand } from './commands/doctor.ts';
+import { registerSetupCommand } from './commands/setup.ts';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -31,6 +33,8 @@ registerCleanCommand(program);
 registerCertifyCommand(program);
 registerKeysCommand(program);
 registerClientCheckCommand(program);
+registerDoctorCommand(program);
+registerSetupCommand(program);
 
 program.addHelpText(
   'after',
@@ -51,6 +55,7 @@ Examples:
   $ dxs certify verify reports/certify-<timestamp>.zip --public-key keys/dxs-signing-key.pub.pem
   $ dxs keys generate --out keys/              an Ed25519 key pair to sign packages with
   $ dxs client-check -- node my-erp-client.js  grade an ERP client of the API against the spec
+  $ dxs doctor || dxs setup                    which tool each command needs, and install k6 and Schemathesis
 
 Exit codes: 0 passed, 1 a test or threshold failed, 2 usage, configuration or unreachable target.`,
 );

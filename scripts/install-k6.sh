@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds k6 from the Go module proxy into .tools/bin. Idempotent: a working k6 there is kept.
+# Builds k6 from the Go module proxy into .tools/bin (DXS_TOOLS_DIR/bin instead: dxs setup's user
+# cache folder). Idempotent: a working k6 there is kept.
 # No prebuilt binary can be downloaded on our machines, so the Go toolchain builds it.
 #
 # Why not plain `go install go.k6.io/k6/v2@VERSION`: it looks up @latest for a deprecation
@@ -8,7 +9,7 @@
 # v2.3.0's zip is refused by the proxy (403), so v2.2.0 is the usual result.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-bin="$root/.tools/bin"
+bin="${DXS_TOOLS_DIR:-$root/.tools}/bin"
 mkdir -p "$bin"
 if [ -x "$bin/k6" ] && "$bin/k6" version >/dev/null 2>&1; then
   echo "k6 present: $("$bin/k6" version | head -n 1)"

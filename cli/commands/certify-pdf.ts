@@ -3,8 +3,9 @@
 // package is used (scripts/install-chromium.sh); DXS_CHROMIUM names another executable.
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import { chromiumPath } from '../tools.ts';
 
-export const CHROMIUM = process.env.DXS_CHROMIUM ?? '/usr/bin/chromium';
+export const CHROMIUM = chromiumPath();
 
 /** A4 less the certificate's 12 mm margins, in CSS pixels (96 per inch). */
 const PRINTABLE_WIDTH_PX = Math.floor(((210 - 24) / 25.4) * 96);

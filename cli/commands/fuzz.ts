@@ -17,6 +17,7 @@ import { secrets } from '../../lib/redact.ts';
 import { openTarget, targetOptionsOf, type Target } from '../../lib/target.ts';
 import { buildOpenApi } from '../../schemas/openapi.ts';
 import { addOptions, exitTwoOnUsageError } from '../options.ts';
+import { schemathesisCandidates } from '../tools.ts';
 import { describeRelaxations, excludedChecksArguments, fuzzConfigToml, listedMethods, requiredStringFields, resourceWaitSeconds, type FuzzExport } from './fuzz/config.ts';
 import { createdBySchemathesis, describeCreated } from './fuzz/created.ts';
 import { writeFuzzReport } from './fuzz/report.ts';
@@ -36,20 +37,21 @@ export const FUZZ_OPTIONS: readonly OptionSpec[] = [
   { key: 'seed', kind: 'integer', argument: 'N', description: "Schemathesis' random seed, to repeat a run (default: one drawn and printed with the command that repeats the run)" },
   { key: 'keepData', kind: 'boolean', default: false, description: 'keep the companies the setup and Schemathesis registered (by default they are deleted at the end when the key holds DeleteRegistration; see fuzz-setup/created.json)' },
   { key: 'sandboxExact', kind: 'boolean', default: false, description: "fuzz the embedded sandbox with its own, sandbox-exact export (its self-check) instead of the spec export every implementation must pass; not with --base-url" },
-  { key: 'schemathesis', kind: 'string', argument: 'PATH', description: 'the schemathesis executable (default: .tools/venv/bin/schemathesis, installed by scripts/setup.sh)' },
+  { key: 'schemathesis', kind: 'string', argument: 'PATH', description: "the schemathesis executable (default: .tools/venv/bin/schemathesis of a clone, installed by scripts/setup.sh, then dxs setup's venv, then PATH)" },
 ];
 
 class FuzzUnavailable extends ConfigError {}
 
 /** The Schemathesis executable, or FuzzUnavailable saying what to install. */
-export function findSchemathesis(explicit?: string): string {
-  const candidate = explicit ?? join(ROOT, '.tools', 'venv', 'bin', 'schemathesis');
-  if (existsSync(candidate) && spawnSync(candidate, ['--version'], { encoding: 'utf8', timeout: 60_000 }).status === 0) return candidate;
+export function findSchemathesis(explicit?: string, env: NodeJS.ProcessEnv = process.env): string {
+  for (const { path } of schemathesisCandidates(explicit, env, ROOT)) {
+    if (path !== undefined && existsSync(path) && spawnSync(path, ['--version'], { encoding: 'utf8', timeout: 60_000 }).status === 0) return path;
+  }
   const python = spawnSync('python3', ['--version'], { encoding: 'utf8' });
   if (python.error !== undefined || python.status !== 0) {
-    throw new FuzzUnavailable('dxs fuzz needs Python 3 and Schemathesis, and no python3 was found: install Python 3.9+ and run scripts/setup.sh (it installs Schemathesis into .tools/venv)');
+    throw new FuzzUnavailable('dxs fuzz needs Python 3 and Schemathesis, and no python3 was found: install Python 3.9+ and run dxs setup --tool schemathesis (in a clone scripts/setup.sh; either installs Schemathesis into a venv)');
   }
-  throw new FuzzUnavailable(`Schemathesis is not installed${explicit === undefined ? ' in .tools/venv' : ` at ${explicit}`}: run scripts/setup.sh (or bash scripts/install-schemathesis.sh)`);
+  throw new FuzzUnavailable(`Schemathesis is not installed${explicit === undefined ? ' in .tools/venv nor in dxs setup\'s venv' : ` at ${explicit}`}: run dxs setup --tool schemathesis (in a clone scripts/setup.sh, or bash scripts/install-schemathesis.sh)`);
 }
 
 /** How long Schemathesis gets to write its reports after the interrupt at --duration. */
@@ -218,7 +220,7 @@ With --sandbox-exact (the embedded sandbox only), the sandbox's own export, and 
 cannot state that relax its checks:
 ${describeRelaxations('sandbox-exact').map((line) => `  ${line}`).join('\n')}
 
-Needs Python 3 and Schemathesis (scripts/setup.sh installs a pinned version into .tools/venv).
+Needs Python 3 and Schemathesis (dxs setup installs a pinned version into a user cache folder, scripts/setup.sh into a clone's .tools/venv).
 Exit codes: 0 no failure, 1 Schemathesis found a failure or an operation got only 401/404, 2 usage,
 configuration, unreachable target, or Python/Schemathesis missing.`);
   command.action(async (flags: Record<string, unknown>) => {

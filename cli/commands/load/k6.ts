@@ -1,51 +1,28 @@
 // Finding k6: --k6 PATH, then K6_BIN, then PATH, then the project's .tools/bin/k6 (built by
-// scripts/install-k6.sh). When none works the CLI says how to get it and exits 2.
-import { accessSync, constants, existsSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+// scripts/install-k6.sh), then dxs setup's user cache folder (cli/tools.ts). When none works the CLI
+// says how to get it and exits 2.
+import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { isExecutable, k6Candidates, userToolsDir } from '../../tools.ts';
 
 export const PROJECT_ROOT = new URL('../../../', import.meta.url).pathname.replace(/\/$/, '');
 export const PROJECT_K6 = join(PROJECT_ROOT, '.tools', 'bin', 'k6');
 
 export class K6NotFound extends Error {}
 
-function isExecutable(path: string): boolean {
-  try {
-    accessSync(path, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-function onPath(): string | undefined {
-  for (const directory of (process.env.PATH ?? '').split(delimiter)) {
-    if (directory === '') continue;
-    const candidate = join(directory, 'k6');
-    if (isExecutable(candidate)) return candidate;
-  }
-  return undefined;
-}
-
-const HOW_TO_GET = 'Build it with: bash scripts/install-k6.sh (or point K6_BIN or --k6 at a k6 binary)';
+const HOW_TO_GET = 'Build it with: dxs setup --tool k6 (into the user cache folder), or in a clone bash scripts/install-k6.sh (or point K6_BIN or --k6 at a k6 binary)';
 
 /** The k6 binary to use, or K6NotFound with the way to get one. */
-export function findK6(explicit?: string, projectK6: string = PROJECT_K6): string {
-  const candidates: Array<[string, string | undefined]> = [
-    ['--k6', explicit],
-    ['K6_BIN', process.env.K6_BIN || undefined],
-    ['PATH', onPath()],
-    ['.tools/bin/k6', existsSync(projectK6) ? projectK6 : undefined],
-  ];
-  for (const [source, path] of candidates) {
+export function findK6(explicit?: string, projectK6: string = PROJECT_K6, env: NodeJS.ProcessEnv = process.env): string {
+  for (const { source, path, explicit: given } of k6Candidates(explicit, env, projectK6)) {
     if (path === undefined) continue;
     if (!isExecutable(path)) {
-      if (source === '--k6' || source === 'K6_BIN') throw new K6NotFound(`k6 given by ${source} is not an executable file: ${path}. ${HOW_TO_GET}`);
+      if (given) throw new K6NotFound(`k6 given by ${source} is not an executable file: ${path}. ${HOW_TO_GET}`);
       continue;
     }
     return path;
   }
-  throw new K6NotFound(`k6 not found (looked at --k6, K6_BIN, PATH and .tools/bin/k6). ${HOW_TO_GET}`);
+  throw new K6NotFound(`k6 not found (looked at --k6, K6_BIN, PATH, .tools/bin/k6 and dxs setup's ${join(userToolsDir(env), 'bin')}). ${HOW_TO_GET}`);
 }
 
 /** "k6 v2.2.0 (...)" or undefined when the binary does not run. */
