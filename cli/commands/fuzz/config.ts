@@ -1,7 +1,7 @@
 // The Schemathesis configuration of `dxs fuzz`: the credentials (in a file, never on a command
 // line), and the checks relaxed or turned off. Against the spec export every relaxation quotes the
 // spec sentence that forces it; against the sandbox-exact export (the sandbox's self-check) each
-// names the sandbox rule JSON Schema cannot state. `dxs fuzz --help`, the README and the report
+// names the sandbox rule JSON Schema cannot state. `dxs fuzz --help`, docs/fuzz.md and the report
 // list them.
 import { fileURLToPath } from 'node:url';
 import { SPEC_QUOTES, type SpecQuote } from '../../../schemas/openapi-spec.ts';
@@ -195,7 +195,7 @@ export function disabledChecksOf(exportKind: FuzzExport): readonly DisabledCheck
 
 const quoted = (quotes: SpecQuote[] | undefined): string => (quotes === undefined || quotes.length === 0 ? '' : ` (spec: ${quotes.map((quote) => `"${SPEC_QUOTES[quote]}"`).join(' ')})`);
 
-/** One line per relaxation, for --help, the README and the report. */
+/** One line per relaxation, for --help, docs/fuzz.md and the report. */
 export function describeRelaxations(exportKind: FuzzExport = 'spec'): string[] {
   return [
     ...disabledChecksOf(exportKind).map((disabled) => `every operation: ${disabled.check} is off, because ${disabled.rule}${quoted(disabled.quotes)}`),
