@@ -32,6 +32,7 @@ import type { CreatedPoint } from './load/results.ts';
 import { DEFAULT_COMPARE_SETTINGS, type CompareSettings } from './load/statistics.ts';
 import { compareRuns, comparisonLines, loadBaseline, type LoadComparison, type ScriptSamples } from './load/compare.ts';
 import { collectMergeInputs } from './load/merge-inputs.ts';
+import { checkOutput, collectOutput, dashboardPort, DEFAULT_DASHBOARD_PORT, K6_OUTPUTS } from './load/outputs.ts';
 import { writeLoadHistory } from './load/history.ts';
 
 const duration = (value: unknown): string | undefined => {
@@ -56,7 +57,7 @@ const RUN_OPTIONS: readonly OptionSpec[] = [
   { key: 'schemaSample', kind: 'integer', argument: 'N', description: `validate one checked response in N against its schema (0: never; default ${DEFAULT_SCHEMA_SAMPLE}: each one)` },
   { key: 'ssnCount', kind: 'integer', argument: 'N', check: positive, description: 'SSNs per provider A lookup (default 5000, at most 500000)' },
   { key: 'seed', kind: 'integer', argument: 'N', description: 'seed of the generated data' },
-  { key: 'k6', kind: 'string', argument: 'PATH', description: 'k6 binary (default: K6_BIN, then PATH, then .tools/bin/k6)' },
+  { key: 'k6', kind: 'string', argument: 'PATH', description: "k6 binary (default: K6_BIN, then PATH, then .tools/bin/k6, then dxs setup's)" },
 ];
 
 const LOAD_OPTIONS: readonly OptionSpec[] = [
@@ -220,6 +221,8 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
   let segment: Segment | undefined;
   let k6: string;
   let target: Target;
+  let outputs: string[];
+  let dashboard: number | undefined;
   try {
     options = resolveFlags(LOAD_OPTIONS, flags);
     scripts = chooseScripts(String(options.script));
@@ -231,6 +234,8 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
     thresholdsPath(options);
     checkRunNumbers(options);
     if (options.baseline !== undefined) checkBaseline(String(options.baseline));
+    outputs = ((flags.out as string[] | undefined) ?? []).map(checkOutput);
+    dashboard = dashboardPort(flags.dashboard);
     k6 = findK6(options.k6 as string | undefined);
     target = await openTarget(targetOptionsOf(options));
   } catch (error) {
@@ -278,7 +283,7 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
         notes.push(`Interrupted: ${script} and the scripts after it did not run.`);
         break;
       }
-      const run = await runScript({ k6, script, settings, directory: join(reportDir, script), segment, inheritOutput: process.stdout.isTTY === true, connection: target.connection, maxRps: options.maxRps as number | undefined });
+      const run = await runScript({ k6, script, settings, directory: join(reportDir, script), segment, inheritOutput: process.stdout.isTTY === true, connection: target.connection, maxRps: options.maxRps as number | undefined, outputs, dashboardPort: dashboard });
       artifacts.push(run);
       const code = exitCodeOf(run.exitCode);
       if (run.rawFiles.length > 0) {
@@ -403,6 +408,11 @@ export function registerLoadCommand(program: Command): void {
     .command('load')
     .description('run k6 load scripts (one per flow) with a workload profile and per-endpoint thresholds');
   addOptions(load, LOAD_OPTIONS);
+  load
+    .option('--out <OUTPUT>', `also send k6's metrics to one of its outputs, name or name=configuration (repeatable): ${Object.keys(K6_OUTPUTS).join(', ')}; configured by k6's own variables (K6_PROMETHEUS_RW_SERVER_URL, K6_INFLUXDB_*, K6_OTEL_*, ...)`, collectOutput)
+    .option('--dashboard [PORT]', `serve k6's live web dashboard on 127.0.0.1 while the run lasts (default port ${DEFAULT_DASHBOARD_PORT}); dashboard.html is exported either way`)
+    // Positional: what follows a subcommand (merge, k8s) is that subcommand's, so that `dxs load k8s --out DIR` is k8s's folder, not a k6 output.
+    .enablePositionalOptions();
   load.addHelpText(
     'after',
     `
@@ -415,6 +425,7 @@ Examples:
   $ dxs load --script register-and-poll --base-url https://staging.example/v1/api --api-key "$KEY"
                  (the run's companies are deleted when k6 ends; --keep-data keeps them for dxs clean --from)
   $ dxs load --profile average --baseline reports/load-last-release
+  $ K6_PROMETHEUS_RW_SERVER_URL=http://127.0.0.1:9090/api/v1/write dxs load --out experimental-prometheus-rw --dashboard
   $ dxs load report history reports/load-*
 
 Exit codes: 0 thresholds passed (and, with --baseline, no endpoint slower), 1 thresholds failed, a rule

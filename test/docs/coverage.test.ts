@@ -1,5 +1,5 @@
 // Every command and every option that `--help` prints is documented in docs/ (all pages
-// together): the command tree is read from commander itself (test/docs/cli-tree.ts), so a new
+// together): the command tree is read from commander itself (scripts/cli-tree.ts), so a new
 // option without its documentation fails here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -17,7 +17,7 @@ function markdownUnder(directory: string): string[] {
 }
 
 const tree = JSON.parse(
-  execFileSync(process.execPath, ['--import', 'tsx', '--import', join(ROOT, 'test', 'docs', 'cli-tree.ts'), join(ROOT, 'cli', 'index.ts')], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 }),
+  execFileSync(process.execPath, ['--import', 'tsx', '--import', join(ROOT, 'scripts', 'cli-tree.ts'), join(ROOT, 'cli', 'index.ts')], { cwd: ROOT, encoding: 'utf8', timeout: 60_000 }),
 ) as Array<{ path: string; options: string[] }>;
 const pages = markdownUnder(join(ROOT, 'docs'));
 const docs = pages.map((page) => readFileSync(page, 'utf8')).join('\n');

@@ -1,5 +1,6 @@
 // Runs one load script with k6 and collects what it wrote: the raw points (--out json), k6's
-// summary export, the web-dashboard HTML export and, off a TTY, k6's own output as a log.
+// summary export, the web-dashboard HTML export and, off a TTY, k6's own output as a log; and
+// passes on the outputs and the live dashboard the user asked for (outputs.ts).
 import { spawn } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,6 +11,7 @@ import { settingsEnvironment, type RunSettings } from '../../../load/lib/run-set
 import { segmentArguments, type Segment } from './segments.ts';
 import type { ScriptArtifacts } from './report.ts';
 import { bundleScript } from './bundle.ts';
+import { dashboardEnvironment, outputArguments, outputEnvironment } from './outputs.ts';
 import { childNetwork } from '../../../lib/child-network.ts';
 import type { Connection } from '../../../lib/transport.ts';
 
@@ -57,6 +59,10 @@ export interface RunScriptInput {
   connection?: Connection;
   /** --max-rps: k6's own global cap on requests a second (its --rps), to stay under a gateway's limit. */
   maxRps?: number;
+  /** --out: k6's own outputs besides the raw points dxs reads (outputs.ts). */
+  outputs?: readonly string[];
+  /** --dashboard: serve k6's live web dashboard on 127.0.0.1 at this port while the run lasts. */
+  dashboardPort?: number;
 }
 
 /** Runs k6; resolves with its exit code and the files it wrote. */
@@ -69,6 +75,7 @@ export async function runScript(input: RunScriptInput): Promise<ScriptArtifacts 
   const args = ['run', '--summary-export', summary, '--out', `json=${raw}`, '--system-tags', SYSTEM_TAGS, '--no-usage-report'];
   if (input.segment !== undefined) args.push(...segmentArguments(input.segment));
   if (input.maxRps !== undefined) args.push('--rps', String(Math.max(1, Math.floor(input.maxRps))));
+  args.push(...outputArguments(input.outputs ?? []));
   // The bundle lives as long as the run; k6 reads it at start and in every VU's init.
   const bundleDirectory = input.scriptFile === undefined ? mkdtempSync(join(tmpdir(), 'dxs-load-script-')) : undefined;
   try {
@@ -91,12 +98,9 @@ async function runK6(input: RunScriptInput, args: string[], files: { raw: string
   const network = childNetwork(input.connection, inherited);
   const env = {
     ...network.env,
+    ...outputEnvironment(input.outputs ?? [], process.env),
     ...settingsEnvironment(input.settings, true),
-    K6_WEB_DASHBOARD: 'true',
-    K6_WEB_DASHBOARD_EXPORT: dashboard,
-    // -1: no dashboard server, so nothing binds a port and k6 exits when the test ends.
-    K6_WEB_DASHBOARD_PORT: '-1',
-    K6_WEB_DASHBOARD_PERIOD: dashboardPeriod(input.settings),
+    ...dashboardEnvironment(input.dashboardPort, dashboard, dashboardPeriod(input.settings)),
     K6_NO_USAGE_REPORT: 'true',
   };
   const exitCode = await new Promise<number>((resolve, reject) => {
