@@ -14,7 +14,7 @@ import { validateThresholdsFile, type DeliveryTimeLimits } from '../../load/lib/
 import type { ExchangeEvent } from '../../lib/exchange-history.ts';
 import { attachExchange, DEFAULT_ASYNC_TIMEOUT_MS } from './load/exchange.ts';
 import { DEFAULT_CHECK_INTERVAL, DEFAULT_SCHEMA_SAMPLE } from '../../load/lib/run-settings.ts';
-import { findK6, K6NotFound, PROJECT_ROOT } from './load/k6.ts';
+import { findK6, K6NotFound } from './load/k6.ts';
 import { parseSegment, type Segment } from './load/segments.ts';
 import { DEFAULT_THRESHOLDS_FILE, VALIDATORS_BUNDLE, runScript, scriptNames, type ScriptSettings } from './load/run.ts';
 import { analyse, thresholdsFromSummaries, type RunResult } from './load/results.ts';
@@ -189,7 +189,7 @@ export function exitCodeOf(k6ExitCode: number): 0 | 1 | 2 {
 /** The report folder: --report-dir (or DXS_REPORT_DIR, a config file), else reports/load-<timestamp>/. */
 function reportDirOf(options: ResolvedOptions | undefined, flags: Record<string, unknown>, startedAt: Date): string {
   const chosen = options?.reportDir ?? flags.reportDir ?? (process.env[envName('reportDir')] || undefined);
-  return resolve(String(chosen ?? join(PROJECT_ROOT, 'reports', `load-${timestamp(startedAt)}`)));
+  return resolve(String(chosen ?? join('reports', `load-${timestamp(startedAt)}`)));
 }
 
 /** A run that did not start still leaves a report that says why (exit 2 follows). */
@@ -354,7 +354,7 @@ async function compareWithBaseline(directory: string, current: ScriptSamples[], 
 }
 
 async function runMerge(inputs: string[], flags: Record<string, unknown>): Promise<number> {
-  const out = resolve(String(flags.out ?? join(PROJECT_ROOT, 'reports', `load-merge-${timestamp(new Date())}`)));
+  const out = resolve(String(flags.out ?? join('reports', `load-merge-${timestamp(new Date())}`)));
   const runners = flags.runners === undefined ? undefined : Number(flags.runners);
   if (runners !== undefined && !(Number.isInteger(runners) && runners > 0)) throw new ConfigError(`--runners ${String(flags.runners)}: a whole number of at least 1`);
   const asyncTimeout = flags.asyncTimeout === undefined ? undefined : Number(flags.asyncTimeout);
@@ -469,7 +469,7 @@ DXS_* variables or --config FILE.`,
     .option('--out <DIR>', 'where to write load-history.html and load-history.json (default: reports/)')
     .addHelpText('after', '\nExample:\n  $ dxs load report history reports/load-*\n\nExit codes: 0 the page was written, 2 no load report among the folders.')
     .action((directories: string[], flags: { out?: string }) => {
-      process.exit(writeLoadHistory(directories, resolve(flags.out ?? join(PROJECT_ROOT, 'reports'))));
+      process.exit(writeLoadHistory(directories, resolve(flags.out ?? 'reports')));
     });
 
   const k8s = load
