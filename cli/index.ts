@@ -35,6 +35,10 @@ registerKeysCommand(program);
 registerClientCheckCommand(program);
 registerDoctorCommand(program);
 registerSetupCommand(program);
+// After the commands are added, so that none inherits it: the program's own options only before a
+// command, so that what follows `dxs load` reaches load (which keeps its subcommands' options theirs,
+// `dxs load k8s --out DIR` beside `dxs load --out OUTPUT`) instead of being gathered by the program first.
+program.enablePositionalOptions();
 
 program.addHelpText(
   'after',
