@@ -17,6 +17,7 @@ import { childNetwork } from '../../lib/child-network.ts';
 import { connectionInfo, connectionLines } from '../../report/connection.ts';
 import { WORKER_MEMORY_MB } from '../../lib/concurrency.ts';
 import { collectTiming, timingLines } from '../../report/timing.ts';
+import { addRunPhases, criticalPath, criticalPathLine } from '../../report/timeline.ts';
 import { TIMING_FOLDER } from '../../suites/support/timing.ts';
 import { newRunPrefix, runSeed } from '../../fixtures/run-prefix.ts';
 import { REQUIREMENT_AREAS } from '../../schemas/requirements.ts';
@@ -315,16 +316,22 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   let interrupted = false;
   let code: number | null;
   let cleanup: CleanupReport | undefined;
+  let playwrightStartedAt: number | undefined;
+  let playwrightEndedAt: number | undefined;
+  let cleanupEndedAt: number | undefined;
   const network = childNetwork(target.connection, env);
   try {
+    playwrightStartedAt = Date.now();
     code = await runPlaywright(args, { ...network.env, [RUN_CONTEXT_ENV]: JSON.stringify(context) }, () => {
       interrupted = true;
     });
   } finally {
+    playwrightEndedAt = Date.now();
     network.dispose();
     // Before the embedded sandbox stops, and after a failed or interrupted run too.
     // As many deletes at once as the run had workers (at least the usual 4): the target has had that many calls at once.
     cleanup = await cleanUpAfterRun(context, options.keepData === true, Math.max(CLEANUP_CONCURRENCY, workers), pace.gate);
+    cleanupEndedAt = Date.now();
     await pace.close();
     await target.close().catch(() => {});
   }
@@ -355,7 +362,16 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   const interval = pace.gate.interval;
   if (results.gateway !== undefined && results.gateway.answers > 0 && interval !== undefined) results.gateway.endPace = Math.round(10_000 / interval) / 10;
   results.timing = collectTiming(join(reportDir, TIMING_FOLDER), { workers, workersReason: chosen.reason, latencyMs: context.latencyMs, workerMemoryMb: options.workers === undefined ? WORKER_MEMORY_MB : undefined });
-  for (const line of timingLines(results.timing)) console.error(`dxs test: ${line}`);
+  if (results.timeline !== undefined && playwrightEndedAt !== undefined) {
+    const from = started.getTime();
+    results.timeline = addRunPhases(results.timeline, [
+      { kind: 'startup', name: 'dxs starts: the target, its probes, the choice of workers', startMs: 0, endMs: (playwrightStartedAt ?? from) - from },
+      { kind: 'cleanup', name: 'Playwright writes its reports and stops its workers', startMs: results.timeline.wallMs, endMs: playwrightEndedAt - from },
+      { kind: 'cleanup', name: `the cleanup: ${cleanupLine(cleanup).replace(/^cleanup: /, '')}`, startMs: playwrightEndedAt - from, endMs: (cleanupEndedAt ?? playwrightEndedAt) - from },
+    ]);
+  }
+  const path = results.timeline === undefined ? undefined : criticalPath(results.timeline);
+  for (const line of [...timingLines(results.timing), ...(path === undefined ? [] : [criticalPathLine(path)])]) console.error(`dxs test: ${line}`);
   console.error(`dxs test: ${cleanupLine(cleanup)}`);
   if (judge !== undefined) results.baseline = applyBaseline(results, judge);
   // Rewritten with every secret the workers saw, and with the final status.
