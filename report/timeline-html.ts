@@ -3,7 +3,7 @@
 // duration, a legend, and the critical path under it. No script, nothing fetched: the page is
 // kept as evidence and opened offline, where a trace viewer would need a service.
 import { escapeHtml } from './escape-html.ts';
-import { criticalPath, criticalPathLine, TIMELINE_KIND_LABEL, type RunTimeline, type TimelineEvent, type TimelineKind } from './timeline.ts';
+import { criticalPath, criticalPathLine, TIMELINE_KIND_LABEL, workerTimeLine, workerTimeSummary, type RunTimeline, type TimelineEvent, type TimelineKind } from './timeline.ts';
 
 const KIND_COLOUR: Record<Exclude<TimelineKind, 'test'>, string> = { startup: '#8c959f', fixture: '#1b7c83', cleanup: '#57606a', idle: '#eef0f3' };
 const VERDICT_COLOUR: Record<string, string> = { passed: '#1a7f37', failed: '#cf222e', warning: '#bf8700', info: '#0969da', skipped: '#d0d7de', blocked: '#8250df' };
@@ -73,7 +73,7 @@ export function renderTimeline(timeline: RunTimeline | undefined): string {
   const caption =
     path === undefined
       ? '<figcaption class="muted">No test ran: there is no critical path.</figcaption>'
-      : `<figcaption id="critical-path"><strong>Critical path</strong> (★): ${escapeHtml(criticalPathLine(path).replace(/^critical path: /, ''))}.</figcaption>`;
+      : `<figcaption id="critical-path"><strong>Critical path</strong> (★): ${escapeHtml(criticalPathLine(path).replace(/^critical path: /, ''))}.</figcaption><p id="worker-time">${escapeHtml(workerTimeLine(workerTimeSummary(timeline)).replace(/^a/, 'A'))}.</p>`;
   return `<h2 id="timeline">Timeline of the run</h2>\n<figure>${svg}${caption}<p class="muted">A row per worker (Playwright's worker slots) and one for dxs itself. Hover a bar for its name and duration. Fixture bars are the setup a test waited for (its companies registered, their background work); idle is a worker with no test to take.</p></figure>`;
 }
 

@@ -192,4 +192,37 @@ export function criticalPathLine(path: CriticalPath): string {
   return `critical path: worker ${path.worker}, the chain that ended last (its last test at ${seconds(path.endMs)} of ${seconds(path.wallMs)}), busy ${percent(path.share * path.wallMs, path.wallMs)} of the wall time: ${parts.join(', ')}${longest}; the other workers waited ${seconds(path.idleAtEndMs)} for it in all`;
 }
 
+/** Where the workers' time went, per worker on average: the lines a bench prints beside its floor. */
+export interface WorkerTimeSummary {
+  workers: number;
+  startupMs: number;
+  fixtureMs: number;
+  testMs: number;
+  /** Gaps between two tests of a worker (Playwright handing it the next one). */
+  betweenTestsMs: number;
+  /** A worker's idle end, after its last test. */
+  idleAtEndMs: number;
+}
+
+export function workerTimeSummary(timeline: RunTimeline): WorkerTimeSummary {
+  const rows = timeline.rows.filter((row) => row.worker !== 'run');
+  const sum = { startupMs: 0, fixtureMs: 0, testMs: 0, betweenTestsMs: 0, idleAtEndMs: 0 };
+  for (const row of rows) {
+    row.events.forEach((event, index) => {
+      const ms = event.endMs - event.startMs;
+      if (event.kind === 'startup') sum.startupMs += ms;
+      else if (event.kind === 'fixture') sum.fixtureMs += ms;
+      else if (event.kind === 'test') sum.testMs += ms;
+      else if (event.kind === 'idle') sum[index === row.events.length - 1 ? 'idleAtEndMs' : 'betweenTestsMs'] += ms;
+    });
+  }
+  const mean = (ms: number): number => (rows.length === 0 ? 0 : Math.round(ms / rows.length));
+  return { workers: rows.length, startupMs: mean(sum.startupMs), fixtureMs: mean(sum.fixtureMs), testMs: mean(sum.testMs), betweenTestsMs: mean(sum.betweenTestsMs), idleAtEndMs: mean(sum.idleAtEndMs) };
+}
+
+/** One line: a worker's time on average, by kind. */
+export function workerTimeLine(summary: WorkerTimeSummary): string {
+  return `a worker's time on average (${summary.workers} workers): start-up ${seconds(summary.startupMs)}, fixtures ${seconds(summary.fixtureMs)}, tests ${seconds(summary.testMs)}, between tests ${seconds(summary.betweenTestsMs)}, idle at the end ${seconds(summary.idleAtEndMs)}`;
+}
+
 export const TIMELINE_KIND_LABEL: Record<TimelineKind, string> = { startup: 'start-up', fixture: 'fixture setup', test: 'test', cleanup: 'reports and cleanup', idle: 'idle' };

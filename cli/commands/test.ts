@@ -17,7 +17,7 @@ import { childNetwork } from '../../lib/child-network.ts';
 import { connectionInfo, connectionLines } from '../../report/connection.ts';
 import { WORKER_MEMORY_MB } from '../../lib/concurrency.ts';
 import { collectTiming, timingLines } from '../../report/timing.ts';
-import { addRunPhases, criticalPath, criticalPathLine } from '../../report/timeline.ts';
+import { addRunPhases, criticalPath, criticalPathLine, workerTimeLine, workerTimeSummary } from '../../report/timeline.ts';
 import { TIMING_FOLDER } from '../../suites/support/timing.ts';
 import { newRunPrefix, runSeed } from '../../fixtures/run-prefix.ts';
 import { REQUIREMENT_AREAS } from '../../schemas/requirements.ts';
@@ -371,7 +371,7 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
     ]);
   }
   const path = results.timeline === undefined ? undefined : criticalPath(results.timeline);
-  for (const line of [...timingLines(results.timing), ...(path === undefined ? [] : [criticalPathLine(path)])]) console.error(`dxs test: ${line}`);
+  for (const line of [...timingLines(results.timing), ...(path === undefined || results.timeline === undefined ? [] : [workerTimeLine(workerTimeSummary(results.timeline)), criticalPathLine(path)])]) console.error(`dxs test: ${line}`);
   console.error(`dxs test: ${cleanupLine(cleanup)}`);
   if (judge !== undefined) results.baseline = applyBaseline(results, judge);
   // Rewritten with every secret the workers saw, and with the final status.

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fixtureSpans } from '../../report/playwright-reporter.ts';
-import { addRunPhases, criticalPath, criticalPathLine, layoutTimeline, type RecordedRun, type RunTimeline } from '../../report/timeline.ts';
+import { addRunPhases, criticalPath, criticalPathLine, layoutTimeline, workerTimeLine, workerTimeSummary, type RecordedRun, type RunTimeline } from '../../report/timeline.ts';
 import { renderTimeline } from '../../report/timeline-html.ts';
 
 const recorded: RecordedRun = {
@@ -86,6 +86,13 @@ test('the critical path is the chain that ended last, with its share of the wall
   assert.equal(path.idleAtEndMs, 3500);
   assert.match(criticalPathLine(path), /^critical path: worker 1, .*8\.5 s of 10\.0 s.*busy 95 %.*fixtures 1\.5 s \(15 %\).*a document followed through its statuses \(3\.5 s\)/);
   assert.equal(criticalPath(layoutTimeline({ beganMs: 10, endedMs: 20, tests: [] })), undefined);
+});
+
+test("a worker's time on average, by kind, tells the gaps between tests from the idle end", () => {
+  const summary = workerTimeSummary(laidOut());
+  // Worker 0: start 1000, fixture 2000, tests 1800, a gap of 200, idle end 3000; worker 1: start 1800, fixtures 1500, tests 4200, idle end 500.
+  assert.deepEqual(summary, { workers: 2, startupMs: 1400, fixtureMs: 1750, testMs: 3000, betweenTestsMs: 100, idleAtEndMs: 1750 });
+  assert.equal(workerTimeLine(summary), "a worker's time on average (2 workers): start-up 1.4 s, fixtures 1.8 s, tests 3.0 s, between tests 0.1 s, idle at the end 1.8 s");
 });
 
 test('the picture has a row per worker and one for dxs, a titled bar per phase, a legend and the critical path', () => {
