@@ -33,6 +33,8 @@ export interface RunTimeline {
   /** The run's wall time as far as it was recorded (the last event's end once dxs has added its phases). */
   wallMs: number;
   rows: TimelineRow[];
+  /** With --schedule-from: the tests queued first (file › title), longest first. */
+  scheduledFirst?: string[];
 }
 
 /** One test as the reporter saw it, with the fixtures its setup waited for. */
@@ -126,7 +128,7 @@ export function addRunPhases(timeline: RunTimeline, phases: ReadonlyArray<Omit<T
     return { ...row, events };
   });
   const wallMs = Math.max(timeline.wallMs, ...phases.map((phase) => phase.endMs));
-  return { wallMs, rows };
+  return { ...timeline, wallMs, rows };
 }
 
 export interface CriticalPath {

@@ -5,6 +5,7 @@ import { API_PREFIX, DEFAULT_SANDBOX_HOST, DEFAULT_SANDBOX_PORT, SANDBOX_API_KEY
 import { secrets } from '../../lib/redact.ts';
 import { proxyCredentialValues, proxyFor } from '../../lib/proxy.ts';
 import type { Connection } from '../../lib/transport.ts';
+import type { FirstTest } from '../../report/schedule.ts';
 
 export const RUN_CONTEXT_ENV = 'DXS_RUN_CONTEXT';
 
@@ -48,6 +49,8 @@ export interface RunContext {
   rateLimitBudgetSeconds?: number;
   /** The target's round trip as the preflight measured it: polls for background work pace themselves by it. */
   latencyMs?: number;
+  /** --schedule-from: the earlier run's longest tests, queued before the others (report/schedule.ts). */
+  firstTests?: FirstTest[];
 }
 
 let cached: RunContext | undefined;
