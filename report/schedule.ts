@@ -8,15 +8,10 @@
 // by two complementary title filters, so every test runs exactly once and checks what it checked.
 // The price: a worker moving from one project to the other is a new process (its start, and its
 // companies registered again), once per chosen test at most.
+import type { FirstTest } from '../suites/support/run-context.ts';
 import type { Results } from './results.ts';
 
-/** A test drawn first: its file (under suites/) and its own title, as Playwright's filter sees them. */
-export interface FirstTest {
-  file: string;
-  title: string;
-  /** How long it took in the earlier run. */
-  durationMs: number;
-}
+export type { FirstTest };
 
 /** Below this a test is not worth a worker's restart. */
 const LONG_TEST_MS = 1000;

@@ -5,7 +5,6 @@ import { API_PREFIX, DEFAULT_SANDBOX_HOST, DEFAULT_SANDBOX_PORT, SANDBOX_API_KEY
 import { secrets } from '../../lib/redact.ts';
 import { proxyCredentialValues, proxyFor } from '../../lib/proxy.ts';
 import type { Connection } from '../../lib/transport.ts';
-import type { FirstTest } from '../../report/schedule.ts';
 
 export const RUN_CONTEXT_ENV = 'DXS_RUN_CONTEXT';
 
@@ -51,6 +50,14 @@ export interface RunContext {
   latencyMs?: number;
   /** --schedule-from: the earlier run's longest tests, queued before the others (report/schedule.ts). */
   firstTests?: FirstTest[];
+}
+
+/** A test queued first with --schedule-from (report/schedule.ts): its file (under suites/) and its own title, as Playwright's filter sees them. */
+export interface FirstTest {
+  file: string;
+  title: string;
+  /** How long it took in the earlier run. */
+  durationMs: number;
 }
 
 let cached: RunContext | undefined;
