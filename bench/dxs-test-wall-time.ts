@@ -5,6 +5,8 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Results } from '../report/results.ts';
+import { criticalPath, criticalPathLine, workerTimeLine, workerTimeSummary } from '../report/timeline.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 const directory = mkdtempSync(join(tmpdir(), 'dxs-bench-test-'));
@@ -25,10 +27,14 @@ const code = await new Promise<number | null>((resolve) => {
 });
 const seconds = (performance.now() - started) / 1000;
 let summary = '';
+/** Where the wall time went (issue 42): the run's own timeline. */
+let timeline: string[] = [];
 try {
-  const results = JSON.parse(readFileSync(join(directory, 'results.json'), 'utf8')) as { summary: Record<string, number>; run: { durationMs: number } };
+  const results = JSON.parse(readFileSync(join(directory, 'results.json'), 'utf8')) as Results;
   const { total, passed, failed, warning, info, skipped } = results.summary;
   summary = `${total} tests (${passed} passed, ${failed} failed, ${warning} warning, ${info} info, ${skipped} skipped), Playwright part ${(results.run.durationMs / 1000).toFixed(1)} s`;
+  const path = results.timeline === undefined ? undefined : criticalPath(results.timeline);
+  if (results.timeline !== undefined && path !== undefined) timeline = [workerTimeLine(workerTimeSummary(results.timeline)), criticalPathLine(path)];
 } catch {
   summary = 'no results.json';
 }
@@ -37,4 +43,5 @@ console.log(`dxs test ${extra.join(' ')}`.trim());
 console.log(`  wall time      ${seconds.toFixed(1)} s (target: under 30 s on 2 cores)`);
 console.log(`  exit code      ${code}`);
 console.log(`  ${summary}`);
+for (const line of timeline) console.log(`  ${line}`);
 console.log(`  machine        ${cpus().length} cores, load average ${loadavg()[0].toFixed(1)} at the end (other work on the machine inflates the figure)`);

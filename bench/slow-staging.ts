@@ -12,6 +12,7 @@
 import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { addedLatencyMs, variantStepDelayMs, variantStepsPerState } from '../sandbox/timing-variants.ts';
+import { criticalPath, criticalPathLine, workerTimeLine, workerTimeSummary } from '../report/timeline.ts';
 import { runDxsTest } from './run-dxs-test.ts';
 
 const sets = (process.env.DXS_BENCH_STAGING_VARIANTS ?? 'latency-80ms,async-1s;latency-80ms,async-1s,steps-3').split(';').map((set) => set.split(',').filter(Boolean)).filter((set) => set.length > 0);
@@ -60,6 +61,11 @@ for (const variants of sets) {
       console.log(`  concurrency: ${timing.workers} workers (${timing.workersReason})`);
       console.log(`  waited for the network ${(timing.networkMs / 1000).toFixed(1)} s, for background work ${(timing.backgroundMs / 1000).toFixed(1)} s in ${timing.backgroundWaits} polls (summed over workers)`);
     }
+    // Where the time between the floor and the wall went (issue 42): the run's own timeline.
+    const timeline = results?.timeline;
+    const path = timeline === undefined ? undefined : criticalPath(timeline);
+    if (timeline !== undefined) console.log(`  ${workerTimeLine(workerTimeSummary(timeline))}`);
+    if (path !== undefined) console.log(`  ${criticalPathLine(path)}`);
   }
 }
 console.log(`machine: load average ${loadavg()[0].toFixed(1)} at the end (other processes share the cores: compare runs made at like load)`);

@@ -10,6 +10,7 @@ import { connectionRows } from './connection-html.ts';
 import { describeCause, rootCauseHeadline, rootCausesOf } from './root-causes.ts';
 import { gatewayLine, type GatewaySummary } from './rate-limits.ts';
 import { timingLines } from './timing.ts';
+import { renderTimeline, TIMELINE_CSS } from './timeline-html.ts';
 
 // Renderers elsewhere (dxs fuzz's page, the tests) import it from here.
 export { escapeHtml };
@@ -252,14 +253,14 @@ export function renderHtml({ results, catalog, catalogEndpoints }: HtmlInput): s
   const status = results.run.status;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>dxs test report: ${escapeHtml(verdictText(results))}</title><style>${CSS}</style></head>
+<title>dxs test report: ${escapeHtml(verdictText(results))}</title><style>${CSS}${TIMELINE_CSS}</style></head>
 <body><main>
 <h1>Document Exchange Service API: conformance report</h1>
 ${results.baseline !== undefined ? renderBaselineSection(results.baseline) : ''}
 <div class="verdict ${escapeHtml(status)}"><strong>${escapeHtml(verdictText(results))}</strong>${results.run.message !== undefined ? `<br>${escapeHtml(results.run.message)}` : ''}</div>
 ${renderRootCauses(results)}
 ${renderMeta(results)}
-<nav><a href="#failures">Failures</a><a href="#warnings">Warnings</a><a href="#matrix">Requirements</a><a href="#observations">Observations</a><a href="#coverage">Endpoint coverage</a><a href="#tests">All tests</a></nav>
+<nav><a href="#failures">Failures</a><a href="#warnings">Warnings</a><a href="#matrix">Requirements</a><a href="#observations">Observations</a><a href="#coverage">Endpoint coverage</a>${results.timeline !== undefined ? '<a href="#timeline">Timeline</a>' : ''}<a href="#tests">All tests</a></nav>
 <h2 id="failures">Failures (${failed.length})</h2>
 ${failed.length === 0 ? '<p class="muted">No test failed.</p>' : failed.map((test) => renderTestCard(test, 'failed', baselineNote(results.baseline, test.id))).join('\n')}
 <h2 id="warnings">Warnings: deviations from the guide (${warnings.length})</h2>
@@ -270,6 +271,7 @@ ${renderMatrix(results, catalog)}
 ${renderObservations(results, catalog)}
 <h2 id="coverage">Endpoint coverage</h2>
 ${renderCoverage(results, catalogEndpoints)}
+${renderTimeline(results.timeline)}
 ${renderGateway(results.gateway)}
 ${renderCleanup(results.cleanup)}
 <h2 id="tests">All tests (${results.tests.length})</h2>

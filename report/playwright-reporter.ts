@@ -4,7 +4,7 @@
 // onEnd is called for interrupted runs too (SIGINT, global timeout), so the report is always written.
 import { rmSync } from 'node:fs';
 import { relative } from 'node:path';
-import type { FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
+import type { FullResult, Reporter, Suite, TestCase, TestResult, TestStep } from '@playwright/test/reporter';
 import { describeUnanswered } from '../lib/no-response.ts';
 import { secrets } from '../lib/redact.ts';
 import { LOG_ATTACHMENT, type Exchange, type ExchangeLog } from '../lib/run-record.ts';
@@ -16,6 +16,7 @@ import {
 import { takeGatewaySummary } from './rate-limits.ts';
 import { blockedBy, brokenPrerequisitesFile, describeCause, rootCausesOf } from './root-causes.ts';
 import { loadSecretsFile, writeReport } from './write.ts';
+import { layoutTimeline, type RecordedTest } from './timeline.ts';
 
 const SUITES_ROOT = new URL('../suites/', import.meta.url).pathname;
 
@@ -60,6 +61,28 @@ function failureMessage(result: TestResult, exchanges: readonly Exchange[]): str
   return unexplained.length === 0 ? message : `${message}\n\n${unexplained.join('\n')}`;
 }
 
+/** A fixture shorter than this is drawn as part of its test: a bar per client created would hide the waits. */
+const FIXTURE_SHOWN_MS = 20;
+
+/** The fixtures a test's setup waited for (the outermost fixture steps), from its run start. */
+export function fixtureSpans(steps: readonly TestStep[], runStartMs: number): RecordedTest['fixtures'] {
+  const spans: Array<{ name: string; startMs: number; endMs: number }> = [];
+  const visit = (step: TestStep): void => {
+    if (step.category === 'fixture') {
+      if (step.duration >= FIXTURE_SHOWN_MS) {
+        const startMs = step.startTime.getTime() - runStartMs;
+        spans.push({ name: /"(.*)"/.exec(step.title)?.[1] ?? step.title.replace(/^fixture:?\s*/i, ''), startMs, endMs: startMs + step.duration });
+      }
+      return;
+    }
+    // Fixtures are set up in the before hooks; those torn down after the test are part of its time.
+    if (step.category === 'hook' && /after/i.test(step.title)) return;
+    for (const inner of step.steps) visit(inner);
+  };
+  for (const step of steps) visit(step);
+  return spans;
+}
+
 export default class DxsReporter implements Reporter {
   private suite: Suite | undefined;
   private readonly records = new Map<string, TestRecord>();
@@ -68,6 +91,9 @@ export default class DxsReporter implements Reporter {
   /** Calls that got no response at all, each with its cause: a target that went away mid-run shows here. */
   private readonly noResponses: string[] = [];
   private readonly errors: string[] = [];
+  /** Each test's place in the run's timeline (report/timeline.ts); with retries the last result. */
+  private readonly timed = new Map<string, RecordedTest>();
+  private beganAt = Date.now();
 
   printsToStdio(): boolean {
     return false;
@@ -76,6 +102,12 @@ export default class DxsReporter implements Reporter {
   onBegin(_config: unknown, suite: Suite): void {
     this.suite = suite;
     runContext();
+    this.beganAt = Date.now();
+  }
+
+  /** The run's start: the dxs command's, which the timeline's offsets count from. */
+  private runStart(): number {
+    return Math.min(this.started, Date.parse(runContext().startedAt) || this.started);
   }
 
   private record(test: TestCase, result: TestResult | undefined, statusOverride?: TestStatus): TestRecord {
@@ -112,7 +144,20 @@ export default class DxsReporter implements Reporter {
 
   onTestEnd(test: TestCase, result: TestResult): void {
     // With retries the last result counts; coverage counts every call that was made.
-    this.records.set(test.id, this.record(test, result));
+    const record = this.record(test, result);
+    this.records.set(test.id, record);
+    const runStart = this.runStart();
+    const startMs = result.startTime.getTime() - runStart;
+    this.timed.set(test.id, {
+      testId: test.id,
+      name: record.titlePath.join(' › '),
+      verdict: record.verdict,
+      worker: result.parallelIndex,
+      process: result.workerIndex,
+      startMs,
+      endMs: startMs + Math.max(0, result.duration),
+      fixtures: fixtureSpans(result.steps, runStart),
+    });
     const exchanges = readLog(result).exchanges;
     explainUnanswered(exchanges, result);
     addCoverage(this.coverage, exchanges);
@@ -158,7 +203,7 @@ export default class DxsReporter implements Reporter {
         version: context.version,
         startedAt: context.startedAt,
         finishedAt: new Date().toISOString(),
-        durationMs: Date.now() - Math.min(this.started, Date.parse(context.startedAt) || this.started),
+        durationMs: Date.now() - this.runStart(),
         status,
         message: messages.length > 0 ? messages.join('; ') : undefined,
         shards: context.shard !== undefined ? [context.shard] : [],
@@ -170,6 +215,7 @@ export default class DxsReporter implements Reporter {
       coverage: this.coverage,
       rootCauses: summary.blocked > 0 ? rootCausesOf(tests) : undefined,
       gateway: takeGatewaySummary(context),
+      timeline: layoutTimeline({ beganMs: this.beganAt - this.runStart(), endedMs: Date.now() - this.runStart(), tests: [...this.timed.values()] }),
     };
     writeReport(context.reportDir, results, secrets);
   }

@@ -6,6 +6,7 @@ import type { ConnectionInfo } from './connection.ts';
 import type { GatewaySummary } from './rate-limits.ts';
 import { BLOCKED_ANNOTATION, rateLimitedBy, type RootCauseGroup } from './root-causes.ts';
 import type { RunTiming } from './timing.ts';
+import type { RunTimeline } from './timeline.ts';
 
 export type { Verdict };
 
@@ -89,6 +90,8 @@ export interface Results {
   gateway?: GatewaySummary;
   /** The concurrency chosen and why, and the time waited for the network and for background work (report/timing.ts). */
   timing?: RunTiming;
+  /** Where the wall time went, worker by worker: start-up, fixtures, tests, idle, cleanup (report/timeline.ts; issue 42, absent before). */
+  timeline?: RunTimeline;
 }
 
 // The baseline section's entries: how the run's failures compare to what was known (computed by report/baseline.ts).

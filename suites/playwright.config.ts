@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { runContext, RUN_CONTEXT_ENV } from './support/run-context.ts';
 import { requestNetworkOptions } from './support/request-network.ts';
+import { firstTestsPattern } from '../report/schedule.ts';
 
 const context = runContext();
 // Workers inherit the environment: without this, each would invent its own run prefix.
@@ -15,9 +16,13 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Areas and --grep in one expression: Playwright matches it against the title and the tags. */
-function selection(): RegExp | undefined {
+/**
+ * Areas and --grep in one expression: Playwright matches it against the title and the tags. With
+ * --schedule-from, `first` keeps only the earlier run's longest tests (true) or only the others (false).
+ */
+function selection(first?: boolean): RegExp | undefined {
   const parts: string[] = [];
+  if (first !== undefined && context.firstTests !== undefined) parts.push(`(?${first ? '=' : '!'}[\\s\\S]*${firstTestsPattern(context.firstTests)})`);
   if (context.areas.length > 0) parts.push(`(?=[\\s\\S]*@area:(?:${context.areas.map(escapeRegExp).join('|')})(?![\\w-]))`);
   if (context.grep !== undefined && context.grep !== '') parts.push(`(?=[\\s\\S]*(?:${context.grep}))`);
   return parts.length > 0 ? new RegExp(`^${parts.join('')}`) : undefined;
@@ -43,4 +48,6 @@ export default defineConfig({
   // Auth headers are set per call by the client, never for every request. The proxy, the client
   // certificate and --insecure reach the `request` fixture of every test from here.
   use: { ...requestNetworkOptions(context.baseUrl, context.connection) },
+  // Playwright queues a project's tests before the next project's: the longest tests start first (report/schedule.ts).
+  projects: context.firstTests !== undefined && context.firstTests.length > 0 ? [{ name: 'longest first', grep: selection(true) }, { name: 'the others', grep: selection(false) }] : undefined,
 });

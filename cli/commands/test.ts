@@ -5,7 +5,7 @@
 // run that could not complete. The report is written in every case.
 import type { Command } from 'commander';
 import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve, sep } from 'node:path';
@@ -17,6 +17,8 @@ import { childNetwork } from '../../lib/child-network.ts';
 import { connectionInfo, connectionLines } from '../../report/connection.ts';
 import { WORKER_MEMORY_MB } from '../../lib/concurrency.ts';
 import { collectTiming, timingLines } from '../../report/timing.ts';
+import { longestTests, type FirstTest } from '../../report/schedule.ts';
+import { addRunPhases, criticalPath, criticalPathLine, workerTimeLine, workerTimeSummary } from '../../report/timeline.ts';
 import { TIMING_FOLDER } from '../../suites/support/timing.ts';
 import { newRunPrefix, runSeed } from '../../fixtures/run-prefix.ts';
 import { REQUIREMENT_AREAS } from '../../schemas/requirements.ts';
@@ -224,16 +226,29 @@ function summaryLine(results: Results, reportDir: string): string {
   return `dxs test: ${verdict}: ${summary.passed} passed, ${summary.failed} failed, ${summary.warning} warning, ${summary.info} info, ${summary.skipped} skipped${summary.blocked ? `, ${summary.blocked} blocked` : ''}${run.message ? ` (${run.message})` : ''}${causes}\nreport: ${where}`;
 }
 
+/** --schedule-from: the earlier run whose longest tests start first; read before the report directory is prepared (it may be reports/latest). */
+function loadScheduleSource(path: string | undefined): Results | undefined {
+  if (path === undefined) return undefined;
+  const file = existsSync(path) && statSync(path).isFile() ? path : join(path, 'results.json');
+  try {
+    return readResults(file);
+  } catch (error) {
+    throw new ConfigError(`--schedule-from ${path}: ${(error as Error).message}`);
+  }
+}
+
 export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const started = new Date();
   let options: ResolvedOptions;
   let selection: Selection;
   let judge: BaselineInput | undefined;
+  let earlier: Results | undefined;
   try {
     ({ options } = resolveCommandOptions(TEST_OPTIONS, flags, env, (path) => readFileSync(path, 'utf8')));
     selection = select(options);
     // Read before the report directory is prepared: it may be the baseline's own, or reports/latest.
     judge = loadBaselineInput(options.baseline as string | undefined, options.expectFailures as string | undefined);
+    earlier = loadScheduleSource(options.scheduleFrom as string | undefined);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`dxs test: ${error.message}`);
@@ -317,6 +332,9 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   });
   const workers = chosen.workers;
   context.workers = workers;
+  const firstTests: FirstTest[] = earlier === undefined ? [] : longestTests(earlier, workers);
+  if (firstTests.length > 0) context.firstTests = firstTests;
+  if (earlier !== undefined) console.error(`dxs test: schedule: ${firstTests.length === 0 ? 'no test of the earlier run took long enough to start first: file order' : `${firstTests.length} test${firstTests.length === 1 ? '' : 's'} the earlier run shows longest start first (${firstTests.map((test) => `${(test.durationMs / 1000).toFixed(1)} s`).join(', ')})`}`);
   if (target.latencyMs !== undefined) context.latencyMs = Math.round(target.latencyMs);
   console.error(`dxs test: ${target.embedded ? 'embedded sandbox at ' : ''}${target.baseUrl}, profile ${selection.profile} (${selection.areas.join(', ')})${selection.strict ? ', strict' : ''}, ${workers} workers (${chosen.reason})${context.maxRps !== undefined ? `, at most ${context.maxRps} requests/s (--max-rps)` : ''}`);
 
@@ -327,16 +345,22 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   let interrupted = false;
   let code: number | null;
   let cleanup: CleanupReport | undefined;
+  let playwrightStartedAt: number | undefined;
+  let playwrightEndedAt: number | undefined;
+  let cleanupEndedAt: number | undefined;
   const network = childNetwork(target.connection, env);
   try {
+    playwrightStartedAt = Date.now();
     code = await runPlaywright(args, { ...network.env, [RUN_CONTEXT_ENV]: JSON.stringify(context) }, () => {
       interrupted = true;
     });
   } finally {
+    playwrightEndedAt = Date.now();
     network.dispose();
     // Before the embedded sandbox stops, and after a failed or interrupted run too.
     // As many deletes at once as the run had workers (at least the usual 4): the target has had that many calls at once.
     cleanup = await cleanUpAfterRun(context, options.keepData === true, Math.max(CLEANUP_CONCURRENCY, workers), pace.gate);
+    cleanupEndedAt = Date.now();
     await pace.close();
     await target.close().catch(() => {});
   }
@@ -367,7 +391,17 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   const interval = pace.gate.interval;
   if (results.gateway !== undefined && results.gateway.answers > 0 && interval !== undefined) results.gateway.endPace = Math.round(10_000 / interval) / 10;
   results.timing = collectTiming(join(reportDir, TIMING_FOLDER), { workers, workersReason: chosen.reason, latencyMs: context.latencyMs, workerMemoryMb: options.workers === undefined ? WORKER_MEMORY_MB : undefined });
-  for (const line of timingLines(results.timing)) console.error(`dxs test: ${line}`);
+  if (results.timeline !== undefined && playwrightEndedAt !== undefined) {
+    const from = started.getTime();
+    results.timeline = addRunPhases(results.timeline, [
+      { kind: 'startup', name: 'dxs starts: the target, its probes, the choice of workers', startMs: 0, endMs: (playwrightStartedAt ?? from) - from },
+      { kind: 'cleanup', name: 'Playwright writes its reports and stops its workers', startMs: results.timeline.wallMs, endMs: playwrightEndedAt - from },
+      { kind: 'cleanup', name: `the cleanup: ${cleanupLine(cleanup).replace(/^cleanup: /, '')}`, startMs: playwrightEndedAt - from, endMs: (cleanupEndedAt ?? playwrightEndedAt) - from },
+    ]);
+  }
+  if (results.timeline !== undefined && firstTests.length > 0) results.timeline.scheduledFirst = firstTests.map((test) => `${test.file} › ${test.title}`);
+  const path = results.timeline === undefined ? undefined : criticalPath(results.timeline);
+  for (const line of [...timingLines(results.timing), ...(path === undefined || results.timeline === undefined ? [] : [workerTimeLine(workerTimeSummary(results.timeline)), criticalPathLine(path)])]) console.error(`dxs test: ${line}`);
   console.error(`dxs test: ${cleanupLine(cleanup)}`);
   if (judge !== undefined) results.baseline = applyBaseline(results, judge);
   // Rewritten with every secret the workers saw, and with the final status.

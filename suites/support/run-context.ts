@@ -48,6 +48,16 @@ export interface RunContext {
   rateLimitBudgetSeconds?: number;
   /** The target's round trip as the preflight measured it: polls for background work pace themselves by it. */
   latencyMs?: number;
+  /** --schedule-from: the earlier run's longest tests, queued before the others (report/schedule.ts). */
+  firstTests?: FirstTest[];
+}
+
+/** A test queued first with --schedule-from (report/schedule.ts): its file (under suites/) and its own title, as Playwright's filter sees them. */
+export interface FirstTest {
+  file: string;
+  title: string;
+  /** How long it took in the earlier run. */
+  durationMs: number;
 }
 
 let cached: RunContext | undefined;

@@ -178,6 +178,39 @@ describe('reports in a real browser', { skip: skipReason }, () => {
     }
   });
 
+  test('conformance index.html draws the timeline of the run: a row per worker, a titled bar per test, the legend and the critical path', async (t) => {
+    const results = JSON.parse(readFileSync(join(conformance, 'results.json'), 'utf8')) as { tests: TestRecord[]; timeline?: { rows: Array<{ worker: number | 'run'; events: Array<{ kind: string; name: string }> }> } };
+    const rows = results.timeline?.rows ?? [];
+    const workers = rows.filter((row) => row.worker !== 'run');
+    assert.ok(workers.length > 0, 'results.json holds a timeline with worker rows');
+    const { page, outside } = await openReport(browser as Browser, join(conformance, 'index.html'));
+    try {
+      const figure = page.locator('h2#timeline + figure');
+      assert.ok(await shows(figure.locator('svg')), 'the timeline is visible');
+      await figure.scrollIntoViewIfNeeded();
+      await figure.screenshot({ path: join(conformance, 'screenshots', 'timeline.png') });
+      t.diagnostic(`screenshot: ${join(conformance, 'screenshots', 'timeline.png')}`);
+      // A row per worker of the run, and one for dxs itself, each drawn with its bars.
+      for (const row of workers) {
+        const drawn = figure.locator(`g.timeline-row[data-worker="${row.worker}"]`);
+        assert.equal(await drawn.count(), 1, `worker ${row.worker} has its row`);
+        const box = await drawn.boundingBox();
+        assert.ok(box !== null && box.width > 100 && box.height > 5, `worker ${row.worker}'s row is drawn (${JSON.stringify(box)})`);
+        assert.equal(await drawn.locator('rect.bar').count(), row.events.length, `worker ${row.worker}: a bar per phase`);
+      }
+      assert.equal(await figure.locator('g.timeline-row').count(), workers.length + 1, 'no row beyond the workers and dxs');
+      // Every test bar's tooltip names a test of the run; the ones that ran are all there.
+      const titles = await figure.locator('rect.bar.test > title').allTextContents();
+      const names = new Set(results.tests.map((record) => record.title));
+      assert.ok(titles.length > 0 && titles.every((title) => [...names].some((name) => title.includes(name))), `each test bar names its test: ${titles.slice(0, 3).join(' | ')}`);
+      assert.ok(await shows(figure.locator('g.legend-fixture')), 'the legend is visible');
+      assert.match(await figure.locator('#critical-path').innerText(), /^Critical path \(★\): worker \d+, the chain that ended last .* of the wall time/);
+      assert.deepEqual(outside, [], 'the page loads nothing from the network');
+    } finally {
+      await page.close();
+    }
+  });
+
   test('the Playwright report renders the test titles and the failure with its steps', async (t) => {
     const results = JSON.parse(readFileSync(join(conformance, 'results.json'), 'utf8')) as { tests: TestRecord[] };
     const { page, outside } = await openReport(browser as Browser, join(conformance, 'playwright', 'index.html'));
