@@ -33,6 +33,7 @@ import { DEFAULT_COMPARE_SETTINGS, type CompareSettings } from './load/statistic
 import { compareRuns, comparisonLines, loadBaseline, type LoadComparison, type ScriptSamples } from './load/compare.ts';
 import { collectMergeInputs } from './load/merge-inputs.ts';
 import { writeLoadHistory } from './load/history.ts';
+import { finalRead } from './load/final-read.ts';
 
 const duration = (value: unknown): string | undefined => {
   try {
@@ -267,7 +268,10 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
   // test and writes its outputs, and this process stays to clean up and write the report instead
   // of dying first.
   let interrupted = false;
+  // A second Ctrl-C stops the final read too, which the first leaves a few seconds to read.
+  const stopFinalRead = new AbortController();
   const onInterrupt = (): void => {
+    if (interrupted) stopFinalRead.abort();
     interrupted = true;
   };
   process.on('SIGINT', onInterrupt);
@@ -286,13 +290,23 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
         const endpointSamples = options.baseline === undefined ? undefined : new Map<string, number[]>();
         const exchange: ExchangeEvent[] = [];
         const result = await analyse(script, run.rawFiles, thresholdsFromSummaries(run.summaryExports), { created, samples: endpointSamples, exchange });
+        const asyncTimeoutMs = asyncTimeoutMsOf(options.asyncTimeout);
+        // The final read, before the history is judged: what k6 left unseen is waited for and read (issue 41).
+        const read = exchange.length === 0 ? undefined : await finalRead({ baseUrl: target.baseUrl, apiKey: target.apiKey, connection: target.connection, events: exchange, asyncTimeoutMs, companies: companiesOf(created), interrupted, signal: stopFinalRead.signal });
+        if (read !== undefined) exchange.push(...read.events);
         // The exchange is judged here, after k6: a broken rule or a slow delivery fails the run (exit 1).
-        if (attachExchange(result, exchange, { asyncTimeoutMs: asyncTimeoutMsOf(options.asyncTimeout), strict: options.strict === true, deliveryLimits: deliveryLimitsOf(settings.thresholdsFile) }, endpointSamples)) exitCode = Math.max(exitCode, 1) as 0 | 1 | 2;
+        if (attachExchange(result, exchange, { asyncTimeoutMs, strict: options.strict === true, deliveryLimits: deliveryLimitsOf(settings.thresholdsFile), finalRead: read?.summary }, endpointSamples)) exitCode = Math.max(exitCode, 1) as 0 | 1 | 2;
         if (endpointSamples !== undefined) samples.push({ result, samples: endpointSamples });
         appendCreated(reportDir, runPrefix, created);
         markJournaled(join(reportDir, script));
         results.push(result);
         console.log(summaryLine(result, join(reportDir, 'index.html')));
+      }
+      if (interrupted) {
+        // k6 stopped on the signal (its exit 105): the run was cut short, not misconfigured.
+        console.error(`dxs load: interrupted: ${script} stopped early; what it recorded was judged`);
+        notes.push(`Interrupted: ${script} stopped early (Ctrl-C or SIGTERM); what it recorded was judged, and the final read did not wait.`);
+        continue;
       }
       if (code === 2) console.error(`dxs load: k6 could not run ${script} (exit ${run.exitCode})${run.log === undefined ? '' : `; see ${run.log}`}`);
       exitCode = Math.max(exitCode, code) as 0 | 1 | 2;
@@ -308,7 +322,6 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
     console.error(`dxs load: ${cleanupLine(cleanup)}`);
     await target.close();
   }
-  if (interrupted) exitCode = 2;
   let comparison: LoadComparison | undefined;
   if (options.baseline !== undefined) {
     comparison = await compareWithBaseline(resolve(String(options.baseline)), samples, options);
@@ -327,7 +340,16 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
     comparison,
   });
   console.log(`dxs load: report ${join(reportDir, 'index.html')}`);
-  return exitCode;
+  // 130, as dxs test and shells answer an interrupt: the report holds what the run got to.
+  return interrupted ? INTERRUPTED_EXIT_CODE : exitCode;
+}
+
+const INTERRUPTED_EXIT_CODE = 130;
+
+/** The ErpIds of the companies a script registered (its journal), or undefined when it registered none. */
+function companiesOf(created: readonly CreatedPoint[]): Set<string> | undefined {
+  const erpIds = created.filter((entity) => entity.kind === 'company' && entity.fields.ErpId !== undefined).map((entity) => entity.fields.ErpId);
+  return erpIds.length === 0 ? undefined : new Set(erpIds);
 }
 
 /** The baseline must be a load report folder with raw points: a configuration error (exit 2) before anything runs. */

@@ -10,7 +10,7 @@ import type { RunResult } from './results.ts';
 import type { CleanupReport } from '../../../report/cleanup.ts';
 import { renderCleanup } from '../../../report/cleanup-html.ts';
 import { comparisonHtml, comparisonJson, type LoadComparison } from './compare.ts';
-import { exchangeLines, exchangeSection, exchangeTotals } from './exchange.ts';
+import { exchangeLines, exchangeSection, exchangeTotals, notJudgedBanner } from './exchange.ts';
 import { requirementsOfCheckName } from '../../../lib/contract.ts';
 import { describeBasis, requirementById, type Requirement } from '../../../schemas/requirements.ts';
 
@@ -156,6 +156,7 @@ export function summaryHtml(input: LoadReportInput): string {
   const passed = input.results.every((result) => result.passed);
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(input.title)}</title><style>${STYLE}</style></head><body>
 <h1>${escapeHtml(input.title)} ${verdictBadge(passed, onlyExchangeFailed(input.results))}</h1>
+${notJudgedBanner(input.results, escapeHtml)}
 <dl><dt>target</dt><dd>${escapeHtml(input.target)}</dd><dt>profile</dt><dd>${escapeHtml(input.profile)}</dd><dt>started</dt><dd>${input.startedAt.toISOString()}</dd></dl>
 ${input.notes.map((note) => `<p class="muted">${escapeHtml(note)}</p>`).join('\n')}
 ${input.comparison === undefined ? '' : comparisonHtml(input.comparison, escapeHtml)}
@@ -191,6 +192,7 @@ export function indexHtml(directory: string, input: LoadReportInput): string {
     .join('\n');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(input.title)}</title><style>${STYLE}</style></head><body>
 <h1>${escapeHtml(input.title)}</h1>
+${notJudgedBanner(input.results, escapeHtml)}
 <dl><dt>target</dt><dd>${escapeHtml(input.target)}</dd><dt>profile</dt><dd>${escapeHtml(input.profile)}</dd><dt>started</dt><dd>${input.startedAt.toISOString()}</dd></dl>
 ${input.notes.filter((note) => note.startsWith('Not run') || note.startsWith('Interrupted')).map((note) => `<p class="fail">${escapeHtml(note)}</p>`).join('\n')}
 ${input.comparison === undefined ? '' : `<p class="${input.comparison.regression ? 'fail' : 'pass'}">Against the baseline: ${input.comparison.regression ? `${input.comparison.endpoints.filter((item) => item.verdict === 'slower').map((item) => escapeHtml(`${item.script} ${item.endpoint}`)).join(', ')} slower` : 'no endpoint slower'} (<a href="summary.html#baseline">the comparison</a>).</p>`}
