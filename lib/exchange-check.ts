@@ -317,7 +317,7 @@ function judgeDelivery(input: DeliveryInput): Pick<ExchangeCheckResult, 'sent' |
     if (index < proof.lists.length) {
       lost++;
       const list = proof.lists[index];
-      findings.add('FLOW-04', `${send.actor} sent ${marker} (DocumentId ${send.documentId ?? 'not recorded'}) to ${recipient}; a whole list of ${recipient} invoked ${list.invoked - send.completed} ms after the send completed (async timeout ${asyncTimeoutMs} ms) lacked it, and no download of ${recipient} found it`, () => [evidenceOf(send), evidenceOf(list, new Set())]);
+      findings.add('FLOW-04', `${send.actor} sent ${marker} (DocumentId ${send.documentId ?? 'not recorded'}) to ${recipient}; a whole list of ${recipient}${list.finalRead === true ? ' (the final read)' : ''} invoked ${list.invoked - send.completed} ms after the send completed (async timeout ${asyncTimeoutMs} ms) lacked it, and no download of ${recipient} found it`, () => [evidenceOf(send), evidenceOf(list, new Set())]);
       continue;
     }
     notJudged++;
