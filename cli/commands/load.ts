@@ -70,7 +70,7 @@ const LOAD_OPTIONS: readonly OptionSpec[] = [
   { key: 'baseline', kind: 'string', argument: 'DIR', description: 'an earlier dxs load report folder: compare each endpoint the two runs share (latency distribution, error rate, throughput); exit 1 on a regression' },
   { key: 'regressionThreshold', kind: 'number', argument: 'PERCENT', default: DEFAULT_COMPARE_SETTINGS.threshold * 100, check: positive, description: 'with --baseline: a percentile is slower only when its whole 95 % interval lies above this change (and the distributions differ)' },
   { key: 'regressionFloorMs', kind: 'number', argument: 'MS', default: DEFAULT_COMPARE_SETTINGS.floorMs, description: 'with --baseline: and above this many milliseconds (run-to-run noise of fast endpoints)' },
-  { key: 'strict', kind: 'boolean', default: false, description: 'a broken hardening rule of the exchange (one invoice delivered twice, an Id twice in one answer, a SequenceNo shared or changed: XCH-01..04) fails the run instead of warning, as dxs test --strict' },
+  { key: 'strict', kind: 'boolean', default: false, description: 'a broken hardening rule of the exchange (one invoice delivered twice, an Id twice in one answer, a SequenceNo shared or changed: XCH-01..04) fails the run instead of warning, as dxs test --strict; so does an invoice left not judged after the final read' },
   { key: 'keepData', kind: 'boolean', default: false, description: 'keep what the run created at the target (by default its companies are deleted when k6 ends, with --api-key, which needs the DeleteRegistration role; see created.jsonl)' },
 ];
 
@@ -285,6 +285,8 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
       const run = await runScript({ k6, script, settings, directory: join(reportDir, script), segment, inheritOutput: process.stdout.isTTY === true, connection: target.connection, maxRps: options.maxRps as number | undefined });
       artifacts.push(run);
       const code = exitCodeOf(run.exitCode);
+      // k6 stopped on the signal (its exit 105): the run was cut short, not misconfigured. Said first.
+      if (interrupted) console.error(`dxs load: interrupted: ${script} stopped early; judging what it recorded (the final read does not wait, and reads for a few seconds)`);
       if (run.rawFiles.length > 0) {
         const created: CreatedPoint[] = [];
         const endpointSamples = options.baseline === undefined ? undefined : new Map<string, number[]>();
@@ -303,8 +305,6 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
         console.log(summaryLine(result, join(reportDir, 'index.html')));
       }
       if (interrupted) {
-        // k6 stopped on the signal (its exit 105): the run was cut short, not misconfigured.
-        console.error(`dxs load: interrupted: ${script} stopped early; what it recorded was judged`);
         notes.push(`Interrupted: ${script} stopped early (Ctrl-C or SIGTERM); what it recorded was judged, and the final read did not wait.`);
         continue;
       }
@@ -442,8 +442,10 @@ Examples:
 Exit codes: 0 thresholds passed (and, with --baseline, no endpoint slower), 1 thresholds failed, a rule
 of the exchange broken (an invoice lost, shown to another company, back after handled: the report's
 Exchange integrity section) or an endpoint slower than the baseline, 2 configuration error (unknown script or profile,
-k6 missing, target unreachable; the report still says why nothing ran). Options may also come from
-DXS_* variables or --config FILE.`,
+k6 missing, target unreachable; the report still says why nothing ran), 130 interrupted (Ctrl-C: what
+ran is judged and reported). Once k6 has ended, a final read waits for each invoice not yet seen by its
+recipient (at most --async-timeout) and reads every inbox of the run whole: docs/load-final-read.md.
+Options may also come from DXS_* variables or --config FILE.`,
   );
   load.action(async (flags: Record<string, unknown>) => {
     try {
