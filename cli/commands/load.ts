@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConfigError, TARGET_OPTIONS, envName, flagName, positive, resolveCommandOptions, type OptionSpec, type ResolvedOptions } from '../../lib/config.ts';
 import { folderTimestamp as timestamp } from '../../report/write.ts';
-import { openTarget, targetOptionsOf, type Target } from '../../lib/target.ts';
+import { openTarget, targetOptionsOf, TargetUnreachable, type Target } from '../../lib/target.ts';
 import { secrets } from '../../lib/redact.ts';
 import { PROFILE_NAMES, PROFILES, durationSeconds } from '../../load/profiles/index.ts';
 import { validateThresholdsFile, type DeliveryTimeLimits } from '../../load/lib/thresholds.ts';
@@ -19,7 +19,7 @@ import { parseSegment, type Segment } from './load/segments.ts';
 import { DEFAULT_THRESHOLDS_FILE, VALIDATORS_BUNDLE, runScript, scriptNames, type ScriptSettings } from './load/run.ts';
 import { analyse, thresholdsFromSummaries, type RunResult } from './load/results.ts';
 import { summaryLine, writeLoadReport, type ScriptArtifacts } from './load/report.ts';
-import { mergeRunners } from './load/merge.ts';
+import { mergeRunners, type MergeOptions } from './load/merge.ts';
 import { writeK8sBundle } from './load/k8s.ts';
 import { writeFixturePack } from '../../fixtures/pack.ts';
 import { newRunPrefix } from '../../fixtures/run-prefix.ts';
@@ -33,7 +33,7 @@ import { DEFAULT_COMPARE_SETTINGS, type CompareSettings } from './load/statistic
 import { compareRuns, comparisonLines, loadBaseline, type LoadComparison, type ScriptSamples } from './load/compare.ts';
 import { collectMergeInputs } from './load/merge-inputs.ts';
 import { writeLoadHistory } from './load/history.ts';
-import { finalRead } from './load/final-read.ts';
+import { finalRead, writeFinalReadEvents } from './load/final-read.ts';
 
 const duration = (value: unknown): string | undefined => {
   try {
@@ -295,7 +295,10 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
         const asyncTimeoutMs = asyncTimeoutMsOf(options.asyncTimeout);
         // The final read, before the history is judged: what k6 left unseen is waited for and read (issue 41).
         const read = exchange.length === 0 ? undefined : await finalRead({ baseUrl: target.baseUrl, apiKey: target.apiKey, connection: target.connection, events: exchange, asyncTimeoutMs, companies: companiesOf(created), interrupted, signal: stopFinalRead.signal });
-        if (read !== undefined) exchange.push(...read.events);
+        if (read !== undefined) {
+          exchange.push(...read.events);
+          writeFinalReadEvents(join(reportDir, script), read.events);
+        }
         // The exchange is judged here, after k6: a broken rule or a slow delivery fails the run (exit 1).
         if (attachExchange(result, exchange, { asyncTimeoutMs, strict: options.strict === true, deliveryLimits: deliveryLimitsOf(settings.thresholdsFile), finalRead: read?.summary }, endpointSamples)) exitCode = Math.max(exitCode, 1) as 0 | 1 | 2;
         if (endpointSamples !== undefined) samples.push({ result, samples: endpointSamples });
@@ -377,7 +380,28 @@ async function runMerge(inputs: string[], flags: Record<string, unknown>): Promi
   const asyncTimeout = flags.asyncTimeout === undefined ? undefined : Number(flags.asyncTimeout);
   if (asyncTimeout !== undefined && !(asyncTimeout > 0)) throw new ConfigError(`--async-timeout ${String(flags.asyncTimeout)}: a number of seconds above 0`);
   const thresholds = thresholdsPath({ thresholds: flags.thresholds } as ResolvedOptions);
-  return mergeRunners(inputs, { out, script: flags.script as string | undefined, runners, asyncTimeoutMs: asyncTimeout === undefined ? undefined : asyncTimeout * 1000, strict: flags.strict === true, deliveryLimits: deliveryLimitsOf(thresholds) });
+  const finalReadSetting = await mergeFinalReadTarget(flags);
+  try {
+    return await mergeRunners(inputs, { out, script: flags.script as string | undefined, runners, asyncTimeoutMs: asyncTimeout === undefined ? undefined : asyncTimeout * 1000, strict: flags.strict === true, deliveryLimits: deliveryLimitsOf(thresholds), finalRead: finalReadSetting.setting });
+  } finally {
+    await finalReadSetting.close();
+  }
+}
+
+/** The target of a merge's final read (--base-url and --api-key, or DXS_BASE_URL and DXS_API_KEY), or why there is none. */
+async function mergeFinalReadTarget(flags: Record<string, unknown>): Promise<{ setting: MergeOptions['finalRead']; close: () => Promise<void> }> {
+  const baseUrl = (flags.baseUrl as string | undefined) ?? (process.env[envName('baseUrl')] || undefined);
+  const apiKey = (flags.apiKey as string | undefined) ?? (process.env[envName('apiKey')] || undefined);
+  if (baseUrl === undefined) return { setting: undefined, close: async () => {} };
+  try {
+    const target = await openTarget({ baseUrl, apiKey, measureLatency: false });
+    console.error(`dxs load merge: final read against ${target.baseUrl}`);
+    return { setting: { target }, close: () => target.close() };
+  } catch (error) {
+    if (!(error instanceof TargetUnreachable)) throw error;
+    console.error(`dxs load merge: ${error.message}: no final read`);
+    return { setting: { problem: `the target was unreachable for the final read: ${error.reason}` }, close: async () => {} };
+  }
 }
 
 /** Where the runners' results go: a claim (--results-pvc) and/or Prometheus (--prometheus-url, else K6_PROMETHEUS_RW_SERVER_URL). */
@@ -465,6 +489,8 @@ Options may also come from DXS_* variables or --config FILE.`,
     .option('--async-timeout <SECONDS>', 'how long a document may take to arrive, for the exchange checker (default: the runners\' own, from their summary.json, else 30)')
     .option('--thresholds <FILE>', 'thresholds file whose deliveryTime limits the merged run is judged by (default load/thresholds/default.json)')
     .option('--strict', 'a broken hardening rule of the exchange fails the merged run, as dxs load --strict')
+    .option('--base-url <URL>', 'the target of the runners: the final read waits for and reads what their own final reads did not see (default: DXS_BASE_URL; without one, no final read)')
+    .option('--api-key <KEY>', 'API key for the final read\'s ClientTokens (default: DXS_API_KEY)')
     .action(async (inputs: string[], _flags: Record<string, unknown>, command: Command) => {
       try {
         process.exit(await runMerge(inputs, command.optsWithGlobals()));

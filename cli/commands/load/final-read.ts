@@ -11,9 +11,11 @@
 // next ones whatever their order, and from sequenceNo 0 (which the handled flag does not filter,
 // rule 2), paged on from the highest SequenceNo seen. The tokens come from the API key and the
 // companies' ErpIds, so a run of --segment runners or a merge reads as well as a single run.
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { readField } from '../../../lib/casing.ts';
 import { API_KEY_HEADER, CLIENT_TOKEN_HEADER } from '../../../lib/defaults.ts';
-import type { ExchangeEvent } from '../../../lib/exchange-history.ts';
+import { decodeEvent, encodeEvent, type ExchangeEvent } from '../../../lib/exchange-history.ts';
 import { planFinalRead, type FinalReadPlan, type FinalReadStatus, type FinalReadSummary } from '../../../lib/final-read.ts';
 import { isGatewayAnswer, retryAfterOf, retryAfterSeconds } from '../../../lib/gateway.ts';
 import { secrets } from '../../../lib/redact.ts';
@@ -60,6 +62,8 @@ class Reader {
   private readonly plan: FinalReadPlan;
   deadline: number;
   private readonly tokens = new Map<string, string>();
+  /** Companies the API key got no ClientToken for, with the answer's status. */
+  readonly refusedTokens: string[] = [];
 
   constructor(input: FinalReadInput, plan: FinalReadPlan, deadline: number) {
     this.input = input;
@@ -103,7 +107,10 @@ class Reader {
     const validTo = new Date(Date.now() + Math.max(10 * 60_000, this.input.asyncTimeoutMs + READ_BUDGET_MS)).toISOString();
     const answer = await this.call('POST', '/clienttokens/create', { [API_KEY_HEADER]: this.input.apiKey }, JSON.stringify({ ErpId: erpId, ValidTo: validTo }));
     const token = readField(answer.json, 'Token');
-    if (answer.status < 200 || answer.status >= 300 || typeof token !== 'string' || token === '') return undefined;
+    if (answer.status < 200 || answer.status >= 300 || typeof token !== 'string' || token === '') {
+      this.refusedTokens.push(`${erpId} (${answer.status})`);
+      return undefined;
+    }
     secrets.add(token);
     this.tokens.set(erpId, token);
     return token;
@@ -229,5 +236,32 @@ export async function finalRead(input: FinalReadInput): Promise<{ events: Exchan
     return summary('unreachable', `the final read failed: ${(error as Error).message}`);
   }
   if (input.interrupted === true) return summary('interrupted', 'the run was interrupted: the final read did not wait for them and read for a few seconds only');
+  if (reader.refusedTokens.length > 0) return summary('no token', `the final read got no ClientToken for ${reader.refusedTokens.join(', ')} from POST /clienttokens/create: were the run's companies deleted before it (a runner without --keep-data)?`);
   return summary('done');
+}
+
+/** Beside a script's raw.json.gz: the final read's calls, which k6 never saw, for a later dxs load merge. */
+export const FINAL_READ_FILE = 'final-read.jsonl';
+
+/** Writes the final read's events into a script's folder, one JSON line each, in the history's own encoding. */
+export function writeFinalReadEvents(directory: string, events: readonly ExchangeEvent[]): void {
+  writeFileSync(join(directory, FINAL_READ_FILE), events.map((event) => JSON.stringify({ op: event.op, ...encodeEvent(event) })).join('\n'));
+}
+
+/** The final read's events a run left beside one of its raw files (none when it made none). */
+export function readFinalReadEvents(rawFile: string): ExchangeEvent[] {
+  const path = join(dirname(rawFile), FINAL_READ_FILE);
+  if (!existsSync(path)) return [];
+  const events: ExchangeEvent[] = [];
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    if (line.trim() === '') continue;
+    try {
+      const { op, ...metadata } = JSON.parse(line) as Record<string, string>;
+      const event = decodeEvent(op, metadata);
+      if (event !== undefined) events.push(event);
+    } catch {
+      // A torn last line of a run killed while writing.
+    }
+  }
+  return events;
 }
