@@ -186,3 +186,18 @@ test('an interrupted run does not wait: it reads for a few seconds and says why 
     target.server.close();
   }
 });
+
+test('sends not judged come first: in the script\'s console line, before the counts, and at the top of summary.html and index.html', async () => {
+  const { summaryHtml, indexHtml, summaryLine } = await import('../../cli/commands/load/report.ts');
+  const now = Date.now();
+  const events = history(now);
+  const judged = judgeExchange(events, { asyncTimeoutMs: 60_000, finalRead: { status: 'unreachable', reason: 'the target was unreachable during the final read (connection refused)', awaited: 2, found: 0, readers: 0, calls: 0, milliseconds: 5 } });
+  const result = { script: 'inbox', runners: 1, durationSeconds: 1, iterations: 1, requests: 1, endpoints: [], checks: [], thresholds: [], passed: true, exchange: judged.summary };
+  assert.match(summaryLine(result, 'index.html'), /^inbox: passed \(2 invoices not judged\) - [^\n]*\n {2}exchange: 2 invoices not judged: the target was unreachable during the final read \(connection refused\)\n {2}exchange: passed/);
+  const input = { title: 't', target: 'x', profile: 'smoke', startedAt: new Date(0), results: [result], artifacts: [], notes: [] };
+  const html = summaryHtml(input);
+  const banner = html.indexOf('inbox: 2 invoices not judged: the target was unreachable during the final read');
+  assert.ok(banner > 0 && banner < html.indexOf('<dl>'), 'above the run\'s facts');
+  assert.match(html, /<span class="badge warn">2 not judged<\/span>/);
+  assert.ok(indexHtml('/tmp', input).includes('2 invoices not judged'));
+});
