@@ -294,7 +294,9 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
         const result = await analyse(script, run.rawFiles, thresholdsFromSummaries(run.summaryExports), { created, samples: endpointSamples, exchange });
         const asyncTimeoutMs = asyncTimeoutMsOf(options.asyncTimeout);
         // The final read, before the history is judged: what k6 left unseen is waited for and read (issue 41).
-        const read = exchange.length === 0 ? undefined : await finalRead({ baseUrl: target.baseUrl, apiKey: target.apiKey, connection: target.connection, events: exchange, asyncTimeoutMs, companies: companiesOf(created), interrupted, signal: stopFinalRead.signal });
+        const read = exchange.length === 0 ? undefined : await finalRead({ baseUrl: target.baseUrl, apiKey: target.apiKey, connection: target.connection, events: exchange, asyncTimeoutMs, companies: companiesOf(created), interrupted, signal: stopFinalRead.signal, onPlan: (plan, waitMs) => {
+          if (plan.awaited.length > 0) console.error(`dxs load: ${script}: final read: ${plan.awaited.length} invoice${plan.awaited.length === 1 ? '' : 's'} not yet downloaded by ${plan.awaited.length === 1 ? 'its' : 'their'} recipient; waiting for them at most ${Math.ceil(waitMs / 1000)} s, then reading ${plan.readers.length} inboxes whole`);
+        } });
         if (read !== undefined) {
           exchange.push(...read.events);
           writeFinalReadEvents(join(reportDir, script), read.events);
@@ -488,7 +490,7 @@ Options may also come from DXS_* variables or --config FILE.`,
     .option('--runners <N>', 'how many runners must have left raw points (exit 2 when some are missing)')
     .option('--async-timeout <SECONDS>', 'how long a document may take to arrive, for the exchange checker (default: the runners\' own, from their summary.json, else 30)')
     .option('--thresholds <FILE>', 'thresholds file whose deliveryTime limits the merged run is judged by (default load/thresholds/default.json)')
-    .option('--strict', 'a broken hardening rule of the exchange fails the merged run, as dxs load --strict')
+    .option('--strict', 'a broken hardening rule of the exchange fails the merged run, as dxs load --strict; so does an invoice left not judged after the final read')
     .option('--base-url <URL>', 'the target of the runners: the final read waits for and reads what their own final reads did not see (default: DXS_BASE_URL; without one, no final read)')
     .option('--api-key <KEY>', 'API key for the final read\'s ClientTokens (default: DXS_API_KEY)')
     .action(async (inputs: string[], _flags: Record<string, unknown>, command: Command) => {

@@ -33,6 +33,8 @@ export interface FinalReadInput {
   interrupted?: boolean;
   /** Aborted (a second Ctrl-C): the final read stops at once. */
   signal?: AbortSignal;
+  /** Told what the final read will wait for before it waits: a quiet wait of 30 s looks like a hang. */
+  onPlan?: (plan: FinalReadPlan, waitMs: number) => void;
 }
 
 /**
@@ -217,6 +219,7 @@ export async function finalRead(input: FinalReadInput): Promise<{ events: Exchan
     summary: { status, ...(reason === undefined ? {} : { reason }), awaited: plan.awaited.length, found: plan.awaited.length - stillAwaited(plan, seen), readers: plan.readers.length, calls: reader.events.length, milliseconds: Date.now() - started },
   });
   if (plan.readers.length === 0) return summary('done');
+  input.onPlan?.(plan, waitUntil - started);
   try {
     // The wait: a round reads the inboxes of the recipients still awaited; a send seen, or past its due, is no longer waited for.
     for (let round = 0; ; round++) {

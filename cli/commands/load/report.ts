@@ -229,7 +229,7 @@ export function summaryLine(result: RunResult, reportPath: string): string {
   const rate = result.durationSeconds > 0 ? result.requests / result.durationSeconds : 0;
   const rateLimited = result.endpoints.reduce((total, item) => total + (item.rateLimited ?? 0), 0);
   const notJudged = result.exchange?.notJudged ?? 0;
-  return `${result.script}: ${result.passed ? 'passed' : 'FAILED'}${notJudged > 0 ? ` (${notJudged} invoices not judged)` : ''} - ${result.iterations} iterations, ${result.requests} requests (${rate.toFixed(1)}/s)${rateLimited > 0 ? `, ${rateLimited} answered 429 by the gateway (${rateLimitedEndpoints(result)})` : ''}, checks ${checks.passes}/${checks.passes + checks.fails}, thresholds ${result.thresholds.length - failedThresholds.length}/${result.thresholds.length} passed` +
+  return `${result.script}: ${result.passed ? 'passed' : 'FAILED'}${notJudged > 0 ? ` (${notJudged} invoice${notJudged === 1 ? '' : 's'} not judged)` : ''} - ${result.iterations} iterations, ${result.requests} requests (${rate.toFixed(1)}/s)${rateLimited > 0 ? `, ${rateLimited} answered 429 by the gateway (${rateLimitedEndpoints(result)})` : ''}, checks ${checks.passes}/${checks.passes + checks.fails}, thresholds ${result.thresholds.length - failedThresholds.length}/${result.thresholds.length} passed` +
     (failedThresholds.length > 0 ? ` (failed: ${failedThresholds.slice(0, 3).map((verdict) => `${verdict.metric} ${verdict.expression}`).join('; ')}${failedThresholds.length > 3 ? ' ...' : ''})` : '') +
     ` - ${reportPath}` +
     failedRequirements(result) +
