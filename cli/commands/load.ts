@@ -268,10 +268,13 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
   // test and writes its outputs, and this process stays to clean up and write the report instead
   // of dying first.
   let interrupted = false;
+  // The shell's convention, 128 + the signal's number: 130 for Ctrl-C, 143 for SIGTERM.
+  let interruptExitCode = INTERRUPTED_EXIT_CODE;
   // A second Ctrl-C stops the final read too, which the first leaves a few seconds to read.
   const stopFinalRead = new AbortController();
-  const onInterrupt = (): void => {
+  const onInterrupt = (signal: NodeJS.Signals): void => {
     if (interrupted) stopFinalRead.abort();
+    else interruptExitCode = signal === 'SIGTERM' ? TERMINATED_EXIT_CODE : INTERRUPTED_EXIT_CODE;
     interrupted = true;
   };
   process.on('SIGINT', onInterrupt);
@@ -345,11 +348,12 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
     comparison,
   });
   console.log(`dxs load: report ${join(reportDir, 'index.html')}`);
-  // 130, as dxs test and shells answer an interrupt: the report holds what the run got to.
-  return interrupted ? INTERRUPTED_EXIT_CODE : exitCode;
+  // As shells answer an interrupt: the report holds what the run got to.
+  return interrupted ? interruptExitCode : exitCode;
 }
 
 const INTERRUPTED_EXIT_CODE = 130;
+const TERMINATED_EXIT_CODE = 143;
 
 /** The ErpIds of the companies a script registered (its journal), or undefined when it registered none. */
 function companiesOf(created: readonly CreatedPoint[]): Set<string> | undefined {
@@ -468,8 +472,8 @@ Examples:
 Exit codes: 0 thresholds passed (and, with --baseline, no endpoint slower), 1 thresholds failed, a rule
 of the exchange broken (an invoice lost, shown to another company, back after handled: the report's
 Exchange integrity section) or an endpoint slower than the baseline, 2 configuration error (unknown script or profile,
-k6 missing, target unreachable; the report still says why nothing ran), 130 interrupted (Ctrl-C: what
-ran is judged and reported). Once k6 has ended, a final read waits for each invoice not yet seen by its
+k6 missing, target unreachable; the report still says why nothing ran), 130 interrupted (Ctrl-C; 143
+for SIGTERM: what ran is judged and reported). Once k6 has ended, a final read waits for each invoice not yet seen by its
 recipient (at most --async-timeout) and reads every inbox of the run whole: docs/load-final-read.md.
 Options may also come from DXS_* variables or --config FILE.`,
   );
