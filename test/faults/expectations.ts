@@ -202,6 +202,8 @@ export const LOAD_FAULT_EXPECTATIONS: Record<string, LoadFaultExpectation> = {
   // timeout 30 s, so no list of the flow comes after a send's timeout), and in a short average run.
   'inbound-list-lossy': { script: 'inbox', requirement: 'FLOW-04', args: ['--duration', '10s'], finalReadEvidence: true },
   'inbound-list-lossy-average': { script: 'inbox', requirement: 'FLOW-04', fault: 'inbound-list-lossy', args: ['--profile', 'average', '--duration', '5s'], finalReadEvidence: true },
+  // The final read lists everything on every defensible reading: a paged answer, newest first, an inclusive sequenceNo.
+  'inbound-list-lossy-contrarian': { script: 'inbox', requirement: 'FLOW-04', fault: 'inbound-list-lossy', args: ['--duration', '5s', '--async-timeout', '2', '--sandbox-variant', 'contrarian'], finalReadEvidence: true },
   'inbound-list-duplicate': { ...EXCHANGE_ROW, requirement: 'XCH-02' },
   'inbound-sequenceno-repeated': { ...EXCHANGE_ROW, requirement: 'XCH-03' },
   'inbound-delivered-twice': { ...EXCHANGE_ROW, requirement: 'XCH-01' },
