@@ -29,7 +29,7 @@ export interface FinalReadPlan {
 }
 
 /** How the final read ended; anything but `done` leaves the sends it could not judge with its reason. */
-export type FinalReadStatus = 'done' | 'interrupted' | 'unreachable' | 'out of time' | 'no token' | 'not made';
+export type FinalReadStatus = 'done' | 'interrupted' | 'unreachable' | 'out of time' | 'rate limited' | 'no token' | 'not made';
 
 /** What the report says of the final read (summary.json's `exchange.finalRead`). */
 export interface FinalReadSummary {

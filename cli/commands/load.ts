@@ -297,7 +297,7 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
         const result = await analyse(script, run.rawFiles, thresholdsFromSummaries(run.summaryExports), { created, samples: endpointSamples, exchange });
         const asyncTimeoutMs = asyncTimeoutMsOf(options.asyncTimeout);
         // The final read, before the history is judged: what k6 left unseen is waited for and read (issue 41).
-        const read = exchange.length === 0 ? undefined : await finalRead({ baseUrl: target.baseUrl, apiKey: target.apiKey, connection: target.connection, events: exchange, asyncTimeoutMs, companies: companiesOf(created), interrupted, signal: stopFinalRead.signal, onPlan: (plan, waitMs) => {
+        const read = exchange.length === 0 ? undefined : await finalRead({ baseUrl: target.baseUrl, apiKey: target.apiKey, connection: target.connection, events: exchange, asyncTimeoutMs, companies: companiesOf(created), interrupted, signal: stopFinalRead.signal, maxRps: options.maxRps as number | undefined, onPlan: (plan, waitMs) => {
           if (plan.awaited.length > 0) console.error(`dxs load: ${script}: final read: ${plan.awaited.length} invoice${plan.awaited.length === 1 ? '' : 's'} not yet downloaded by ${plan.awaited.length === 1 ? 'its' : 'their'} recipient; ${waitMs < 1000 ? 'their async timeout has run out' : `waiting for them at most ${Math.ceil(waitMs / 1000)} s`}, then reading ${plan.readers.length} inboxes whole`);
         } });
         if (read !== undefined) {

@@ -201,3 +201,23 @@ test('sends not judged come first: in the script\'s console line, before the cou
   assert.match(html, /<span class="badge warn">2 not judged<\/span>/);
   assert.ok(indexHtml('/tmp', input).includes('2 invoices not judged'));
 });
+
+test('a gateway that keeps answering 429 stops the final read: its answers are not recorded as the target\'s, and the sends keep that reason', async () => {
+  let answered = 0;
+  const server = createServer((_request, response) => {
+    answered++;
+    response.writeHead(429, { 'retry-after': '0', 'content-type': 'application/json' }).end('{}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const events = history(Date.now());
+    const read = await finalRead({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/api`, apiKey: 'fake-api-key', connection: { insecure: false }, events, asyncTimeoutMs: 1000, companies: COMPANIES });
+    assert.equal(read.summary.status, 'rate limited');
+    assert.equal(answered, 4, 'sent again after each Retry-After, then given up');
+    assert.deepEqual(read.events, []);
+    const reasons = Object.keys(judgeExchange(events, { asyncTimeoutMs: 1000, finalRead: read.summary }).summary.notJudgedReasons);
+    assert.match(reasons[0], /^the gateway's rate limit stopped the final read \(POST \/clienttokens\/create answered 429 4 times\)/);
+  } finally {
+    server.close();
+  }
+});

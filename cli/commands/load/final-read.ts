@@ -33,6 +33,8 @@ export interface FinalReadInput {
   interrupted?: boolean;
   /** Aborted (a second Ctrl-C): the final read stops at once. */
   signal?: AbortSignal;
+  /** --max-rps: the final read's calls keep under it too. */
+  maxRps?: number;
   /** Told what the final read will wait for before it waits: a quiet wait of 30 s looks like a hang. */
   onPlan?: (plan: FinalReadPlan, waitMs: number) => void;
 }
@@ -57,15 +59,20 @@ const FIRST_ID = /<cbc:ID>([^<]*)<\/cbc:ID>/;
 
 class OutOfTime extends Error {}
 
+/** The gateway still answered (429, 503 with Retry-After) after every attempt: not the target's answer, so nothing to record. */
+class GatewayLimited extends Error {}
+
 /** The calls of one final read: each timed and recorded, the gateway waited through, the time bounded. */
 class Reader {
   readonly events: ExchangeEvent[] = [];
   private readonly input: FinalReadInput;
   private readonly plan: FinalReadPlan;
-  deadline: number;
+  private readonly deadline: number;
   private readonly tokens = new Map<string, string>();
   /** Companies the API key got no ClientToken for, with the answer's status. */
   readonly refusedTokens: string[] = [];
+  /** Epoch ms the next call may go, under --max-rps. */
+  private nextCall = 0;
 
   constructor(input: FinalReadInput, plan: FinalReadPlan, deadline: number) {
     this.input = input;
@@ -77,6 +84,10 @@ class Reader {
     for (let attempt = 1; ; attempt++) {
       const left = this.deadline - Date.now();
       if (left <= 0 || this.input.signal?.aborted === true) throw new OutOfTime();
+      if (this.input.maxRps !== undefined) {
+        await pause(this.nextCall - Date.now());
+        this.nextCall = Math.max(Date.now(), this.nextCall) + 1000 / this.input.maxRps;
+      }
       const invoked = Date.now();
       let answer;
       try {
@@ -87,7 +98,8 @@ class Reader {
       }
       const completed = Date.now();
       const flat = flatHeaders(answer.headers);
-      if (isGatewayAnswer(answer.status, flat) && attempt < GATEWAY_ATTEMPTS) {
+      if (isGatewayAnswer(answer.status, flat)) {
+        if (attempt >= GATEWAY_ATTEMPTS) throw new GatewayLimited(`${method} ${path.split('?')[0]} answered ${answer.status} ${GATEWAY_ATTEMPTS} times`);
         await pause(Math.min(retryAfterSeconds(retryAfterOf(flat)) * 1000, Math.max(0, this.deadline - Date.now())));
         continue;
       }
@@ -236,6 +248,7 @@ export async function finalRead(input: FinalReadInput): Promise<{ events: Exchan
     if (input.interrupted === true) return summary('interrupted', 'the run was interrupted: the final read did not wait for them and read for a few seconds only');
     if (error instanceof OutOfTime) return summary(input.signal?.aborted === true ? 'interrupted' : 'out of time', input.signal?.aborted === true ? 'the final read was interrupted' : `the final read ran out of time (${Math.round((Date.now() - started) / 1000)} s): the target answered too slowly`);
     if (error instanceof TransportError) return summary('unreachable', `the target was unreachable during the final read (${error.reason})`);
+    if (error instanceof GatewayLimited) return summary('rate limited', `the gateway's rate limit stopped the final read (${error.message}); --max-rps paces the final read too`);
     return summary('unreachable', `the final read failed: ${(error as Error).message}`);
   }
   if (input.interrupted === true) return summary('interrupted', 'the run was interrupted: the final read did not wait for them and read for a few seconds only');
