@@ -82,6 +82,12 @@ export interface ExchangeCheckResult {
    * would say how seldom the flow looked (a mixed business day), not how slowly the target delivered.
    */
   untimedDeliveries: number;
+  /**
+   * Milliseconds from the accepted send to the first list that showed the document, per delivery
+   * type, ascending, for the deliveries a list of dxs's final read showed first (issue 41): an upper
+   * bound, kept apart from the watched deliveries so that their percentiles keep their meaning.
+   */
+  finalReadDeliveryTimes: Record<string, number[]>;
 }
 
 /** How precisely a delivery must be bracketed to be timed: within a second, or a tenth of the time itself. */
@@ -90,7 +96,7 @@ export const DELIVERY_TIME_RESOLUTION_MS = 1000;
 /** The statuses of an outbound document in the order a delivery passes them (DocumentStatus); the others (ConversionFailed, Stopped, Sold) are not ranked. */
 const STATUS_ORDER = ['Pending', 'PendingInPlatform', 'Converting', 'ConversionComplete', 'Sent', 'Delivered'];
 /** Final statuses after which an invoice will not arrive. */
-const FAILED_STATUSES = new Set(['ConversionFailed', 'Stopped']);
+export const FAILED_STATUSES: ReadonlySet<string> = new Set(['ConversionFailed', 'Stopped']);
 
 const ok = (event: ExchangeEvent): boolean => event.status >= 200 && event.status < 300;
 
@@ -234,11 +240,12 @@ interface DeliveryInput {
 }
 
 /** FLOW-04 and the delivery times: which accepted sends arrived, which a whole list proves lost. */
-function judgeDelivery(input: DeliveryInput): Pick<ExchangeCheckResult, 'sent' | 'delivered' | 'lost' | 'notJudged' | 'notJudgedReasons' | 'notSubject' | 'deliveryTimes' | 'untimedDeliveries'> {
+function judgeDelivery(input: DeliveryInput): Pick<ExchangeCheckResult, 'sent' | 'delivered' | 'lost' | 'notJudged' | 'notJudgedReasons' | 'notSubject' | 'deliveryTimes' | 'untimedDeliveries' | 'finalReadDeliveryTimes'> {
   const { companies, sends, statusReads, asyncTimeoutMs, runEnd, findings } = input;
   const notJudgedReasons: Record<string, number> = {};
   const notSubject: Record<string, number> = {};
   const deliveryTimes: Record<string, number[]> = {};
+  const finalReadDeliveryTimes: Record<string, number[]> = {};
   const bump = (record: Record<string, number>, reason: string): void => {
     record[reason] = (record[reason] ?? 0) + 1;
   };
@@ -278,6 +285,10 @@ function judgeDelivery(input: DeliveryInput): Pick<ExchangeCheckResult, 'sent' |
       const shown = ids.map((id) => firstShownBy(recipient).get(id)).filter((list) => list !== undefined).sort((a, b) => a.completed - b.completed)[0];
       if (shown !== undefined) {
         const time = Math.max(0, shown.completed - send.completed);
+        if (shown.finalRead === true) {
+          (finalReadDeliveryTimes[deliveryType] ??= []).push(time);
+          continue;
+        }
         // The document came after the last whole list that lacked it was invoked (or after the send).
         const watch = watchOf(recipient);
         const index = firstIndexAfter(watch.completed, shown.invoked) - 1;
@@ -306,14 +317,23 @@ function judgeDelivery(input: DeliveryInput): Pick<ExchangeCheckResult, 'sent' |
     if (index < proof.lists.length) {
       lost++;
       const list = proof.lists[index];
-      findings.add('FLOW-04', `${send.actor} sent ${marker} (DocumentId ${send.documentId ?? 'not recorded'}) to ${recipient}; a whole list of ${recipient} invoked ${list.invoked - send.completed} ms after the send completed (async timeout ${asyncTimeoutMs} ms) lacked it, and no download of ${recipient} found it`, () => [evidenceOf(send), evidenceOf(list, new Set())]);
+      findings.add('FLOW-04', `${send.actor} sent ${marker} (DocumentId ${send.documentId ?? 'not recorded'}) to ${recipient}; a whole list of ${recipient}${list.finalRead === true ? ' (the final read)' : ''} invoked ${list.invoked - send.completed} ms after the send completed (async timeout ${asyncTimeoutMs} ms) lacked it, and no download of ${recipient} found it`, () => [evidenceOf(send), evidenceOf(list, new Set())]);
       continue;
     }
     notJudged++;
-    bump(notJudgedReasons, due >= runEnd ? 'the run ended before the async timeout ran out' : 'no whole list of the recipient, every entry downloaded, after the async timeout');
+    bump(notJudgedReasons, due >= runEnd ? 'the run ended before the async timeout ran out' : whyNoProof(companies.get(recipient), due));
   }
-  for (const samples of Object.values(deliveryTimes)) samples.sort((a, b) => a - b);
-  return { sent, delivered, lost, notJudged, notJudgedReasons, notSubject, deliveryTimes, untimedDeliveries };
+  for (const samples of [...Object.values(deliveryTimes), ...Object.values(finalReadDeliveryTimes)]) samples.sort((a, b) => a - b);
+  return { sent, delivered, lost, notJudged, notJudgedReasons, notSubject, deliveryTimes, untimedDeliveries, finalReadDeliveryTimes };
+}
+
+/** Why no list of the recipient invoked after `due` proves an absence: what the user can look at. */
+function whyNoProof(company: Company | undefined, due: number): string {
+  const after = (company?.lists ?? []).filter((list) => list.invoked > due && (list.sequenceNo === undefined || list.sequenceNo <= 0));
+  if (after.length === 0) return 'no list of the recipient (without sequenceNo or from 0) after the async timeout ran out';
+  const whole = after.filter((list) => list.total !== undefined && list.total <= (list.ids ?? []).length);
+  if (whole.length === 0) return "the recipient's lists after the async timeout were paged (Total above the entries listed), and a paged answer proves no absence";
+  return 'no whole list of the recipient after the async timeout had every entry downloaded';
 }
 
 /** What `compute` makes of a company, made once per company when first asked for. */

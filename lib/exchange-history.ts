@@ -41,6 +41,8 @@ export interface ExchangeEvent {
   status: number;
   /** k6's VU id in the test and the runner's segment, so that the events of one VU read in order. */
   vu?: number;
+  /** A call of dxs's final read (cli/commands/load/final-read.ts), made once k6 had ended, not by a flow. */
+  finalRead?: boolean;
 
   // send
   /** ErpId of the recipient company (SendDocumentAs.Electronic.RecipientId names its CompanyId). */
@@ -110,6 +112,7 @@ export function encodeEvent(event: ExchangeEvent): EventMetadata {
     status: String(event.status),
   };
   if (event.vu !== undefined) metadata.vu = String(event.vu);
+  if (event.finalRead === true) metadata.finalRead = '1';
   for (const name of ['recipient', 'deliveryType', 'documentId', 'erpDocumentId', 'id', 'marker', 'documentStatus'] as const) {
     const value = event[name];
     if (value !== undefined && value !== '') metadata[name] = value;
@@ -130,6 +133,7 @@ export function decodeEvent(op: string | undefined, metadata: EventMetadata | un
   if (metadata.actor === undefined || !Number.isFinite(invoked) || !Number.isFinite(completed)) return undefined;
   const event: ExchangeEvent = { op: op as ExchangeOp, actor: metadata.actor, invoked, completed, status: Number(metadata.status) || 0 };
   if (metadata.vu !== undefined) event.vu = Number(metadata.vu);
+  if (metadata.finalRead === '1') event.finalRead = true;
   for (const name of ['recipient', 'deliveryType', 'documentId', 'erpDocumentId', 'id', 'marker', 'documentStatus'] as const) {
     if (metadata[name] !== undefined) event[name] = metadata[name];
   }

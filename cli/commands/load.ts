@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { ConfigError, TARGET_OPTIONS, envName, flagName, positive, resolveCommandOptions, type OptionSpec, type ResolvedOptions } from '../../lib/config.ts';
 import { folderTimestamp as timestamp } from '../../report/write.ts';
-import { openTarget, targetOptionsOf, type Target } from '../../lib/target.ts';
+import { openTarget, targetOptionsOf, TargetUnreachable, type Target } from '../../lib/target.ts';
 import { secrets } from '../../lib/redact.ts';
 import { PROFILE_NAMES, PROFILES, durationSeconds } from '../../load/profiles/index.ts';
 import { validateThresholdsFile, type DeliveryTimeLimits } from '../../load/lib/thresholds.ts';
@@ -19,7 +19,7 @@ import { parseSegment, type Segment } from './load/segments.ts';
 import { DEFAULT_THRESHOLDS_FILE, VALIDATORS_BUNDLE, runScript, scriptNames, type ScriptSettings } from './load/run.ts';
 import { analyse, thresholdsFromSummaries, type RunResult } from './load/results.ts';
 import { summaryLine, writeLoadReport, type ScriptArtifacts } from './load/report.ts';
-import { mergeRunners } from './load/merge.ts';
+import { mergeRunners, type MergeOptions } from './load/merge.ts';
 import { writeK8sBundle } from './load/k8s.ts';
 import { writeFixturePack } from '../../fixtures/pack.ts';
 import { newRunPrefix } from '../../fixtures/run-prefix.ts';
@@ -34,6 +34,7 @@ import { compareRuns, comparisonLines, loadBaseline, type LoadComparison, type S
 import { collectMergeInputs } from './load/merge-inputs.ts';
 import { checkOutput, collectOutput, dashboardPort, DEFAULT_DASHBOARD_PORT, K6_OUTPUTS } from './load/outputs.ts';
 import { writeLoadHistory } from './load/history.ts';
+import { finalRead, writeFinalReadEvents } from './load/final-read.ts';
 
 const duration = (value: unknown): string | undefined => {
   try {
@@ -70,7 +71,7 @@ const LOAD_OPTIONS: readonly OptionSpec[] = [
   { key: 'baseline', kind: 'string', argument: 'DIR', description: 'an earlier dxs load report folder: compare each endpoint the two runs share (latency distribution, error rate, throughput); exit 1 on a regression' },
   { key: 'regressionThreshold', kind: 'number', argument: 'PERCENT', default: DEFAULT_COMPARE_SETTINGS.threshold * 100, check: positive, description: 'with --baseline: a percentile is slower only when its whole 95 % interval lies above this change (and the distributions differ)' },
   { key: 'regressionFloorMs', kind: 'number', argument: 'MS', default: DEFAULT_COMPARE_SETTINGS.floorMs, description: 'with --baseline: and above this many milliseconds (run-to-run noise of fast endpoints)' },
-  { key: 'strict', kind: 'boolean', default: false, description: 'a broken hardening rule of the exchange (one invoice delivered twice, an Id twice in one answer, a SequenceNo shared or changed: XCH-01..04) fails the run instead of warning, as dxs test --strict' },
+  { key: 'strict', kind: 'boolean', default: false, description: 'a broken hardening rule of the exchange (one invoice delivered twice, an Id twice in one answer, a SequenceNo shared or changed: XCH-01..04) fails the run instead of warning, as dxs test --strict; so does an invoice left not judged after the final read' },
   { key: 'keepData', kind: 'boolean', default: false, description: 'keep what the run created at the target (by default its companies are deleted when k6 ends, with --api-key, which needs the DeleteRegistration role; see created.jsonl)' },
 ];
 
@@ -272,7 +273,13 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
   // test and writes its outputs, and this process stays to clean up and write the report instead
   // of dying first.
   let interrupted = false;
-  const onInterrupt = (): void => {
+  // The shell's convention, 128 + the signal's number: 130 for Ctrl-C, 143 for SIGTERM.
+  let interruptExitCode = INTERRUPTED_EXIT_CODE;
+  // A second Ctrl-C stops the final read too, which the first leaves a few seconds to read.
+  const stopFinalRead = new AbortController();
+  const onInterrupt = (signal: NodeJS.Signals): void => {
+    if (interrupted) stopFinalRead.abort();
+    else interruptExitCode = signal === 'SIGTERM' ? TERMINATED_EXIT_CODE : INTERRUPTED_EXIT_CODE;
     interrupted = true;
   };
   process.on('SIGINT', onInterrupt);
@@ -286,18 +293,33 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
       const run = await runScript({ k6, script, settings, directory: join(reportDir, script), segment, inheritOutput: process.stdout.isTTY === true, connection: target.connection, maxRps: options.maxRps as number | undefined, outputs, dashboardPort: dashboard });
       artifacts.push(run);
       const code = exitCodeOf(run.exitCode);
+      // k6 stopped on the signal (its exit 105): the run was cut short, not misconfigured. Said first.
+      if (interrupted) console.error(`dxs load: interrupted: ${script} stopped early; judging what it recorded (the final read does not wait, and reads for a few seconds)`);
       if (run.rawFiles.length > 0) {
         const created: CreatedPoint[] = [];
         const endpointSamples = options.baseline === undefined ? undefined : new Map<string, number[]>();
         const exchange: ExchangeEvent[] = [];
         const result = await analyse(script, run.rawFiles, thresholdsFromSummaries(run.summaryExports), { created, samples: endpointSamples, exchange });
+        const asyncTimeoutMs = asyncTimeoutMsOf(options.asyncTimeout);
+        // The final read, before the history is judged: what k6 left unseen is waited for and read (issue 41).
+        const read = exchange.length === 0 ? undefined : await finalRead({ baseUrl: target.baseUrl, apiKey: target.apiKey, connection: target.connection, events: exchange, asyncTimeoutMs, companies: companiesOf(created), interrupted, signal: stopFinalRead.signal, maxRps: options.maxRps as number | undefined, onPlan: (plan, waitMs) => {
+          if (plan.awaited.length > 0) console.error(`dxs load: ${script}: final read: ${plan.awaited.length} invoice${plan.awaited.length === 1 ? '' : 's'} not yet downloaded by ${plan.awaited.length === 1 ? 'its' : 'their'} recipient; ${waitMs < 1000 ? 'their async timeout has run out' : `waiting for them at most ${Math.ceil(waitMs / 1000)} s`}, then reading ${plan.readers.length} inboxes whole`);
+        } });
+        if (read !== undefined) {
+          exchange.push(...read.events);
+          writeFinalReadEvents(join(reportDir, script), read.events);
+        }
         // The exchange is judged here, after k6: a broken rule or a slow delivery fails the run (exit 1).
-        if (attachExchange(result, exchange, { asyncTimeoutMs: asyncTimeoutMsOf(options.asyncTimeout), strict: options.strict === true, deliveryLimits: deliveryLimitsOf(settings.thresholdsFile) }, endpointSamples)) exitCode = Math.max(exitCode, 1) as 0 | 1 | 2;
+        if (attachExchange(result, exchange, { asyncTimeoutMs, strict: options.strict === true, deliveryLimits: deliveryLimitsOf(settings.thresholdsFile), finalRead: read?.summary }, endpointSamples)) exitCode = Math.max(exitCode, 1) as 0 | 1 | 2;
         if (endpointSamples !== undefined) samples.push({ result, samples: endpointSamples });
         appendCreated(reportDir, runPrefix, created);
         markJournaled(join(reportDir, script));
         results.push(result);
         console.log(summaryLine(result, join(reportDir, 'index.html')));
+      }
+      if (interrupted) {
+        notes.push(`Interrupted: ${script} stopped early (Ctrl-C or SIGTERM); what it recorded was judged, and the final read did not wait.`);
+        continue;
       }
       if (code === 2) console.error(`dxs load: k6 could not run ${script} (exit ${run.exitCode})${run.log === undefined ? '' : `; see ${run.log}`}`);
       exitCode = Math.max(exitCode, code) as 0 | 1 | 2;
@@ -313,7 +335,6 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
     console.error(`dxs load: ${cleanupLine(cleanup)}`);
     await target.close();
   }
-  if (interrupted) exitCode = 2;
   let comparison: LoadComparison | undefined;
   if (options.baseline !== undefined) {
     comparison = await compareWithBaseline(resolve(String(options.baseline)), samples, options);
@@ -332,7 +353,17 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
     comparison,
   });
   console.log(`dxs load: report ${join(reportDir, 'index.html')}`);
-  return exitCode;
+  // As shells answer an interrupt: the report holds what the run got to.
+  return interrupted ? interruptExitCode : exitCode;
+}
+
+const INTERRUPTED_EXIT_CODE = 130;
+const TERMINATED_EXIT_CODE = 143;
+
+/** The ErpIds of the companies a script registered (its journal), or undefined when it registered none. */
+function companiesOf(created: readonly CreatedPoint[]): Set<string> | undefined {
+  const erpIds = created.filter((entity) => entity.kind === 'company' && entity.fields.ErpId !== undefined).map((entity) => entity.fields.ErpId);
+  return erpIds.length === 0 ? undefined : new Set(erpIds);
 }
 
 /** The baseline must be a load report folder with raw points: a configuration error (exit 2) before anything runs. */
@@ -360,7 +391,28 @@ async function runMerge(inputs: string[], flags: Record<string, unknown>): Promi
   const asyncTimeout = flags.asyncTimeout === undefined ? undefined : Number(flags.asyncTimeout);
   if (asyncTimeout !== undefined && !(asyncTimeout > 0)) throw new ConfigError(`--async-timeout ${String(flags.asyncTimeout)}: a number of seconds above 0`);
   const thresholds = thresholdsPath({ thresholds: flags.thresholds } as ResolvedOptions);
-  return mergeRunners(inputs, { out, script: flags.script as string | undefined, runners, asyncTimeoutMs: asyncTimeout === undefined ? undefined : asyncTimeout * 1000, strict: flags.strict === true, deliveryLimits: deliveryLimitsOf(thresholds) });
+  const finalReadSetting = await mergeFinalReadTarget(flags);
+  try {
+    return await mergeRunners(inputs, { out, script: flags.script as string | undefined, runners, asyncTimeoutMs: asyncTimeout === undefined ? undefined : asyncTimeout * 1000, strict: flags.strict === true, deliveryLimits: deliveryLimitsOf(thresholds), finalRead: finalReadSetting.setting });
+  } finally {
+    await finalReadSetting.close();
+  }
+}
+
+/** The target of a merge's final read (--base-url and --api-key, or DXS_BASE_URL and DXS_API_KEY), or why there is none. */
+async function mergeFinalReadTarget(flags: Record<string, unknown>): Promise<{ setting: MergeOptions['finalRead']; close: () => Promise<void> }> {
+  const baseUrl = (flags.baseUrl as string | undefined) ?? (process.env[envName('baseUrl')] || undefined);
+  const apiKey = (flags.apiKey as string | undefined) ?? (process.env[envName('apiKey')] || undefined);
+  if (baseUrl === undefined) return { setting: undefined, close: async () => {} };
+  try {
+    const target = await openTarget({ baseUrl, apiKey, measureLatency: false });
+    console.error(`dxs load merge: final read against ${target.baseUrl}`);
+    return { setting: { target }, close: () => target.close() };
+  } catch (error) {
+    if (!(error instanceof TargetUnreachable)) throw error;
+    console.error(`dxs load merge: ${error.message}: no final read`);
+    return { setting: { problem: `the target was unreachable for the final read: ${error.reason}` }, close: async () => {} };
+  }
 }
 
 /** Where the runners' results go: a claim (--results-pvc) and/or Prometheus (--prometheus-url, else K6_PROMETHEUS_RW_SERVER_URL). */
@@ -431,8 +483,10 @@ Examples:
 Exit codes: 0 thresholds passed (and, with --baseline, no endpoint slower), 1 thresholds failed, a rule
 of the exchange broken (an invoice lost, shown to another company, back after handled: the report's
 Exchange integrity section) or an endpoint slower than the baseline, 2 configuration error (unknown script or profile,
-k6 missing, target unreachable; the report still says why nothing ran). Options may also come from
-DXS_* variables or --config FILE.`,
+k6 missing, target unreachable; the report still says why nothing ran), 130 interrupted (Ctrl-C; 143
+for SIGTERM: what ran is judged and reported). Once k6 has ended, a final read waits for each invoice not yet seen by its
+recipient (at most --async-timeout) and reads every inbox of the run whole: docs/load-final-read.md.
+Options may also come from DXS_* variables or --config FILE.`,
   );
   load.action(async (flags: Record<string, unknown>) => {
     try {
@@ -451,7 +505,9 @@ DXS_* variables or --config FILE.`,
     .option('--runners <N>', 'how many runners must have left raw points (exit 2 when some are missing)')
     .option('--async-timeout <SECONDS>', 'how long a document may take to arrive, for the exchange checker (default: the runners\' own, from their summary.json, else 30)')
     .option('--thresholds <FILE>', 'thresholds file whose deliveryTime limits the merged run is judged by (default load/thresholds/default.json)')
-    .option('--strict', 'a broken hardening rule of the exchange fails the merged run, as dxs load --strict')
+    .option('--strict', 'a broken hardening rule of the exchange fails the merged run, as dxs load --strict; so does an invoice left not judged after the final read')
+    .option('--base-url <URL>', 'the target of the runners: the final read waits for and reads what their own final reads did not see (default: DXS_BASE_URL; without one, no final read)')
+    .option('--api-key <KEY>', 'API key for the final read\'s ClientTokens (default: DXS_API_KEY)')
     .action(async (inputs: string[], _flags: Record<string, unknown>, command: Command) => {
       try {
         process.exit(await runMerge(inputs, command.optsWithGlobals()));

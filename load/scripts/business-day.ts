@@ -37,7 +37,7 @@ export function setup(): BusinessDayData {
   return { tokens: setupClientTokens(), lookup: setupLookup(), send: setupSend(), inbox: setupInbox(), providerA: setupProviderA() };
 }
 
-/** The inbox flow's end: what it sent in the last seconds is found too. */
+/** The inbox flow's end (the third company's last look); dxs's final read finds what was sent in the last seconds. */
 export function teardown(data: BusinessDayData): void {
   drainInbox(data.inbox);
 }

@@ -6,11 +6,10 @@
 // downloads one of them again after the mark (rule 3 speaks of a marked document that is fetched).
 // Now and then the receiver lists with sequenceNo past the highest SequenceNo this VU saw (rule 2;
 // a paged answer is read on), and the third company lists its own inbox, which must stay empty.
-// teardown() waits for the last deliveries. Every call goes into the history of the exchange
+// dxs's final read waits for the last deliveries once k6 has ended. Every call goes into the history of the exchange
 // (load/lib/history.ts), which is judged when the run ends: each invoice arrives, once, to its
 // recipient alone. A single answer proves little of that, so the flow asserts nothing of the lists.
 import exec from 'k6/execution';
-import { sleep } from 'k6';
 import { buildOptions } from '../lib/options.ts';
 import { ENDPOINTS, downloadIncoming, listIncoming, markHandled, pollUntil, readForeignInbound, setupCompany, uploadAndSend, type Actor, type IncomingEntry, type IncomingList } from '../lib/api.ts';
 import { erpIdFor } from '../lib/data.ts';
@@ -172,48 +171,17 @@ function lastDownloaded(receiver: Actor): string | undefined {
   return last;
 }
 
-/** Downloads per round of the drain: a target that delivers faster than that is read over several rounds. */
-const DRAIN_DOWNLOADS = 50;
-
-/** One unique ErpDocumentId per receiver for the drain's last send; runners of one run share the prefix. */
-function lastMarker(index: number): string {
-  return `${settings.runPrefix}-inbound-last-${index}-${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
-}
-
 /**
- * The end of the exchange (teardown): what was sent in the last seconds is found too. Each receiver
- * is sent one last invoice, then reads its unhandled list (and, when that lists fewer than its Total,
- * with sequenceNo), downloads each entry and marks it handled, until its last invoice came and a
- * round after it found nothing new; bounded by --async-timeout. A document that never comes keeps
- * the drain waiting to the end of that, which is all a lost document costs. The third company looks
- * once more at the end.
+ * The end of the exchange (teardown): the third company looks once more, and asks for a document
+ * of each receiver's inbox (teardown runs in a VU of its own, which downloaded nothing). Waiting for the last deliveries is dxs's final read, once k6 has ended
+ * (cli/commands/load/final-read.ts): it waits for each invoice not yet seen until it comes or its
+ * async timeout runs out, and reads every inbox whole, so that a lost invoice is proven lost.
  */
 export function drainInbox(data: InboxData): void {
-  const deadline = Date.now() + settings.asyncTimeout * 1000;
-  const waiting = data.receivers.map((receiver, index) => {
-    const marker = lastMarker(index);
-    const sent = uploadAndSend(data.sender, { Type: 'Electronic', Electronic: { RecipientId: receiver.companyId } }, marker, receiver.erpId) !== undefined;
-    return { receiver, marker, arrived: !sent, done: false };
-  });
-  while (waiting.some((item) => !item.done) && Date.now() < deadline) {
-    sleep(0.25);
-    for (const item of waiting.filter((each) => !each.done)) {
-      const list = listIncoming(item.receiver);
-      noteSequenceNos(item.receiver, list);
-      const came = downloadNew(item.receiver, list.entries, DRAIN_DOWNLOADS);
-      // A first page: the documents past it are read with sequenceNo.
-      if (list.total !== undefined && list.total > list.entries.length) came.push(...listFromCursor(item.receiver, DRAIN_DOWNLOADS, 0));
-      if (came.length > 0) markHandled(item.receiver, came);
-      const downloaded = downloadedOf(item.receiver);
-      const arrivedBefore = item.arrived;
-      item.arrived ||= [...downloaded.values()].includes(item.marker);
-      item.done = arrivedBefore && came.length === 0;
-    }
-  }
   listIncoming(data.third);
   listIncoming(data.third, 0);
   for (const receiver of data.receivers) {
-    const known = lastDownloaded(receiver);
+    const known = listIncoming(receiver, 0).entries.at(-1)?.Id;
     if (known !== undefined) readForeignInbound(data.third, known);
   }
 }

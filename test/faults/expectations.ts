@@ -176,6 +176,10 @@ export interface LoadFaultExpectation {
   requirement: string;
   /** Besides the smoke profile's: an exchange row runs long enough for its async timeout to run out before the run ends. */
   args?: string[];
+  /** The sandbox fault, when the row's name is not one (a second row of one fault: load:<row>). */
+  fault?: string;
+  /** The violation's evidence must hold the send and an answer of dxs's final read (issue 41). */
+  finalReadEvidence?: boolean;
 }
 
 /**
@@ -194,7 +198,12 @@ export const LOAD_FAULT_EXPECTATIONS: Record<string, LoadFaultExpectation> = {
   'status-details-missing': { script: 'register-and-poll', requirement: 'CMP-STA-01' },
   'status-time-malformed': { script: 'send-and-poll', requirement: 'OUT-STA-05' },
   // The exchange as a whole, judged on the history of the run (issue 35).
-  'inbound-list-lossy': { ...EXCHANGE_ROW, requirement: 'FLOW-04' },
+  // A lost invoice proven by the final read (issue 41): in the default smoke run (10 s, async
+  // timeout 30 s, so no list of the flow comes after a send's timeout), and in a short average run.
+  'inbound-list-lossy': { script: 'inbox', requirement: 'FLOW-04', args: ['--duration', '10s'], finalReadEvidence: true },
+  'inbound-list-lossy-average': { script: 'inbox', requirement: 'FLOW-04', fault: 'inbound-list-lossy', args: ['--profile', 'average', '--duration', '5s'], finalReadEvidence: true },
+  // The final read lists everything on every defensible reading: a paged answer, newest first, an inclusive sequenceNo.
+  'inbound-list-lossy-contrarian': { script: 'inbox', requirement: 'FLOW-04', fault: 'inbound-list-lossy', args: ['--duration', '5s', '--async-timeout', '2', '--sandbox-variant', 'contrarian'], finalReadEvidence: true },
   'inbound-list-duplicate': { ...EXCHANGE_ROW, requirement: 'XCH-02' },
   'inbound-sequenceno-repeated': { ...EXCHANGE_ROW, requirement: 'XCH-03' },
   'inbound-delivered-twice': { ...EXCHANGE_ROW, requirement: 'XCH-01' },
@@ -214,4 +223,6 @@ export const LOAD_FAULT_EXPECTATIONS: Record<string, LoadFaultExpectation> = {
 export const LOAD_CLEAN_RUNS: Record<string, { script: string; variants: string[]; args?: string[] }> = {
   'clean-inbox': { script: 'inbox', variants: [], args: EXCHANGE_ROW.args },
   'contrarian-inbox': { script: 'inbox', variants: ['contrarian'], args: EXCHANGE_ROW.args },
+  // A sandbox that delivers slowly, within the default async timeout: the final read waits for the last invoices (issue 41).
+  'slow-delivery-inbox': { script: 'inbox', variants: ['async-1s'] },
 };

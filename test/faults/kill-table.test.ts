@@ -232,7 +232,7 @@ function loadRows<Row>(rows: Record<string, Row>): Array<[string, Row]> {
 }
 
 interface LoadSummary {
-  results: Array<{ checks: Array<{ name: string; fails: number }>; exchange?: { rules: Array<{ id: string; count: number; severity: string }>; violations: Array<{ rule: string; summary: string }> } }>;
+  results: Array<{ checks: Array<{ name: string; fails: number }>; exchange?: { notJudged?: number; rules: Array<{ id: string; count: number; severity: string }>; violations: Array<{ rule: string; summary: string; evidence?: Array<{ op: string; finalRead?: boolean }> }> } }>;
 }
 
 function loadSummary(directory: string): LoadSummary {
@@ -257,10 +257,12 @@ test('the kill table of dxs load: a smoke run fails on each fault, in a check or
     try {
       // A rule resting on hardening fails only with --strict, as in dxs test's table.
       const strict = requirementById(expectation.requirement)?.basis === 'hardening' ? ['--strict'] : [];
-      const result = await runDxs(['load', '--script', expectation.script, '--profile', 'smoke', '--vus', '1', '--duration', '3s', ...(expectation.args ?? []), ...strict, '--sandbox-fault', name, '--report-dir', directory], { timeoutMs: AREA_RUN_TIMEOUT_MS });
+      const result = await runDxs(['load', '--script', expectation.script, '--profile', 'smoke', '--vus', '1', '--duration', '3s', ...(expectation.args ?? []), ...strict, '--sandbox-fault', expectation.fault ?? name, '--report-dir', directory], { timeoutMs: AREA_RUN_TIMEOUT_MS });
       const summary = loadSummary(directory);
       const failed = summary.results.flatMap((entry) => entry.checks).filter((check) => check.fails > 0);
-      const exchange = summary.results.flatMap((entry) => entry.exchange?.violations.filter((violation) => violation.rule === expectation.requirement) ?? []);
+      // A loss is proven by the send and the final read's answer that lacked it (issue 41).
+      const proven = (violation: { evidence?: Array<{ op: string; finalRead?: boolean }> }): boolean => expectation.finalReadEvidence !== true || (violation.evidence?.some((event) => event.op === 'send') === true && violation.evidence.some((event) => event.op === 'list' && event.finalRead === true));
+      const exchange = summary.results.flatMap((entry) => entry.exchange?.violations.filter((violation) => violation.rule === expectation.requirement && proven(violation)) ?? []);
       const catcher = failed.find((check) => check.name.includes(expectation.requirement))?.name ?? (exchange.length > 0 ? `exchange ${exchange[0].rule}: ${exchange[0].summary}` : undefined);
       const ok = result.code === 1 && catcher !== undefined;
       const broken = summary.results.flatMap((entry) => entry.exchange?.rules.filter((rule) => rule.count > 0).map((rule) => `${rule.id} ${rule.count}`) ?? []);
@@ -280,14 +282,17 @@ test('the kill table of dxs load: a smoke run fails on each fault, in a check or
     try {
       const variants = run.variants.length === 0 ? [] : ['--sandbox-variant', ...run.variants];
       const result = await runDxs(['load', '--script', run.script, '--profile', 'smoke', '--vus', '1', '--duration', '3s', ...(run.args ?? []), ...variants, '--report-dir', directory], { timeoutMs: AREA_RUN_TIMEOUT_MS });
-      const broken = loadSummary(directory).results.flatMap((entry) => entry.exchange?.rules.filter((rule) => rule.count > 0).map((rule) => `${rule.id} ${rule.count} (${rule.severity})`) ?? []);
-      console.log(`dxs load ${name}: exit ${result.code}; exchange rules broken: ${broken.join(', ') || 'none'}`);
-      return result.code === 0 && broken.length === 0 ? undefined : `${name}: exit ${result.code}; exchange rules broken: ${broken.join(', ') || 'none'}; ${result.stdout.split('\n').filter((line) => /FAILED|failed/.test(line)).slice(0, 3).join(' / ')}`;
+      const results = loadSummary(directory).results;
+      const broken = results.flatMap((entry) => entry.exchange?.rules.filter((rule) => rule.count > 0).map((rule) => `${rule.id} ${rule.count} (${rule.severity})`) ?? []);
+      // After the final read a right target leaves no send unjudged (issue 41).
+      const notJudged = results.reduce((sum, entry) => sum + (entry.exchange?.notJudged ?? 0), 0);
+      console.log(`dxs load ${name}: exit ${result.code}; exchange rules broken: ${broken.join(', ') || 'none'}; ${notJudged} not judged`);
+      return result.code === 0 && broken.length === 0 && notJudged === 0 ? undefined : `${name}: exit ${result.code}; exchange rules broken: ${broken.join(', ') || 'none'}; ${notJudged} not judged; ${result.stdout.split('\n').filter((line) => /FAILED|failed|not judged/.test(line)).slice(0, 3).join(' / ')}`;
     } finally {
       if (process.env.DXS_KILL_TABLE_KEEP === undefined) rmSync(directory, { recursive: true, force: true });
     }
   });
   assert.deepEqual([...survivors.map((outcome) => `${outcome.name}: ${outcome.note}`), ...cleanRuns.filter((problem) => problem !== undefined)], []);
   // The same fault, caught by dxs test under the same ID: one verdict for one answer (a load-only fault has none in dxs test).
-  for (const [name, expectation] of rows) if (!(name in LOAD_ONLY_FAULTS)) assert.equal(FAULT_EXPECTATIONS[name]?.requirement, expectation.requirement, name);
+  for (const [name, expectation] of rows) if (!((expectation.fault ?? name) in LOAD_ONLY_FAULTS)) assert.equal(FAULT_EXPECTATIONS[expectation.fault ?? name]?.requirement, expectation.requirement, name);
 });

@@ -6,6 +6,7 @@
 // judged as one run) and the baseline of a comparison all come through here.
 import { checkExchange, DELIVERY_TIME_RESOLUTION_MS, EXCHANGE_RULES, type ExchangeRule } from '../../../lib/exchange-check.ts';
 import type { ExchangeEvent } from '../../../lib/exchange-history.ts';
+import type { FinalReadSummary } from '../../../lib/final-read.ts';
 import { deliveryTimeLimit, type DeliveryTimeLimits } from '../../../load/lib/thresholds.ts';
 import { describeBasis, failureSeverity, requirementById, type Requirement } from '../../../schemas/requirements.ts';
 import { percentile, type DeliveryTimeFigures, type ExchangeSeverity, type ExchangeSummary, type RunResult, type ThresholdVerdict } from './results.ts';
@@ -63,6 +64,8 @@ export interface ExchangeSettings {
   deliveryLimits?: DeliveryTimeLimits;
   /** The run's end (epoch ms); the last event's completion when not given. */
   runEnd?: number;
+  /** How the final read went: when it could not finish, the sends left not judged carry its reason. */
+  finalRead?: FinalReadSummary;
 }
 
 function figuresOf(deliveryTimes: Record<string, number[]>): DeliveryTimeFigures[] {
@@ -103,13 +106,18 @@ export function judgeExchange(events: readonly ExchangeEvent[], settings: Exchan
     backAfterHandled: count('INB-07'),
     vanished: count('INB-05'),
     notJudged: result.notJudged,
-    notJudgedReasons: result.notJudgedReasons,
+    // What stopped the final read is what a user can mend; the checker's own reason follows from it.
+    notJudgedReasons: result.notJudged > 0 && settings.finalRead?.reason !== undefined ? { [settings.finalRead.reason]: result.notJudged } : result.notJudgedReasons,
     notSubject: result.notSubject,
     untimedDeliveries: result.untimedDeliveries,
     rules,
     violations: result.violations.map((violation) => ({ ...violation, severity: (grades.get(violation.rule) as { severity: ExchangeSeverity }).severity })),
     deliveryTime: figuresOf(result.deliveryTimes),
-    passed: rules.every((rule) => rule.count === 0 || rule.severity !== 'failure'),
+    arrivedByFinalRead: Object.values(result.finalReadDeliveryTimes).reduce((sum, samples) => sum + samples.length, 0),
+    deliveryTimeFinalRead: figuresOf(result.finalReadDeliveryTimes),
+    ...(settings.finalRead === undefined ? {} : { finalRead: settings.finalRead }),
+    // --strict: a send not judged is a hole in the proof, which a strict run does not pass over.
+    passed: rules.every((rule) => rule.count === 0 || rule.severity !== 'failure') && !(settings.strict === true && result.notJudged > 0),
   };
   return { summary, deliveryTimes: result.deliveryTimes };
 }
@@ -153,11 +161,29 @@ function untimedText(untimed: number): string {
   return `${plural(untimed, 'delivery', 'deliveries')} not timed (the recipient had not looked within ${DELIVERY_TIME_RESOLUTION_MS / 1000} s, or a tenth of the time, before the list that showed it)`;
 }
 
-/** The console lines of one script's exchange: the counts, then each broken rule with its first violation. */
+/** "12 invoices not judged: the target was unreachable during the final read", or undefined when every send was judged. */
+export function notJudgedHeadline(summary: ExchangeSummary): string | undefined {
+  if (summary.notJudged === 0) return undefined;
+  const reasons = Object.entries(summary.notJudgedReasons).sort((a, b) => b[1] - a[1]);
+  const first = reasons[0]?.[0] ?? 'no reason recorded';
+  return `${plural(summary.notJudged, 'invoice')} not judged: ${first}${reasons.length > 1 ? ` (and ${reasons.slice(1).map(([reason, count]) => `${count}: ${reason}`).join('; ')})` : ''}${summary.strict ? ' (--strict: the run fails)' : ''}`;
+}
+
+function finalReadText(finalRead: FinalReadSummary | undefined, arrived: number): string {
+  return finalRead === undefined ? '' : `; ${finalReadSentence(finalRead, arrived)}`;
+}
+
+function finalReadSentence(finalRead: FinalReadSummary, arrived: number): string {
+  return `final read ${finalRead.status}: ${finalRead.found} of ${finalRead.awaited} awaited found, ${plural(finalRead.readers, 'inbox', 'inboxes')} read, ${plural(finalRead.calls, 'call')} in ${(finalRead.milliseconds / 1000).toFixed(1)} s${arrived > 0 ? `, ${arrived} arrived by the final read (not in the delivery time)` : ''}`;
+}
+
+/** The console lines of one script's exchange: the sends not judged first, the counts, then each broken rule with its first violation. */
 export function exchangeLines(summary: ExchangeSummary): string[] {
-  const lines = [`  exchange: ${summary.passed ? 'passed' : 'FAILED'} - ${summary.sent} sent, ${summary.delivered} delivered, ${summary.lost} lost, ${summary.notJudged} not judged; ${summary.duplicated} duplicated, ${summary.misrouted} misrouted, ${summary.backAfterHandled} back after handled, ${summary.vanished} gone before marked` +
+  const headline = notJudgedHeadline(summary);
+  const lines = [...(headline === undefined ? [] : [`  exchange: ${headline}`]),`  exchange: ${summary.passed ? 'passed' : 'FAILED'} - ${summary.sent} sent, ${summary.delivered} delivered, ${summary.lost} lost, ${summary.notJudged} not judged; ${summary.duplicated} duplicated, ${summary.misrouted} misrouted, ${summary.backAfterHandled} back after handled, ${summary.vanished} gone before marked` +
     (summary.deliveryTime.length === 0 ? '' : `; delivery time ${deliveryText(summary.deliveryTime)}`) +
-    (summary.untimedDeliveries > 0 ? `; ${untimedText(summary.untimedDeliveries)}` : '')];
+    (summary.untimedDeliveries > 0 ? `; ${untimedText(summary.untimedDeliveries)}` : '') +
+    finalReadText(summary.finalRead, summary.arrivedByFinalRead ?? 0)];
   for (const rule of summary.rules) {
     if (rule.count === 0) continue;
     const first = summary.violations.find((violation) => violation.rule === rule.id);
@@ -182,8 +208,9 @@ function exchangeBlock(script: string, summary: ExchangeSummary, escapeHtml: (te
   const ruleRows = summary.rules
     .map((rule) => `<tr><td class="name">${escapeHtml(rule.id)}</td><td class="${rule.count > 0 ? SEVERITY_CLASS[rule.severity] : ''}">${rule.count}</td><td class="name">${escapeHtml(rule.severity)}</td><td class="name">${escapeHtml(rule.basis)}</td></tr>`)
     .join('\n');
-  const deliveryRows = summary.deliveryTime
-    .map((item) => `<tr><td class="name">${escapeHtml(item.deliveryType)}</td><td>${item.count}</td><td>${Math.round(item.p50)}</td><td>${Math.round(item.p95)}</td><td>${Math.round(item.p99)}</td><td>${Math.round(item.max)}</td></tr>`)
+  // The deliveries the final read found are an upper bound, kept in rows of their own.
+  const deliveryRows = [...summary.deliveryTime.map((item) => ({ item, label: item.deliveryType })), ...(summary.deliveryTimeFinalRead ?? []).map((item) => ({ item, label: `${item.deliveryType}, arrived by the final read (not judged by deliveryTime)` }))]
+    .map(({ item, label }) => `<tr><td class="name">${escapeHtml(label)}</td><td>${item.count}</td><td>${Math.round(item.p50)}</td><td>${Math.round(item.p95)}</td><td>${Math.round(item.p99)}</td><td>${Math.round(item.max)}</td></tr>`)
     .join('\n');
   const violations = summary.violations
     .map((violation) => `<details><summary class="${SEVERITY_CLASS[violation.severity]}">${escapeHtml(violation.rule)}: ${escapeHtml(violation.summary)}</summary><pre>${escapeHtml(JSON.stringify(violation.evidence, null, 2))}</pre></details>`)
@@ -194,9 +221,20 @@ function exchangeBlock(script: string, summary: ExchangeSummary, escapeHtml: (te
 <table><thead><tr>${figures.map(([name]) => `<th>${escapeHtml(name)}</th>`).join('')}</tr></thead><tbody><tr>${figures.map(([name, value]) => `<td class="${value > 0 && ['lost', 'misrouted', 'back after handled', 'gone before marked'].includes(name) ? 'fail' : ''}">${value}</td>`).join('')}</tr></tbody></table>
 <p class="muted">${summary.events} events; async timeout ${summary.asyncTimeoutMs} ms${summary.strict ? '; --strict: hardening rules fail' : ''}.${summary.notJudged > 0 ? ` Not judged: ${escapeHtml(reasonsText(summary.notJudgedReasons))}.` : ''}${Object.keys(summary.notSubject).length > 0 ? ` Not subject to the loss rule: ${escapeHtml(reasonsText(summary.notSubject))}.` : ''}</p>
 ${summary.untimedDeliveries > 0 ? `<p class="muted">${escapeHtml(untimedText(summary.untimedDeliveries))}.</p>` : ''}
+${summary.finalRead === undefined ? '' : `<p class="${summary.finalRead.status === 'done' ? 'muted' : 'warn'}">${escapeHtml(`The ${finalReadSentence(summary.finalRead, summary.arrivedByFinalRead ?? 0)}`)}${summary.finalRead.reason === undefined ? '' : ` (${escapeHtml(summary.finalRead.reason)})`}.</p>`}
 ${deliveryRows === '' ? '' : `<table><thead><tr><th class="name">delivery type</th><th>timed</th><th>p50 ms</th><th>p95 ms</th><th>p99 ms</th><th>max ms</th></tr></thead><tbody>${deliveryRows}</tbody></table>`}
 <table><thead><tr><th class="name">rule</th><th>violations</th><th class="name">counts as</th><th class="name">basis</th></tr></thead><tbody>${ruleRows}</tbody></table>
 ${violations === '' ? '' : `<p>${shown < total ? `The first ${shown} of ${total} violations` : 'Each violation'}, with the smallest evidence (the send, the answers that lacked the document or showed it to another company):</p>\n${violations}`}`;
+}
+
+/** The sends not judged, at the top of summary.html and index.html: a passed run never hides them. */
+export function notJudgedBanner(results: readonly RunResult[], escapeHtml: (text: string) => string): string {
+  return results
+    .flatMap((result) => {
+      const headline = result.exchange === undefined ? undefined : notJudgedHeadline(result.exchange);
+      return headline === undefined ? [] : [`<p class="warn" id="not-judged-${escapeHtml(result.script)}"><strong>${escapeHtml(result.script)}: ${escapeHtml(headline)}.</strong> Not proven delivered nor lost: see <a href="summary.html#exchange-${escapeHtml(result.script)}">Exchange integrity</a>.</p>`];
+    })
+    .join('\n');
 }
 
 /** The "Exchange integrity" section of summary.html, or nothing when no script recorded a history. */
@@ -205,6 +243,6 @@ export function exchangeSection(results: readonly RunResult[], escapeHtml: (text
   if (judged.length === 0) return '';
   const passed = judged.every((result) => result.exchange?.passed);
   return `<h2 id="exchange">Exchange integrity <span class="badge ${passed ? 'pass' : 'fail'}">${passed ? 'passed' : 'failed'}</span></h2>
-<p class="muted">The history of the document flows judged as a whole once k6 ended: every invoice the target accepted arrives in its recipient's incoming list within the async timeout (FLOW-04), stays until marked (INB-05), does not come back once marked and fetched (INB-07), shows to no other company (INB-18, INB-20, INB-21), once (XCH-01, XCH-02), with SequenceNos that name one document each (XCH-03, XCH-04); outbound statuses that go back are recorded (XCH-05). A list proves an absence only when it was invoked after what it lacks was known complete, was whole (Total no more than the entries listed) and every entry in it was downloaded; a send no such list follows is not judged. Spec and invariant rules fail the run, hardening rules warn (fail with --strict), observations inform. Delivery time: from the accepted send to the first list of the recipient that showed the document, for the deliveries the recipient watched (its last whole list that lacked the document came at most a second, or a tenth of the time, before the one that showed it).</p>
+<p class="muted">The history of the document flows judged as a whole once k6 ended: every invoice the target accepted arrives in its recipient's incoming list within the async timeout (FLOW-04), stays until marked (INB-05), does not come back once marked and fetched (INB-07), shows to no other company (INB-18, INB-20, INB-21), once (XCH-01, XCH-02), with SequenceNos that name one document each (XCH-03, XCH-04); outbound statuses that go back are recorded (XCH-05). A list proves an absence only when it was invoked after what it lacks was known complete, was whole (Total no more than the entries listed) and every entry in it was downloaded; a send no such list follows is not judged. Spec and invariant rules fail the run, hardening rules warn (fail with --strict), observations inform. Delivery time: from the accepted send to the first list of the recipient that showed the document, for the deliveries the recipient watched (its last whole list that lacked the document came at most a second, or a tenth of the time, before the one that showed it). Once k6 has ended, the final read waits for each invoice its recipient had not downloaded (until it is seen or its async timeout ran out) and reads every inbox of the run whole; its calls join the history, and the invoices it found are counted apart, as arrived by the final read.</p>
 ${judged.map((result) => exchangeBlock(result.script, result.exchange as ExchangeSummary, escapeHtml)).join('\n')}`;
 }

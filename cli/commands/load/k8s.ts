@@ -75,16 +75,21 @@ function resultsVolume(claim: string, readOnly = false): YamlValue {
   return { name: 'results', persistentVolumeClaim: readOnly ? { claimName: claim, readOnly: true } : { claimName: claim } };
 }
 
+/** The target and its API key (from the Secret): the runners call it, and the collector's final read reads the inboxes there. */
+function targetEnvironment(input: K8sInput): YamlValue[] {
+  return [
+    { name: 'DXS_BASE_URL', value: input.settings.baseUrl },
+    { name: 'DXS_API_KEY', valueFrom: { secretKeyRef: { name: k8sNames(input).secret, key: 'api-key' } } },
+  ];
+}
+
 /** The TestRun as an object (toYaml writes it); the tests validate it against the operator's CRD. */
 export function testRunObject(input: K8sInput, archiveName: string): { [key: string]: YamlValue } {
   const names = k8sNames(input);
   // k6-operator splits `arguments` on spaces (so no value may hold one) and passes them, less --out
   // and --no-usage-report, to the initializer's `k6 archive` too.
   const argumentsLine = ['--no-usage-report', '--system-tags', SYSTEM_TAGS];
-  const env: YamlValue[] = [
-    { name: 'DXS_BASE_URL', value: input.settings.baseUrl },
-    { name: 'DXS_API_KEY', valueFrom: { secretKeyRef: { name: names.secret, key: 'api-key' } } },
-  ];
+  const env: YamlValue[] = targetEnvironment(input);
   const runner: { [key: string]: YamlValue } = { env };
   if (input.resultsPvc !== undefined) {
     argumentsLine.push('--out', `json=${RESULTS_MOUNT}/raw.json.gz`, '--summary-export', `${RESULTS_MOUNT}/k6-summary.json`);
@@ -142,6 +147,8 @@ export function collectorObject(input: K8sInput & { resultsPvc: string }): { [ke
               image: NODE_IMAGE,
               // The runners' async timeout, so that the exchange is judged as each runner would have judged it.
               command: ['node', `/dxs/${COLLECTOR_PROGRAM}`, `${RESULTS_MOUNT}/${names.runnersDirectory}`, '--out', `${RESULTS_MOUNT}/${names.reportDirectory}`, '--runners', String(input.parallelism), ...(input.settings.asyncTimeout === undefined ? [] : ['--async-timeout', String(input.settings.asyncTimeout)])],
+              // The final read (issue 41): the runners are bare k6, so the collector reads the inboxes at the target.
+              env: targetEnvironment(input),
               volumeMounts: [
                 { name: 'results', mountPath: RESULTS_MOUNT },
                 { name: 'dxs', mountPath: '/dxs', readOnly: true },

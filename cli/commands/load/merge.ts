@@ -14,6 +14,9 @@ import { collectMergeInputs } from './merge-inputs.ts';
 import { attachExchange, DEFAULT_ASYNC_TIMEOUT_MS } from './exchange.ts';
 import type { ExchangeEvent } from '../../../lib/exchange-history.ts';
 import type { DeliveryTimeLimits } from '../../../load/lib/thresholds.ts';
+import type { Connection } from '../../../lib/transport.ts';
+import { planFinalRead, type FinalReadSummary } from '../../../lib/final-read.ts';
+import { finalRead, readFinalReadEvents, writeFinalReadEvents } from './final-read.ts';
 
 /** Reads a summary export to make sure it parses, so a torn file is a clear error (exit 2). */
 export function checkSummaryExport(path: string): void {
@@ -52,6 +55,25 @@ export interface MergeOptions {
   strict?: boolean;
   /** The thresholds file's deliveryTime limits. */
   deliveryLimits?: DeliveryTimeLimits;
+  /**
+   * The target of the final read (issue 41): what the runners' own final reads did not see is read
+   * there; or why there is none (no --base-url, the target unreachable), which the sends left not judged then carry.
+   */
+  finalRead?: { target: { baseUrl: string; apiKey: string; connection: Connection } } | { problem: string };
+}
+
+/** The companies a group's runners registered: the entities analyse() added from `from` on. */
+function companiesSince(created: readonly CreatedPoint[], from: number): Set<string> | undefined {
+  const erpIds = created.slice(from).filter((entity) => entity.kind === 'company' && entity.fields.ErpId !== undefined).map((entity) => entity.fields.ErpId);
+  return erpIds.length === 0 ? undefined : new Set(erpIds);
+}
+
+/** The final read of a merge: against the target when there is one, else a summary that says why not. */
+async function mergeFinalRead(options: MergeOptions, events: readonly ExchangeEvent[], asyncTimeoutMs: number, companies: Set<string> | undefined): Promise<{ events: ExchangeEvent[]; summary: FinalReadSummary }> {
+  const setting = options.finalRead ?? { problem: 'dxs load merge was given no --base-url and --api-key, so it made no final read' };
+  if ('target' in setting) return finalRead({ ...setting.target, events, asyncTimeoutMs, companies });
+  const plan = planFinalRead({ events, asyncTimeoutMs, companies });
+  return { events: [], summary: { status: 'not made', reason: setting.problem, awaited: plan.awaited.length, found: 0, readers: 0, calls: 0, milliseconds: 0 } };
 }
 
 /**
@@ -75,9 +97,23 @@ export async function mergeRunners(inputs: string[], options: MergeOptions, log:
     group.summaryExports.forEach(checkSummaryExport);
     const thresholds = thresholdsFromSummaries(group.summaryExports);
     const exchange: ExchangeEvent[] = [];
+    const createdBefore = created.length;
     const result = await analyse(group.script, group.rawFiles, thresholds, { created, exchange });
+    const asyncTimeoutMs = options.asyncTimeoutMs ?? runnersAsyncTimeoutMs(group.rawFiles, group.script) ?? DEFAULT_ASYNC_TIMEOUT_MS;
+    let read: { events: ExchangeEvent[]; summary: FinalReadSummary } | undefined;
+    if (exchange.length > 0) {
+      // The runners' own final reads, then the merge's, for what none of them saw.
+      for (const raw of group.rawFiles) exchange.push(...readFinalReadEvents(raw));
+      read = await mergeFinalRead(options, exchange, asyncTimeoutMs, companiesSince(created, createdBefore));
+      exchange.push(...read.events);
+      if (read.events.length > 0) {
+        mkdirSync(join(out, group.script), { recursive: true });
+        writeFinalReadEvents(join(out, group.script), read.events);
+      }
+      log.error(`dxs load merge: ${group.script}: final read ${read.summary.status}${read.summary.reason === undefined ? '' : ` (${read.summary.reason})`}: ${read.summary.found} of ${read.summary.awaited} invoices not yet seen found`);
+    }
     // Every runner's history together: a send of one runner may be listed by another's VU.
-    attachExchange(result, exchange, { asyncTimeoutMs: options.asyncTimeoutMs ?? runnersAsyncTimeoutMs(group.rawFiles, group.script) ?? DEFAULT_ASYNC_TIMEOUT_MS, strict: options.strict, deliveryLimits: options.deliveryLimits });
+    attachExchange(result, exchange, { asyncTimeoutMs, strict: options.strict, deliveryLimits: options.deliveryLimits, finalRead: read?.summary });
     results.push(result);
     log.log(summaryLine(result, join(out, 'index.html')));
     if (group.summaryExports.length === 0) log.error(`dxs load merge: no summary export for ${group.script}, so no thresholds to judge`);

@@ -10,7 +10,7 @@ import type { RunResult } from './results.ts';
 import type { CleanupReport } from '../../../report/cleanup.ts';
 import { renderCleanup } from '../../../report/cleanup-html.ts';
 import { comparisonHtml, comparisonJson, type LoadComparison } from './compare.ts';
-import { exchangeLines, exchangeSection, exchangeTotals } from './exchange.ts';
+import { exchangeLines, exchangeSection, exchangeTotals, notJudgedBanner } from './exchange.ts';
 import { requirementsOfCheckName } from '../../../lib/contract.ts';
 import { describeBasis, requirementById, type Requirement } from '../../../schemas/requirements.ts';
 
@@ -75,7 +75,7 @@ h1{font-size:1.5rem}h2{font-size:1.2rem;margin-top:2.2rem;border-bottom:1px soli
 table{border-collapse:collapse;width:100%;margin:.6rem 0 1.2rem}th,td{border:1px solid #d8dee4;padding:.3rem .5rem;text-align:right}
 th{background:#f3f5f7}td.name,th.name{text-align:left;font-family:ui-monospace,monospace;font-size:13px}td.endpoint{white-space:nowrap}
 .pass{color:#116329;font-weight:600}.fail{color:#b42318;font-weight:600}.warn{color:#9a6700;font-weight:600}.muted{color:#59636e}
-.badge{display:inline-block;padding:.1rem .5rem;border-radius:.6rem;color:#fff;font-size:12px;white-space:nowrap}td.script,td.files a{white-space:nowrap}.badge.pass{background:#1a7f37}.badge.fail{background:#cf222e}
+.badge{display:inline-block;padding:.1rem .5rem;border-radius:.6rem;color:#fff;font-size:12px;white-space:nowrap}td.script,td.files a{white-space:nowrap}.badge.pass{background:#1a7f37}.badge.fail{background:#cf222e}.badge.warn{background:#9a6700}
 dl{display:grid;grid-template-columns:max-content auto;gap:.2rem 1rem}dt{font-weight:600}
 pre{background:#f6f8fa;padding:.5rem;overflow:auto;font-size:12px}details{margin:.3rem 0}
 .plots{display:flex;flex-wrap:wrap;gap:1rem}figure{margin:0}figcaption{font-size:13px;margin-bottom:.2rem}svg text{font:11px system-ui,sans-serif;fill:#1d232a}
@@ -112,7 +112,9 @@ function onlyExchangeFailed(results: readonly RunResult[]): boolean {
 }
 
 function resultBadge(result: RunResult): string {
-  return verdictBadge(result.passed, onlyExchangeFailed([result]));
+  const notJudged = result.exchange?.notJudged ?? 0;
+  // A green badge never stands alone over invoices nobody proved delivered or lost.
+  return verdictBadge(result.passed, onlyExchangeFailed([result])) + (notJudged > 0 ? ` <span class="badge warn">${notJudged} not judged</span>` : '');
 }
 
 function scriptSection(result: RunResult): string {
@@ -156,6 +158,7 @@ export function summaryHtml(input: LoadReportInput): string {
   const passed = input.results.every((result) => result.passed);
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(input.title)}</title><style>${STYLE}</style></head><body>
 <h1>${escapeHtml(input.title)} ${verdictBadge(passed, onlyExchangeFailed(input.results))}</h1>
+${notJudgedBanner(input.results, escapeHtml)}
 <dl><dt>target</dt><dd>${escapeHtml(input.target)}</dd><dt>profile</dt><dd>${escapeHtml(input.profile)}</dd><dt>started</dt><dd>${input.startedAt.toISOString()}</dd></dl>
 ${input.notes.map((note) => `<p class="muted">${escapeHtml(note)}</p>`).join('\n')}
 ${input.comparison === undefined ? '' : comparisonHtml(input.comparison, escapeHtml)}
@@ -191,6 +194,7 @@ export function indexHtml(directory: string, input: LoadReportInput): string {
     .join('\n');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(input.title)}</title><style>${STYLE}</style></head><body>
 <h1>${escapeHtml(input.title)}</h1>
+${notJudgedBanner(input.results, escapeHtml)}
 <dl><dt>target</dt><dd>${escapeHtml(input.target)}</dd><dt>profile</dt><dd>${escapeHtml(input.profile)}</dd><dt>started</dt><dd>${input.startedAt.toISOString()}</dd></dl>
 ${input.notes.filter((note) => note.startsWith('Not run') || note.startsWith('Interrupted')).map((note) => `<p class="fail">${escapeHtml(note)}</p>`).join('\n')}
 ${input.comparison === undefined ? '' : `<p class="${input.comparison.regression ? 'fail' : 'pass'}">Against the baseline: ${input.comparison.regression ? `${input.comparison.endpoints.filter((item) => item.verdict === 'slower').map((item) => escapeHtml(`${item.script} ${item.endpoint}`)).join(', ')} slower` : 'no endpoint slower'} (<a href="summary.html#baseline">the comparison</a>).</p>`}
@@ -224,7 +228,8 @@ export function summaryLine(result: RunResult, reportPath: string): string {
   const failedThresholds = result.thresholds.filter((verdict) => !verdict.ok);
   const rate = result.durationSeconds > 0 ? result.requests / result.durationSeconds : 0;
   const rateLimited = result.endpoints.reduce((total, item) => total + (item.rateLimited ?? 0), 0);
-  return `${result.script}: ${result.passed ? 'passed' : 'FAILED'} - ${result.iterations} iterations, ${result.requests} requests (${rate.toFixed(1)}/s)${rateLimited > 0 ? `, ${rateLimited} answered 429 by the gateway (${rateLimitedEndpoints(result)})` : ''}, checks ${checks.passes}/${checks.passes + checks.fails}, thresholds ${result.thresholds.length - failedThresholds.length}/${result.thresholds.length} passed` +
+  const notJudged = result.exchange?.notJudged ?? 0;
+  return `${result.script}: ${result.passed ? 'passed' : 'FAILED'}${notJudged > 0 ? ` (${notJudged} invoice${notJudged === 1 ? '' : 's'} not judged)` : ''} - ${result.iterations} iterations, ${result.requests} requests (${rate.toFixed(1)}/s)${rateLimited > 0 ? `, ${rateLimited} answered 429 by the gateway (${rateLimitedEndpoints(result)})` : ''}, checks ${checks.passes}/${checks.passes + checks.fails}, thresholds ${result.thresholds.length - failedThresholds.length}/${result.thresholds.length} passed` +
     (failedThresholds.length > 0 ? ` (failed: ${failedThresholds.slice(0, 3).map((verdict) => `${verdict.metric} ${verdict.expression}`).join('; ')}${failedThresholds.length > 3 ? ' ...' : ''})` : '') +
     ` - ${reportPath}` +
     failedRequirements(result) +

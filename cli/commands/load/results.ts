@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline';
 import { createGunzip } from 'node:zlib';
 import { decodeEvent, EXCHANGE_METRIC, type ExchangeEvent } from '../../../lib/exchange-history.ts';
 import type { ExchangeCheckResult, ExchangeRule, ExchangeViolation } from '../../../lib/exchange-check.ts';
+import type { FinalReadSummary } from '../../../lib/final-read.ts';
 
 export interface EndpointResult {
   endpoint: string;
@@ -63,7 +64,12 @@ export interface ExchangeSummary extends Pick<ExchangeCheckResult, 'events' | 's
   /** The first violations of each rule, with the smallest evidence. */
   violations: Array<ExchangeViolation & { severity: ExchangeSeverity }>;
   deliveryTime: DeliveryTimeFigures[];
-  /** No rule whose breach is a failure was broken. */
+  /** Deliveries a list of the final read showed first ("arrived by the final read"), apart from the watched ones (absent before issue 41). */
+  arrivedByFinalRead?: number;
+  deliveryTimeFinalRead?: DeliveryTimeFigures[];
+  /** The final read once k6 had ended (issue 41); absent when none was made. */
+  finalRead?: FinalReadSummary;
+  /** No rule whose breach is a failure was broken (with --strict: and no send left not judged). */
   passed: boolean;
 }
 

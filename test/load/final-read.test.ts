@@ -1,0 +1,223 @@
+// The final read of a load run (issue 41): its plan on small histories (a send seen at once, one
+// seen late, one never seen, one whose recipient is outside the run), and the read itself against
+// a small fake target, whose answers join the history and let the checker judge every send.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { planFinalRead } from '../../lib/final-read.ts';
+import { checkExchange } from '../../lib/exchange-check.ts';
+import type { ExchangeEvent } from '../../lib/exchange-history.ts';
+import { finalRead } from '../../cli/commands/load/final-read.ts';
+import { judgeExchange, exchangeLines } from '../../cli/commands/load/exchange.ts';
+
+const COMPANIES = new Set(['A', 'B', 'C']);
+
+function history(now: number): ExchangeEvent[] {
+  const send = (marker: string, recipient: string, completed: number): ExchangeEvent => ({ op: 'send', actor: 'A', invoked: completed - 20, completed, status: 200, recipient, deliveryType: 'Electronic', documentId: `out-${marker}`, erpDocumentId: marker });
+  return [
+    send('seen-at-once', 'B', now - 300),
+    { op: 'list', actor: 'B', invoked: now - 250, completed: now - 240, status: 200, total: 1, ids: ['in1'], sequenceNos: [1] },
+    { op: 'fetch', actor: 'B', invoked: now - 230, completed: now - 220, status: 200, id: 'in1', marker: 'seen-at-once' },
+    send('seen-late', 'B', now - 200),
+    send('never-seen', 'B', now - 100),
+    send('outside', 'X', now - 100),
+    // The third company looked at its inbox: it reads it again at the end.
+    { op: 'list', actor: 'C', invoked: now - 50, completed: now - 40, status: 200, total: 0, ids: [], sequenceNos: [] },
+  ];
+}
+
+test('the plan waits for the sends not yet tied to a download of their recipient, and reads each inbox of the run', () => {
+  const now = 1_000_000;
+  const plan = planFinalRead({ events: history(now), asyncTimeoutMs: 1000, companies: COMPANIES });
+  assert.deepEqual(plan.awaited, [
+    { erpDocumentId: 'seen-late', recipient: 'B', due: now - 200 + 1000 },
+    { erpDocumentId: 'never-seen', recipient: 'B', due: now - 100 + 1000 },
+  ]);
+  assert.deepEqual(plan.readers, ['B', 'C'], 'the recipient, and the company that listed its inbox; X is no company of the run');
+  assert.deepEqual([...(plan.downloaded.get('B') ?? [])], ['in1']);
+  assert.deepEqual([...(plan.downloaded.get('C') ?? [])], []);
+  assert.ok(plan.markers.has('outside'), 'any marker of the run is recognised in a download');
+  // Without the journal's companies, the history's actors are the run's.
+  assert.deepEqual(planFinalRead({ events: history(now), asyncTimeoutMs: 1000 }).readers, ['B', 'C']);
+});
+
+test('a send whose document reached a failed status, or not sent electronically, is not waited for', () => {
+  const events: ExchangeEvent[] = [
+    { op: 'send', actor: 'A', invoked: 0, completed: 10, status: 200, recipient: 'B', deliveryType: 'Electronic', documentId: 'd1', erpDocumentId: 'failed' },
+    { op: 'status', actor: 'A', invoked: 20, completed: 30, status: 200, documentId: 'd1', documentStatus: 'ConversionFailed' },
+    { op: 'send', actor: 'A', invoked: 0, completed: 10, status: 200, recipient: 'B', deliveryType: 'PDF', documentId: 'd2', erpDocumentId: 'pdf' },
+    { op: 'send', actor: 'A', invoked: 0, completed: 10, status: 400, recipient: 'B', deliveryType: 'Electronic', erpDocumentId: 'refused' },
+  ];
+  const plan = planFinalRead({ events, asyncTimeoutMs: 1000, companies: COMPANIES });
+  assert.deepEqual(plan.awaited, []);
+  assert.deepEqual(plan.readers, ['B']);
+});
+
+interface FakeInbox {
+  /** Inbound id -> the marker in the invoice and when (epoch ms) it shows. */
+  documents: Map<string, { marker: string; from: number; sequenceNo: number }>;
+  handled: Set<string>;
+}
+
+/** A target of a few routes: tokens for any ErpId, B's inbox (as PascalCase JSON), downloads carrying the marker. */
+async function fakeTarget(inbox: FakeInbox): Promise<{ baseUrl: string; server: Server; calls: string[] }> {
+  const calls: string[] = [];
+  const server = createServer((request, response) => {
+    let body = '';
+    request.on('data', (chunk: Buffer) => (body += chunk.toString()));
+    request.on('end', () => {
+      const url = new URL(request.url ?? '/', 'http://fake');
+      const path = url.pathname.replace(/^\/v1\/api/, '');
+      calls.push(`${request.method} ${path}${url.search}`);
+      const company = String(request.headers.clienttoken ?? '').replace(/^token-/, '');
+      const json = (status: number, value: unknown): void => {
+        response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+      };
+      if (path === '/clienttokens/create') return json(200, { Token: `token-${(JSON.parse(body) as { ErpId: string }).ErpId}` });
+      const shown = [...inbox.documents.entries()].filter(([, document]) => company === 'B' && document.from <= Date.now());
+      if (path === '/documents/incoming') {
+        const sequenceNo = url.searchParams.get('sequenceNo');
+        const listed = shown.filter(([id, document]) => (sequenceNo === null ? !inbox.handled.has(id) : document.sequenceNo > Number(sequenceNo)));
+        return json(200, { Total: listed.length, Documents: listed.map(([id, document]) => ({ Id: id, SequenceNo: document.sequenceNo })) });
+      }
+      if (path === '/documents/handled') {
+        for (const id of (JSON.parse(body) as { documents: string[] }).documents) inbox.handled.add(id);
+        return json(200, {});
+      }
+      const id = /^\/documents\/([^/]+)$/.exec(path)?.[1];
+      const document = shown.find(([known]) => known === id)?.[1];
+      if (document === undefined) return json(404, { Message: 'not found' });
+      response.writeHead(200, { 'content-type': 'application/xml', 'x-document-format': 'peppol-bis-3' }).end(`<Invoice><cbc:ID>${document.marker}</cbc:ID></Invoice>`);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/api`, server, calls };
+}
+
+test('the final read waits for a late invoice until it comes, proves a missing one lost after its async timeout, and its calls join the history', async () => {
+  const now = Date.now();
+  const asyncTimeoutMs = 1500;
+  const inbox: FakeInbox = {
+    documents: new Map([
+      ['in1', { marker: 'seen-at-once', from: 0, sequenceNo: 1 }],
+      ['in2', { marker: 'seen-late', from: now + 400, sequenceNo: 2 }],
+    ]),
+    handled: new Set(),
+  };
+  const target = await fakeTarget(inbox);
+  try {
+    const events = history(now);
+    const read = await finalRead({ baseUrl: target.baseUrl, apiKey: 'fake-api-key', connection: { insecure: false }, events, asyncTimeoutMs, companies: COMPANIES });
+    assert.equal(read.summary.status, 'done');
+    assert.equal(read.summary.awaited, 2);
+    assert.equal(read.summary.found, 1, 'the late one came; the one never delivered did not');
+    assert.equal(read.summary.readers, 2);
+    assert.ok(read.events.every((event) => event.finalRead === true));
+    assert.ok(!target.calls.some((call) => call === 'GET /documents/in1'), 'an entry the recipient had downloaded is not downloaded again');
+    assert.ok(target.calls.includes('GET /documents/incoming?type=invoice&sequenceNo=0'), 'the inbox is read from sequenceNo 0 too');
+    // The last whole list came after the missing invoice's due time: it proves the absence.
+    const due = now - 100 + asyncTimeoutMs;
+    assert.ok(read.events.some((event) => event.op === 'list' && event.actor === 'B' && event.invoked > due));
+    const result = checkExchange({ events: [...events, ...read.events], asyncTimeoutMs });
+    assert.equal(result.sent, 4);
+    assert.equal(result.delivered, 2);
+    assert.equal(result.lost, 1);
+    assert.equal(result.notJudged, 0);
+    assert.deepEqual(result.notSubject, { 'recipient not a company of the run': 1 });
+    const loss = result.violations.find((violation) => violation.rule === 'FLOW-04');
+    assert.match(loss?.summary ?? '', /never-seen/);
+    assert.ok(loss?.evidence.some((event) => event.op === 'list' && event.finalRead === true), 'the evidence holds the final read\'s answer');
+    // The late one is timed apart: the final read's lists are no watch of the flow.
+    assert.equal(result.finalReadDeliveryTimes.Electronic?.length, 1);
+    assert.equal(result.deliveryTimes.Electronic?.length, 1);
+  } finally {
+    target.server.close();
+  }
+});
+
+test('a clean target: the final read stops waiting once the late invoice is seen, long before its async timeout', async () => {
+  const now = Date.now();
+  const asyncTimeoutMs = 60_000;
+  const inbox: FakeInbox = { documents: new Map([['in1', { marker: 'seen-at-once', from: 0, sequenceNo: 1 }], ['in2', { marker: 'seen-late', from: now + 200, sequenceNo: 2 }], ['in3', { marker: 'never-seen', from: now + 300, sequenceNo: 3 }]]), handled: new Set() };
+  const target = await fakeTarget(inbox);
+  try {
+    const events = history(now);
+    const read = await finalRead({ baseUrl: target.baseUrl, apiKey: 'fake-api-key', connection: { insecure: false }, events, asyncTimeoutMs, companies: COMPANIES });
+    assert.equal(read.summary.found, 2);
+    // Ordered by the calls' own times, not by how fast they were: the last call came before the first due time.
+    assert.ok(Math.max(...read.events.map((event) => event.completed)) < now - 200 + asyncTimeoutMs);
+    const judged = judgeExchange([...events, ...read.events], { asyncTimeoutMs, finalRead: read.summary });
+    assert.equal(judged.summary.notJudged, 0);
+    assert.equal(judged.summary.arrivedByFinalRead, 2);
+    assert.equal(judged.summary.passed, true);
+  } finally {
+    target.server.close();
+  }
+});
+
+test('a target unreachable during the final read leaves its sends not judged, with that reason first; --strict fails the run', async () => {
+  const closed = await fakeTarget({ documents: new Map(), handled: new Set() });
+  await new Promise<void>((resolve) => closed.server.close(() => resolve()));
+  const now = Date.now();
+  const events = history(now);
+  const read = await finalRead({ baseUrl: closed.baseUrl, apiKey: 'fake-api-key', connection: { insecure: false }, events, asyncTimeoutMs: 1000, companies: COMPANIES });
+  assert.equal(read.summary.status, 'unreachable');
+  assert.match(read.summary.reason ?? '', /the target was unreachable during the final read \(connection refused/);
+  const judged = judgeExchange([...events, ...read.events], { asyncTimeoutMs: 1000, finalRead: read.summary });
+  assert.equal(judged.summary.notJudged, 2);
+  assert.equal(judged.summary.passed, true, 'not judged is no failure by default');
+  const lines = exchangeLines(judged.summary);
+  assert.match(lines[0], /^ {2}exchange: 2 invoices not judged: the target was unreachable during the final read/);
+  assert.equal(judgeExchange([...events, ...read.events], { asyncTimeoutMs: 1000, finalRead: read.summary, strict: true }).summary.passed, false);
+});
+
+test('an interrupted run does not wait: it reads for a few seconds and says why the rest is not judged', async () => {
+  const now = Date.now();
+  const target = await fakeTarget({ documents: new Map([['in1', { marker: 'seen-at-once', from: 0, sequenceNo: 1 }]]), handled: new Set() });
+  try {
+    const events = history(now);
+    const read = await finalRead({ baseUrl: target.baseUrl, apiKey: 'fake-api-key', connection: { insecure: false }, events, asyncTimeoutMs: 60_000, companies: COMPANIES, interrupted: true });
+    assert.equal(read.summary.status, 'interrupted');
+    assert.ok(read.events.some((event) => event.op === 'list'), 'it still read the inboxes');
+    const judged = judgeExchange([...events, ...read.events], { asyncTimeoutMs: 60_000, finalRead: read.summary });
+    assert.deepEqual(judged.summary.notJudgedReasons, { 'the run was interrupted: the final read did not wait for them and read for a few seconds only': 2 });
+  } finally {
+    target.server.close();
+  }
+});
+
+test('sends not judged come first: in the script\'s console line, before the counts, and at the top of summary.html and index.html', async () => {
+  const { summaryHtml, indexHtml, summaryLine } = await import('../../cli/commands/load/report.ts');
+  const now = Date.now();
+  const events = history(now);
+  const judged = judgeExchange(events, { asyncTimeoutMs: 60_000, finalRead: { status: 'unreachable', reason: 'the target was unreachable during the final read (connection refused)', awaited: 2, found: 0, readers: 0, calls: 0, milliseconds: 5 } });
+  const result = { script: 'inbox', runners: 1, durationSeconds: 1, iterations: 1, requests: 1, endpoints: [], checks: [], thresholds: [], passed: true, exchange: judged.summary };
+  assert.match(summaryLine(result, 'index.html'), /^inbox: passed \(2 invoices not judged\) - [^\n]*\n {2}exchange: 2 invoices not judged: the target was unreachable during the final read \(connection refused\)\n {2}exchange: passed/);
+  const input = { title: 't', target: 'x', profile: 'smoke', startedAt: new Date(0), results: [result], artifacts: [], notes: [] };
+  const html = summaryHtml(input);
+  const banner = html.indexOf('inbox: 2 invoices not judged: the target was unreachable during the final read');
+  assert.ok(banner > 0 && banner < html.indexOf('<dl>'), 'above the run\'s facts');
+  assert.match(html, /<span class="badge warn">2 not judged<\/span>/);
+  assert.ok(indexHtml('/tmp', input).includes('2 invoices not judged'));
+});
+
+test('a gateway that keeps answering 429 stops the final read: its answers are not recorded as the target\'s, and the sends keep that reason', async () => {
+  let answered = 0;
+  const server = createServer((_request, response) => {
+    answered++;
+    response.writeHead(429, { 'retry-after': '0', 'content-type': 'application/json' }).end('{}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  try {
+    const events = history(Date.now());
+    const read = await finalRead({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/api`, apiKey: 'fake-api-key', connection: { insecure: false }, events, asyncTimeoutMs: 1000, companies: COMPANIES });
+    assert.equal(read.summary.status, 'rate limited');
+    assert.equal(answered, 4, 'sent again after each Retry-After, then given up');
+    assert.deepEqual(read.events, []);
+    const reasons = Object.keys(judgeExchange(events, { asyncTimeoutMs: 1000, finalRead: read.summary }).summary.notJudgedReasons);
+    assert.match(reasons[0], /^the gateway's rate limit stopped the final read \(POST \/clienttokens\/create answered 429 4 times\)/);
+  } finally {
+    server.close();
+  }
+});
