@@ -7,11 +7,11 @@ import { relative } from 'node:path';
 import type { FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { describeUnanswered } from '../lib/no-response.ts';
 import { secrets } from '../lib/redact.ts';
-import { LOG_ATTACHMENT, type Exchange, type ExchangeLog } from '../lib/run-record.ts';
+import { LOG_ATTACHMENT, REPRODUCE_ATTACHMENT, type Exchange, type ExchangeLog } from '../lib/run-record.ts';
 import { runContext } from '../suites/support/run-context.ts';
 import {
   addCoverage, areaOf, requirementsOf, requirementVerdicts, runStatus, summarise, testVerdict,
-  type Results, type TestRecord, type TestStatus,
+  type Reproduction, type Results, type TestRecord, type TestStatus,
 } from './results.ts';
 import { takeGatewaySummary } from './rate-limits.ts';
 import { blockedBy, brokenPrerequisitesFile, describeCause, rootCausesOf } from './root-causes.ts';
@@ -48,6 +48,17 @@ export function explainUnanswered(exchanges: Exchange[], result: Pick<TestResult
 /** "POST /companies/register: connection reset by the target (ECONNRESET) after 0.4 s", one a call that got no response. */
 export function noResponseLines(exchanges: readonly Exchange[]): string[] {
   return exchanges.filter((exchange) => exchange.response === undefined && exchange.error !== undefined).map((exchange) => `${exchange.title}: no response from the target: ${exchange.error}`);
+}
+
+/** The reproduce script the test's fixture wrote (suites/support/replay.ts), if any. */
+function readReproduction(result: TestResult | undefined): Reproduction | undefined {
+  const attachment = result?.attachments.find((candidate) => candidate.name === REPRODUCE_ATTACHMENT && candidate.body !== undefined);
+  if (attachment?.body === undefined) return undefined;
+  try {
+    return JSON.parse(attachment.body.toString()) as Reproduction;
+  } catch {
+    return undefined;
+  }
 }
 
 function failureMessage(result: TestResult, exchanges: readonly Exchange[]): string | undefined {
@@ -107,6 +118,7 @@ export default class DxsReporter implements Reporter {
       checks: log.checks,
       requirementVerdicts: requirementVerdicts(requirements, status, log.checks, annotations),
       exchanges: verdict === 'failed' || verdict === 'warning' || verdict === 'blocked' ? log.exchanges : undefined,
+      reproduce: verdict === 'failed' || verdict === 'warning' ? readReproduction(result) : undefined,
     };
   }
 

@@ -33,6 +33,17 @@ export interface TestRecord {
   requirementVerdicts: Record<string, Verdict>;
   /** The calls of failed tests and of tests with warnings, so the report can show request and response. */
   exchanges?: Exchange[];
+  /** Failed and warning tests: the script of curl commands that makes the test's calls again (issue 43). */
+  reproduce?: Reproduction;
+}
+
+export interface Reproduction {
+  /** The script's path, relative to the report folder (reproduce/<test>.sh). */
+  script?: string;
+  /** The curl command of the call the check judged; its variables are set by the script's earlier lines. */
+  call?: string;
+  /** Why no script could be written. */
+  error?: string;
 }
 
 export type RunStatus = 'passed' | 'failed' | 'interrupted' | 'unreachable' | 'error';

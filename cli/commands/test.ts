@@ -65,6 +65,7 @@ function prepareReportDir(options: ResolvedOptions, started: Date): string {
     mkdirSync(directory, { recursive: true });
     // A reused directory must not pass off an earlier run's results as this one's.
     for (const file of ['results.json', 'index.html', 'junit.xml']) rmSync(join(directory, file), { force: true });
+    rmSync(join(directory, 'reproduce'), { recursive: true, force: true });
     return directory;
   }
   const reports = resolve('reports');
@@ -199,6 +200,13 @@ function countSelectedTests(context: RunContext, env: NodeJS.ProcessEnv): Promis
 }
 
 const LIST_TIMEOUT_MS = 60_000;
+
+/** Each failure's curl line (redacted: keys are shell variables) and its script, for the console (issue 43). */
+export function reproduceLines(results: Results, reportDir: string): string[] {
+  return results.tests
+    .filter((test) => test.verdict === 'failed' && test.reproduce?.script !== undefined)
+    .map((test) => `reproduce ${test.titlePath.join(' › ')} (${displayPath(join(reportDir, test.reproduce?.script ?? ''))}):\n  ${test.reproduce?.call ?? `sh ${displayPath(join(reportDir, test.reproduce?.script ?? ''))}`}`);
+}
 
 function summaryLine(results: Results, reportDir: string): string {
   const { summary, run } = results;
@@ -360,6 +368,7 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   if (judge !== undefined) results.baseline = applyBaseline(results, judge);
   // Rewritten with every secret the workers saw, and with the final status.
   writeReport(reportDir, results);
+  for (const line of reproduceLines(results, reportDir)) console.error(secrets.redactText(line));
   console.error(summaryLine(results, reportDir));
   if (results.baseline !== undefined) console.error(baselineLines(results.baseline).join('\n'));
   return results.baseline !== undefined ? exitCodeWithBaseline(results) : exitCodeOf(results);
