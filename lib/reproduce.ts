@@ -119,21 +119,34 @@ function requestTexts(call: ReplayCall): string[] {
   return texts;
 }
 
-/** The values a call's request uses that an earlier call carried first, each with that call. */
-export function usedOrigins(call: ReplayCall, origins: ReadonlyMap<string, ValueOrigin>, candidates: readonly string[] = originValues(origins)): Array<{ value: string; sequence: number; ours: boolean }> {
-  const texts = requestTexts(call);
-  const used: Array<{ value: string; sequence: number; ours: boolean }> = [];
-  for (const value of candidates) {
-    const origin = origins.get(value);
-    if (origin === undefined || origin.sequence === undefined || origin.sequence >= call.sequence) continue;
-    if (texts.some((text) => text.includes(value))) used.push({ value, sequence: origin.sequence, ours: origin.ours });
+// Where a value may end inside a request: JSON's quotes and brackets, spaces, a query's ? and &.
+// A value with one of these inside (a name with a space) is never looked for; ids, tokens, URNs and
+// URLs have none. A token's own '=', '/' and ':' split it once more (a query's name=value, an id
+// at the end of a path or a URN).
+const VALUE_BOUNDARIES = /[\s"',{}[\]()<>;?&#\\]+/;
+const INNER_BOUNDARIES = /[=/:]/;
+
+function wordsOf(texts: readonly string[]): Set<string> {
+  const words = new Set<string>();
+  for (const text of texts) {
+    for (const word of text.split(VALUE_BOUNDARIES)) {
+      if (word === '') continue;
+      words.add(word);
+      for (const inner of word.split(INNER_BOUNDARIES)) if (inner !== '') words.add(inner);
+    }
   }
-  return used;
+  return words;
 }
 
-/** The values of the map, longest first (a value that holds another is replaced whole). */
-export function originValues(origins: ReadonlyMap<string, ValueOrigin>): string[] {
-  return [...origins.keys()].sort((a, b) => b.length - a.length);
+/** The values a call's request uses that an earlier call carried first, each with that call. */
+export function usedOrigins(call: ReplayCall, origins: ReadonlyMap<string, ValueOrigin>): Array<{ value: string; sequence: number; ours: boolean }> {
+  const used: Array<{ value: string; sequence: number; ours: boolean }> = [];
+  for (const value of wordsOf(requestTexts(call))) {
+    const origin = origins.get(value);
+    if (origin === undefined || origin.sequence === undefined || origin.sequence >= call.sequence) continue;
+    used.push({ value, sequence: origin.sequence, ours: origin.ours });
+  }
+  return used;
 }
 
 /**
@@ -146,12 +159,11 @@ export function originValues(origins: ReadonlyMap<string, ValueOrigin>): string[
 export function selectCalls(history: readonly ReplayCall[], own: readonly ReplayCall[], setup: ReadonlySet<number>, origins: ReadonlyMap<string, ValueOrigin>): ReplayCall[] {
   const bySequence = new Map(history.map((call) => [call.sequence, call]));
   const chosen = new Map(own.map((call) => [call.sequence, call]));
-  const candidates = originValues(origins);
   const firstOwn = Math.min(...own.map((call) => call.sequence));
   const usedBy = new Map<number, Array<{ value: string; sequence: number; ours: boolean }>>();
   const uses = (call: ReplayCall) => {
     let used = usedBy.get(call.sequence);
-    if (used === undefined) usedBy.set(call.sequence, (used = usedOrigins(call, origins, candidates)));
+    if (used === undefined) usedBy.set(call.sequence, (used = usedOrigins(call, origins)));
     return used;
   };
   for (let round = 0; round < 4; round++) {
@@ -255,10 +267,9 @@ export function renderScript(input: ScriptInput): Script {
   const replacements: Array<{ value: string; variable: string; after: number }> = input.variables.map((entry) => ({ ...entry, after: 0 }));
   const definitions = new Map<number, string[]>();
   const defined = new Set<string>();
-  const candidates = originValues(input.origins);
   for (const step of steps) {
     for (const call of [step.first, step.last]) {
-      for (const { value, sequence } of usedOrigins(call, input.origins, candidates)) {
+      for (const { value, sequence } of usedOrigins(call, input.origins)) {
         const number = numberOf.get(sequence);
         const origin = input.origins.get(value);
         if (number === undefined || origin === undefined || origin.ours || defined.has(value)) continue;

@@ -14,6 +14,8 @@ const HISTORY_LIMIT = 4000;
 const ORIGINS_LIMIT = 200_000;
 /** A body larger than this is not kept (a lookup of 500000 SSNs): its call is replayed without it. */
 const BODY_LIMIT = 1024 * 1024;
+/** The bodies kept, in all: past it, the oldest calls are forgotten. */
+const BODIES_LIMIT = 48 * 1024 * 1024;
 /** Answers whose JSON has more leaves than this keep none (the poll condition needs only a few). */
 const SCALARS_LIMIT = 300;
 
@@ -22,6 +24,8 @@ export const REPRODUCE_FOLDER = 'reproduce';
 
 interface Recorded {
   call: ReplayCall;
+  /** Bytes of its body this memory holds. */
+  bytes: number;
   /** The test log the call belongs to; undefined for a worker fixture's set-up. */
   log?: ExchangeLog;
   /** Its index in that log. */
@@ -29,6 +33,7 @@ interface Recorded {
 }
 
 const history: Recorded[] = [];
+let bodyBytes = 0;
 const origins = new Map<string, ValueOrigin>();
 let sequence = 0;
 
@@ -41,6 +46,15 @@ function leaves(value: unknown, path: Array<string | number>, visit: (path: Arra
 function markOurs(text: string, runPrefix: string | undefined): void {
   // Only an id of ours (it carries the run prefix) names an entity its first call made.
   if (isCandidateValue(text) && !origins.has(text)) origins.set(text, { ours: true, sequence: runPrefix !== undefined && text.includes(runPrefix) ? sequence : undefined });
+}
+
+/** A path segment as sent; a malformed escape (a test may send one) is taken as it is. */
+function decoded(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 function parsed(text: string): unknown {
@@ -73,18 +87,21 @@ export function recordRequest(request: ReplayRequest, runPrefix: string | undefi
     method: request.method,
     url: request.url,
     headers: { ...request.headers },
-    body: request.data === undefined ? undefined : isText && text !== undefined ? { text } : request.data.length <= BODY_LIMIT ? { bytes: Buffer.from(request.data) } : undefined,
+    // The client sends this very buffer and never changes it: no copy.
+    body: request.data === undefined ? undefined : isText && text !== undefined ? { text } : request.data.length <= BODY_LIMIT && typeof request.data !== 'string' ? { bytes: request.data } : undefined,
     multipart,
   };
   const url = new URL(request.url);
   // Headers are left out: the API key and a content type are sent by every call, and name no entity.
-  for (const segment of url.pathname.split('/')) markOurs(decodeURIComponent(segment), runPrefix);
+  for (const segment of url.pathname.split('/')) markOurs(decoded(segment), runPrefix);
   for (const value of url.searchParams.values()) markOurs(value, runPrefix);
   if (text !== undefined && text.length <= 256 * 1024) leaves(parsed(text), [], (_, leaf) => typeof leaf === 'string' && markOurs(leaf, runPrefix));
   for (const part of multipart ?? []) if ('value' in part) markOurs(part.value, runPrefix);
-  const recorded: Recorded = { call, log, index };
+  const bytes = call.body === undefined ? 0 : 'text' in call.body ? call.body.text.length : call.body.bytes.length;
+  const recorded: Recorded = { call, bytes, log, index };
   history.push(recorded);
-  if (history.length > HISTORY_LIMIT) history.splice(0, history.length - HISTORY_LIMIT);
+  bodyBytes += bytes;
+  while (history.length > HISTORY_LIMIT || (bodyBytes > BODIES_LIMIT && history.length > 1)) bodyBytes -= (history.shift() as Recorded).bytes;
   return recorded;
 }
 
