@@ -6,6 +6,7 @@ import type { CheckRecord, Exchange } from '../lib/run-record.ts';
 import { baselineNote, renderBaselineSection } from './compare-html.ts';
 import { worst, type Results, type TestRecord, type Verdict } from './results.ts';
 import { renderCleanup } from './cleanup-html.ts';
+import { renderLastFailed } from './last-failed-html.ts';
 import { escapeHtml } from './escape-html.ts';
 import { connectionRows } from './connection-html.ts';
 import { describeCause, rootCauseHeadline, rootCausesOf } from './root-causes.ts';
@@ -271,6 +272,7 @@ export function renderHtml({ results, catalog, catalogEndpoints }: HtmlInput): s
 <body><main>
 <h1>Document Exchange Service API: conformance report</h1>
 ${results.baseline !== undefined ? renderBaselineSection(results.baseline) : ''}
+${renderLastFailed(results.lastFailed)}
 <div class="verdict ${escapeHtml(status)}"><strong>${escapeHtml(verdictText(results))}</strong>${results.run.message !== undefined ? `<br>${escapeHtml(results.run.message)}` : ''}</div>
 ${renderRootCauses(results)}
 ${renderMeta(results)}

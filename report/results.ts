@@ -100,6 +100,30 @@ export interface Results {
   gateway?: GatewaySummary;
   /** The concurrency chosen and why, and the time waited for the network and for background work (report/timing.ts). */
   timing?: RunTiming;
+  /** Set by --last-failed: the earlier run's failed and blocked tests, and which of them are fixed now (report/last-failed.ts). */
+  lastFailed?: LastFailedSection;
+}
+
+/** A test --last-failed ran again: how it ended before and now. */
+export interface RerunTest {
+  id: string;
+  /** The file and the title path. */
+  stableId: string;
+  requirements: string[];
+  before: Verdict;
+  /** Absent when the test did not run this time (renamed, removed, or the run stopped). */
+  now?: Verdict;
+}
+
+export interface LastFailedSection {
+  /** The report the failed and blocked tests were read from, as the user named it. */
+  source: string;
+  /** Ran without failing or being blocked. */
+  fixed: RerunTest[];
+  /** Failed or were blocked again. */
+  stillFailing: RerunTest[];
+  /** Not run this time: not fixed either. */
+  notRun: RerunTest[];
 }
 
 // The baseline section's entries: how the run's failures compare to what was known (computed by report/baseline.ts).
