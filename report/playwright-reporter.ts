@@ -2,8 +2,8 @@
 // index.html and junit.xml in the report directory. It runs in Playwright's runner process, so it
 // re-registers the keys (from the run context) and the tokens the workers saw (the secrets file).
 // onEnd is called for interrupted runs too (SIGINT, global timeout), so the report is always written.
-import { rmSync } from 'node:fs';
-import { relative } from 'node:path';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import type { FullResult, Reporter, Suite, TestCase, TestResult } from '@playwright/test/reporter';
 import { describeUnanswered } from '../lib/no-response.ts';
 import { secrets } from '../lib/redact.ts';
@@ -16,6 +16,7 @@ import {
 import { takeGatewaySummary } from './rate-limits.ts';
 import { blockedBy, brokenPrerequisitesFile, describeCause, rootCausesOf } from './root-causes.ts';
 import { loadSecretsFile, writeReport } from './write.ts';
+import { HAR_FILE, harEntry, harOf, type HarEntry } from './har.ts';
 
 const SUITES_ROOT = new URL('../suites/', import.meta.url).pathname;
 
@@ -79,6 +80,8 @@ export default class DxsReporter implements Reporter {
   /** Calls that got no response at all, each with its cause: a target that went away mid-run shows here. */
   private readonly noResponses: string[] = [];
   private readonly errors: string[] = [];
+  /** Every call of every test, for traffic.har. */
+  private readonly traffic: HarEntry[] = [];
 
   printsToStdio(): boolean {
     return false;
@@ -124,9 +127,16 @@ export default class DxsReporter implements Reporter {
 
   onTestEnd(test: TestCase, result: TestResult): void {
     // With retries the last result counts; coverage counts every call that was made.
-    this.records.set(test.id, this.record(test, result));
-    const exchanges = readLog(result).exchanges;
+    const record = this.record(test, result);
+    this.records.set(test.id, record);
+    const log = readLog(result);
+    const exchanges = log.exchanges;
     explainUnanswered(exchanges, result);
+    const owner = { test: [record.file, ...record.titlePath].join(' › '), testId: test.id, requirements: record.requirements, verdict: record.verdict };
+    exchanges.forEach((exchange, index) => {
+      const checked = [...new Set(log.checks.filter((check) => check.exchange === index).map((check) => check.requirement))];
+      this.traffic.push(harEntry(exchange, { ...owner, ...(checked.length === 0 ? {} : { checked }) }));
+    });
     addCoverage(this.coverage, exchanges);
     this.noResponses.push(...noResponseLines(exchanges));
   }
@@ -184,5 +194,8 @@ export default class DxsReporter implements Reporter {
       gateway: takeGatewaySummary(context),
     };
     writeReport(context.reportDir, results, secrets);
+    // Redacted once more as a whole, as every report file is: a token a later answer revealed.
+    mkdirSync(context.reportDir, { recursive: true });
+    writeFileSync(join(context.reportDir, HAR_FILE), `${secrets.redactText(JSON.stringify(harOf(this.traffic, context.version, 'dxs test: every call of every test; keys and tokens are [REDACTED]'), null, 1))}\n`);
   }
 }

@@ -65,7 +65,7 @@ function prepareReportDir(options: ResolvedOptions, started: Date): string {
     const directory = resolve(options.reportDir);
     mkdirSync(directory, { recursive: true });
     // A reused directory must not pass off an earlier run's results as this one's.
-    for (const file of ['results.json', 'index.html', 'junit.xml']) rmSync(join(directory, file), { force: true });
+    for (const file of ['results.json', 'index.html', 'junit.xml', 'traffic.har']) rmSync(join(directory, file), { force: true });
     rmSync(join(directory, 'reproduce'), { recursive: true, force: true });
     return directory;
   }

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.ts';
 import type { Results } from '../../report/results.ts';
 import { pool, runDxs, startRecordingProxy } from './helpers.ts';
+import { harErrors } from './har-schema.ts';
 
 const CASES = [
   { fault: 'token-erpid-optional', grep: '@TOK-04', requirement: 'TOK-04' },
@@ -70,8 +71,14 @@ test('a failed test\'s reproduce script gives the recorded status against the fa
 
         const tokens = new Set<string>();
         for (const body of proxy.bodies) for (const match of body.matchAll(/"token"\s*:\s*"([^"]+)"/gi)) tokens.add(match[1]);
-        for (const file of readdirSync(join(directory, 'reproduce'))) {
-          const text = readFileSync(join(directory, 'reproduce', file), 'latin1');
+        // traffic.har (issue 43 too): HAR 1.2, every call of the run's tests, each naming its test.
+        const harText = readFileSync(join(directory, 'traffic.har'), 'utf8');
+        const har = JSON.parse(harText);
+        assert.deepEqual(harErrors(har), [], `${fault}: traffic.har is HAR 1.2`);
+        const named = har.log.entries.filter((entry: { _dxs: { testId: string; requirements: string[] } }) => entry._dxs.testId === failed.id && entry._dxs.requirements.includes(requirement));
+        assert.equal(named.length, failed.exchanges?.length, `${fault}: every call of the failed test is in traffic.har, with its test and requirement IDs`);
+        for (const file of [...readdirSync(join(directory, 'reproduce')).map((name) => join('reproduce', name)), 'traffic.har']) {
+          const text = readFileSync(join(directory, file), 'latin1');
           for (const secret of [sandbox.apiKey, sandbox.apiKeyWithoutDelete, ...tokens]) assert.ok(!text.includes(secret), `${fault}: ${file} holds a secret (${secret.slice(0, 4)}...)`);
         }
 
