@@ -5,7 +5,7 @@
 // run that could not complete. The report is written in every case.
 import type { Command } from 'commander';
 import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
+import { appendFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
@@ -35,6 +35,8 @@ import { startRunPace } from '../../suites/support/run-pace.ts';
 import { budgetFor } from '../../suites/support/gateway.ts';
 import { describeGatewayAnswer, retryAfterOf } from '../../lib/gateway.ts';
 import type { CleanupReport } from '../../report/cleanup.ts';
+import { githubAnnotations, githubSummary } from '../../report/github.ts';
+import { loadRequirements } from '../../schemas/requirements.ts';
 import { exitCodeOfLastFailed, judgeLastFailed, lastFailedLines, loadLastFailed, writeLastRunFile, type LastFailedInput } from '../../report/last-failed.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -202,6 +204,22 @@ function countSelectedTests(context: RunContext, env: NodeJS.ProcessEnv, selecti
 
 const LIST_TIMEOUT_MS = 60_000;
 
+/**
+ * Under GitHub Actions: an annotation per failure on stdout, where the runner reads workflow
+ * commands, and the verdict table appended to the job summary.
+ */
+export function writeGithubOutput(results: Results, reportDir: string, env: NodeJS.ProcessEnv, print: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): void {
+  if (env.GITHUB_ACTIONS !== 'true') return;
+  for (const line of githubAnnotations(results, loadRequirements())) print(secrets.redactText(line));
+  const summaryFile = env.GITHUB_STEP_SUMMARY;
+  if (summaryFile === undefined || summaryFile === '') return;
+  try {
+    appendFileSync(summaryFile, secrets.redactText(githubSummary(results, displayPath(reportDir))));
+  } catch (error) {
+    console.error(`dxs test: cannot write the job summary: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
 /** Each failure's curl line (redacted: keys are shell variables) and its script, for the console (issue 43). */
 export function reproduceLines(results: Results, reportDir: string): string[] {
   return results.tests
@@ -273,6 +291,7 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
     const report = runReport(partial, status, error.message, started);
     if (options.insecure === true) report.run.connection = { insecure: true, warnings: [] };
     writeReport(reportDir, report);
+    writeGithubOutput(report, reportDir, env);
     console.error(`report: ${displayPath(join(reportDir, 'index.html'))}`);
     return 2;
   }
@@ -388,6 +407,7 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   console.error(summaryLine(results, reportDir));
   if (results.baseline !== undefined) console.error(baselineLines(results.baseline).join('\n'));
   if (results.lastFailed !== undefined) console.error(lastFailedLines(results.lastFailed).join('\n'));
+  writeGithubOutput(results, reportDir, env);
   const exit = results.baseline !== undefined ? exitCodeWithBaseline(results) : exitCodeOf(results);
   return results.lastFailed !== undefined ? exitCodeOfLastFailed(results.lastFailed, exit) : exit;
 }
