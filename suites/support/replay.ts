@@ -37,7 +37,11 @@ let bodyBytes = 0;
 const origins = new Map<string, ValueOrigin>();
 let sequence = 0;
 
+/** Deeper than this, a body is a test of the target's parser (JSON nested 10000 deep), not data to reuse. */
+const DEPTH_LIMIT = 32;
+
 function leaves(value: unknown, path: Array<string | number>, visit: (path: Array<string | number>, leaf: string | number | boolean | null) => void): void {
+  if (path.length > DEPTH_LIMIT) return;
   if (Array.isArray(value)) value.forEach((item, index) => leaves(item, [...path, index], visit));
   else if (typeof value === 'object' && value !== null) for (const [key, inner] of Object.entries(value)) leaves(inner, [...path, key], visit);
   else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null) visit(path, value);
@@ -75,6 +79,15 @@ export interface ReplayRequest {
 
 /** Records a call as it goes out; what we send is ours, never a value to read from an answer. */
 export function recordRequest(request: ReplayRequest, runPrefix: string | undefined, log: ExchangeLog | undefined, index: number | undefined): Recorded {
+  try {
+    return remember(request, runPrefix, log, index);
+  } catch {
+    // A call this memory cannot take (whatever a test sends) still goes out; its script lacks it.
+    return { call: { sequence: ++sequence, method: request.method, url: request.url, headers: {} }, bytes: 0 };
+  }
+}
+
+function remember(request: ReplayRequest, runPrefix: string | undefined, log: ExchangeLog | undefined, index: number | undefined): Recorded {
   if (origins.size > ORIGINS_LIMIT) origins.clear();
   const text = typeof request.data === 'string' ? request.data : request.data !== undefined && request.data.length <= BODY_LIMIT ? request.data.toString('utf8') : undefined;
   const isText = text !== undefined && typeof request.data !== 'string' && request.data !== undefined ? Buffer.from(text, 'utf8').equals(request.data) : text !== undefined;
@@ -111,6 +124,14 @@ function firstSeen(value: string, origin: ValueOrigin): void {
 
 /** Records the answer: every value in it not seen before was handed out by the target. */
 export function recordAnswer(recorded: Recorded, status: number, headers: Record<string, string>, json: unknown): void {
+  try {
+    rememberAnswer(recorded, status, headers, json);
+  } catch {
+    // As for the request: the test goes on, only its script is the poorer.
+  }
+}
+
+function rememberAnswer(recorded: Recorded, status: number, headers: Record<string, string>, json: unknown): void {
   const call = recorded.call;
   call.status = status;
   const scalars: Record<string, string | number | boolean | null> = {};
