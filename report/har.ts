@@ -2,6 +2,8 @@
 // Postman, k6's HAR converter and Schemathesis read. Built from the recorded exchanges, which are
 // already redacted (keys and tokens are [REDACTED], bodies cut at the record's limit); each entry
 // names the test it belongs to and the requirement IDs it checks in `_dxs`, HAR's custom fields.
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Exchange } from '../lib/run-record.ts';
 
 export interface HarOwner {
@@ -137,3 +139,28 @@ export function harOf(entries: HarEntry[], version: string, comment?: string): H
 }
 
 export const HAR_FILE = 'traffic.har';
+
+/** Where each worker leaves the calls of its fixtures' set-up, which belong to no test. */
+export const SETUP_TRAFFIC_FOLDER = '.dxs-setup-traffic';
+
+/**
+ * Adds the workers' set-up calls (the companies and tokens made before a test began) to the run's
+ * traffic.har, then removes their folder. `redact` is the last pass, with every secret of the run.
+ */
+export function addSetupTraffic(reportDir: string, redact: (text: string) => string): void {
+  const folder = join(reportDir, SETUP_TRAFFIC_FOLDER);
+  const file = join(reportDir, HAR_FILE);
+  if (!existsSync(folder)) return;
+  try {
+    if (!existsSync(file)) return;
+    const har = JSON.parse(readFileSync(file, 'utf8')) as Har;
+    const owner: HarOwner = { test: '(worker set-up: the companies and client tokens the tests share)', requirements: [] };
+    for (const name of readdirSync(folder)) {
+      const exchanges = JSON.parse(readFileSync(join(folder, name), 'utf8')) as Exchange[];
+      har.log.entries.push(...exchanges.map((exchange) => harEntry(exchange, owner)));
+    }
+    writeFileSync(file, `${redact(JSON.stringify(harOf(har.log.entries, har.log.creator.version, har.log.comment), null, 1))}\n`);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}

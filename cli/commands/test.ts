@@ -36,6 +36,7 @@ import { budgetFor } from '../../suites/support/gateway.ts';
 import { describeGatewayAnswer, retryAfterOf } from '../../lib/gateway.ts';
 import type { CleanupReport } from '../../report/cleanup.ts';
 import { githubAnnotations, githubSummary } from '../../report/github.ts';
+import { addSetupTraffic } from '../../report/har.ts';
 import { loadRequirements } from '../../schemas/requirements.ts';
 import { exitCodeOfLastFailed, judgeLastFailed, lastFailedLines, loadLastFailed, writeLastRunFile, type LastFailedInput } from '../../report/last-failed.ts';
 
@@ -374,6 +375,7 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   loadSecretsFile(secretsFile);
   rmSync(secretsFile, { force: true });
   removeEmptyDirectories(join(reportDir, 'test-results'));
+  addSetupTraffic(reportDir, (text) => secrets.redactText(text));
   const resultsPath = join(reportDir, 'results.json');
   let results: Results;
   if (existsSync(resultsPath)) {

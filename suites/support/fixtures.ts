@@ -21,7 +21,7 @@ import { configuredIdentifierTypes } from './companies-more.ts';
 import { requestNetworkOptions } from './request-network.ts';
 import { HeadStart, type CompanyRole } from './head-start.ts';
 import { recordWorkerStarted, writeWorkerTiming } from './timing.ts';
-import { REPRODUCE_ATTACHMENT, scriptStem, writeReproduction } from './replay.ts';
+import { REPRODUCE_ATTACHMENT, scriptStem, writeReproduction, writeSetupTraffic } from './replay.ts';
 
 const suitesRoot = new URL('../', import.meta.url).pathname;
 
@@ -72,10 +72,13 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
 
   setupApi: [
-    async ({ playwright, target }, use) => {
+    async ({ playwright, target }, use, workerInfo) => {
       const request = await playwright.request.newContext(requestNetworkOptions(target.baseUrl, target.connection));
-      await use(new ApiClient(request, target, newLog(), { steps: false }));
+      const log = newLog();
+      await use(new ApiClient(request, target, log, { steps: false }));
       await request.dispose();
+      // Only `dxs test` (which alone hands out a secrets file) adds these calls to traffic.har.
+      if (target.secretsFile !== undefined) writeSetupTraffic(target, workerInfo.workerIndex, log);
     },
     { scope: 'worker' },
   ],

@@ -6,6 +6,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isCandidateValue, renderScript, selectCalls, type ReplayCall, type ReplayPart, type ValueOrigin } from '../../lib/reproduce.ts';
 import { secrets } from '../../lib/redact.ts';
+import { SETUP_TRAFFIC_FOLDER } from '../../report/har.ts';
 import type { ExchangeLog } from './log.ts';
 import type { RunContext } from './run-context.ts';
 
@@ -205,4 +206,15 @@ export function writeReproduction(context: RunContext, log: ExchangeLog, test: {
   writeFileSync(join(folder, `${test.stem}.sh`), secrets.redactText(script.text), { mode: 0o755 });
   for (const file of script.files) writeFileSync(join(folder, file.name), file.bytes);
   return { script: `${REPRODUCE_FOLDER}/${test.stem}.sh`, call: script.failingCall === undefined ? undefined : secrets.redactText(script.failingCall) };
+}
+
+/** The worker fixtures' calls, redacted as recorded, for traffic.har (report/har.ts adds them). */
+export function writeSetupTraffic(context: RunContext, workerIndex: number, log: ExchangeLog): void {
+  try {
+    const folder = join(context.reportDir, SETUP_TRAFFIC_FOLDER);
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, `worker-${workerIndex}-${process.pid}.json`), secrets.redactText(JSON.stringify(log.exchanges)));
+  } catch {
+    // traffic.har is for reading; a run is not failed for it.
+  }
 }
