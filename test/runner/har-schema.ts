@@ -9,7 +9,7 @@ const schemas = require('har-schema') as Record<string, { $id: string }>;
 const draft06 = require('ajv/dist/refs/json-schema-draft-06.json') as object;
 
 // har-schema is draft-06 and carries keywords no draft knows ("optional", "min"): not strict.
-const ajv = new Ajv({ allErrors: true, strict: false, formats: { 'date-time': fullFormats['date-time'], ipv4: fullFormats.ipv4, ipv6: fullFormats.ipv6 } });
+const ajv = new Ajv({ allErrors: true, strict: false, formats: { 'date-time': fullFormats['date-time'], ipv4: fullFormats.ipv4, ipv6: fullFormats.ipv6, uri: fullFormats.uri } });
 ajv.addMetaSchema(draft06);
 for (const schema of Object.values(schemas)) ajv.addSchema(schema);
 const validate = ajv.getSchema('har.json#');
