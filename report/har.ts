@@ -2,7 +2,7 @@
 // Postman, k6's HAR converter and Schemathesis read. Built from the recorded exchanges, which are
 // already redacted (keys and tokens are [REDACTED], bodies cut at the record's limit); each entry
 // names the test it belongs to and the requirement IDs it checks in `_dxs`, HAR's custom fields.
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Exchange } from '../lib/run-record.ts';
 
@@ -163,4 +163,23 @@ export function addSetupTraffic(reportDir: string, redact: (text: string) => str
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
+}
+
+/**
+ * `dxs report merge`: the shards' traffic.har as one, and their reproduce scripts side by side
+ * (their names carry the test id, so shards never share one), so the merged page's links work.
+ */
+export function mergeTrafficAndScripts(directories: readonly string[], out: string, version: string, reproduceFolder = 'reproduce'): void {
+  const entries: HarEntry[] = [];
+  let found = false;
+  for (const directory of directories) {
+    const file = join(directory, HAR_FILE);
+    if (existsSync(file)) {
+      found = true;
+      entries.push(...(JSON.parse(readFileSync(file, 'utf8')) as Har).log.entries);
+    }
+    const scripts = join(directory, reproduceFolder);
+    if (existsSync(scripts)) cpSync(scripts, join(out, reproduceFolder), { recursive: true });
+  }
+  if (found) writeFileSync(join(out, HAR_FILE), `${JSON.stringify(harOf(entries, version, `dxs report merge of ${directories.length} reports`), null, 1)}\n`);
 }
