@@ -22,6 +22,8 @@ export interface ReplayCall {
   url: string;
   headers: Record<string, string>;
   body?: ReplayBody;
+  /** A body too large to keep: its size; the script sends the call without it, and says so. */
+  bodyOmitted?: number;
   multipart?: ReplayPart[];
   /** The answer's status; undefined when none came. */
   status?: number;
@@ -321,6 +323,7 @@ export function renderScript(input: ScriptInput): Script {
     const isFailing = input.failing !== undefined && step.sequences.includes(input.failing.sequence);
     if (isFailing) failingCall = `curl -i ${words.join(' ')}`;
     lines.push(`# ${number}. ${title}${isFailing ? ` (the call the check judged: ${input.failing?.note.split('\n')[0]})` : ''}`);
+    if (call.bodyOmitted !== undefined) lines.push(`# Its body of ${call.bodyOmitted} bytes was too large to keep: sent here without it, it may be answered otherwise.`);
     const condition = step.sequences.length > 1 ? pollCondition(step) : undefined;
     if (condition !== undefined) {
       lines.push(

@@ -103,6 +103,7 @@ function remember(request: ReplayRequest, runPrefix: string | undefined, log: Ex
     headers: { ...request.headers },
     // The client sends this very buffer and never changes it: no copy.
     body: request.data === undefined ? undefined : isText && text !== undefined ? { text } : request.data.length <= BODY_LIMIT && typeof request.data !== 'string' ? { bytes: request.data } : undefined,
+    bodyOmitted: request.data !== undefined && typeof request.data !== 'string' && request.data.length > BODY_LIMIT ? request.data.length : undefined,
     multipart,
   };
   const url = new URL(request.url);
