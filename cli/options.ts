@@ -5,7 +5,14 @@ import { envName, flagName, type OptionSpec } from '../lib/config.ts';
 
 export function addOptions(command: Command, specs: readonly OptionSpec[]): Command {
   for (const spec of specs) {
-    const flag = spec.kind === 'boolean' ? flagName(spec.key) : spec.kind === 'list' ? `${flagName(spec.key)} <${(spec.argument ?? 'VALUE').replace(/\.\.\.$/, '')}...>` : `${flagName(spec.key)} <${spec.argument ?? 'VALUE'}>`;
+    const flag =
+      spec.kind === 'boolean'
+        ? flagName(spec.key)
+        : spec.kind === 'list'
+          ? `${flagName(spec.key)} <${(spec.argument ?? 'VALUE').replace(/\.\.\.$/, '')}...>`
+          : spec.optionalArgument !== undefined
+            ? `${flagName(spec.key)} [${spec.argument ?? 'VALUE'}]`
+            : `${flagName(spec.key)} <${spec.argument ?? 'VALUE'}>`;
     const extras = [envName(spec.key)];
     if (spec.default !== undefined) extras.push(`default: ${JSON.stringify(spec.default)}`);
     // No commander default: an absent flag must stay undefined so that env and config can apply.

@@ -26,6 +26,8 @@ export interface OptionSpec {
   default?: unknown;
   /** Extra check after parsing; returns an error message or undefined. */
   check?: (value: unknown) => string | undefined;
+  /** A string option whose flag may come without its value (`--last-failed [DIR]`): this value then. */
+  optionalArgument?: string;
 }
 
 /** --base-url for baseUrl. */
@@ -46,6 +48,7 @@ export type OptionSource = 'flag' | 'env' | 'config' | 'default';
 function parseValue(spec: OptionSpec, raw: unknown, source: string): unknown {
   const where = `${source} ${source === 'flag' ? flagName(spec.key) : source === 'env' ? envName(spec.key) : `key "${spec.key}"`}`;
   let value: unknown;
+  if (spec.optionalArgument !== undefined && raw === true) raw = spec.optionalArgument;
   switch (spec.kind) {
     case 'string':
       if (typeof raw !== 'string' && typeof raw !== 'number') throw new ConfigError(`${where}: expected a string, got ${JSON.stringify(raw)}`);
@@ -184,6 +187,7 @@ export const TEST_OPTIONS: readonly OptionSpec[] = [
   },
   { key: 'baseline', kind: 'string', argument: 'PATH', description: 'results.json or report directory of an earlier run: exit 1 only for failures it did not have; its failures are listed as known, its fixed ones as fixed' },
   { key: 'scheduleFrom', kind: 'string', argument: 'PATH', description: 'results.json or report directory of an earlier run (e.g. reports/latest): its longest tests, one per worker at most, start first; what each test checks is unchanged (a worker moving on to the other tests starts again; see docs/timeline.md)' },
+  { key: 'lastFailed', kind: 'string', argument: 'DIR', optionalArgument: 'reports/latest', description: 'run again only the tests that failed or were blocked in that report (default reports/latest); says which are fixed now, exit 0 when all are' },
   { key: 'expectFailures', kind: 'string', argument: 'FILE', description: 'JSON file of accepted failures (requirement or test id, reason, optional expiry date): they do not fail the run until they expire' },
   {
     key: 'rateLimitBudget',

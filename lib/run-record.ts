@@ -57,3 +57,5 @@ export interface ExchangeLog {
 }
 
 export const LOG_ATTACHMENT = 'dxs-log';
+/** The test's reproduce script (issue 43): where it was written and the failing call's curl line. */
+export const REPRODUCE_ATTACHMENT = 'dxs-reproduce';

@@ -13,6 +13,13 @@ function xml(value: unknown): string {
     .replace(/"/g, '&quot;');
 }
 
+/** The failing call's curl line and the script that makes it with every call before it (issue 43). */
+function reproduceText(test: TestRecord): string {
+  const reproduce = test.reproduce;
+  if (reproduce?.script === undefined) return '';
+  return `\n\nReproduce with curl (${reproduce.script} in the report folder makes every call of the test):\n${reproduce.call ?? `sh ${reproduce.script}`}`;
+}
+
 function testCase(test: TestRecord): string {
   const name = test.titlePath.join(' › ');
   const attributes = `name="${xml(name)}" classname="${xml(test.file)}" time="${(test.durationMs / 1000).toFixed(3)}"`;
@@ -24,7 +31,7 @@ function testCase(test: TestRecord): string {
   let body = '';
   if (test.verdict === 'failed') {
     const first = (test.failure ?? 'failed').split('\n')[0];
-    body = `<failure message="${xml(first)}" type="${xml(test.status)}">${xml(test.failure ?? '')}</failure>`;
+    body = `<failure message="${xml(first)}" type="${xml(test.status)}">${xml((test.failure ?? '') + reproduceText(test))}</failure>`;
   } else if (test.verdict === 'blocked') {
     // An error, not a skip: CI must not read a test that never reached its check as fine.
     const first = (test.failure ?? 'blocked').split('\n')[0];

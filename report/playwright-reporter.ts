@@ -2,21 +2,22 @@
 // index.html and junit.xml in the report directory. It runs in Playwright's runner process, so it
 // re-registers the keys (from the run context) and the tokens the workers saw (the secrets file).
 // onEnd is called for interrupted runs too (SIGINT, global timeout), so the report is always written.
-import { rmSync } from 'node:fs';
-import { relative } from 'node:path';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import type { FullResult, Reporter, Suite, TestCase, TestResult, TestStep } from '@playwright/test/reporter';
 import { describeUnanswered } from '../lib/no-response.ts';
 import { secrets } from '../lib/redact.ts';
-import { LOG_ATTACHMENT, type Exchange, type ExchangeLog } from '../lib/run-record.ts';
+import { LOG_ATTACHMENT, REPRODUCE_ATTACHMENT, type Exchange, type ExchangeLog } from '../lib/run-record.ts';
 import { runContext } from '../suites/support/run-context.ts';
 import {
   addCoverage, areaOf, requirementsOf, requirementVerdicts, runStatus, summarise, testVerdict,
-  type Results, type TestRecord, type TestStatus,
+  type Reproduction, type Results, type TestRecord, type TestStatus,
 } from './results.ts';
 import { takeGatewaySummary } from './rate-limits.ts';
 import { blockedBy, brokenPrerequisitesFile, describeCause, rootCausesOf } from './root-causes.ts';
 import { loadSecretsFile, writeReport } from './write.ts';
 import { layoutTimeline, type RecordedTest } from './timeline.ts';
+import { HAR_FILE, harEntry, harOf, type HarEntry } from './har.ts';
 
 const SUITES_ROOT = new URL('../suites/', import.meta.url).pathname;
 
@@ -49,6 +50,17 @@ export function explainUnanswered(exchanges: Exchange[], result: Pick<TestResult
 /** "POST /companies/register: connection reset by the target (ECONNRESET) after 0.4 s", one a call that got no response. */
 export function noResponseLines(exchanges: readonly Exchange[]): string[] {
   return exchanges.filter((exchange) => exchange.response === undefined && exchange.error !== undefined).map((exchange) => `${exchange.title}: no response from the target: ${exchange.error}`);
+}
+
+/** The reproduce script the test's fixture wrote (suites/support/replay.ts), if any. */
+function readReproduction(result: TestResult | undefined): Reproduction | undefined {
+  const attachment = result?.attachments.find((candidate) => candidate.name === REPRODUCE_ATTACHMENT && candidate.body !== undefined);
+  if (attachment?.body === undefined) return undefined;
+  try {
+    return JSON.parse(attachment.body.toString()) as Reproduction;
+  } catch {
+    return undefined;
+  }
 }
 
 function failureMessage(result: TestResult, exchanges: readonly Exchange[]): string | undefined {
@@ -94,6 +106,8 @@ export default class DxsReporter implements Reporter {
   /** Each test's place in the run's timeline (report/timeline.ts); with retries the last result. */
   private readonly timed = new Map<string, RecordedTest>();
   private beganAt = Date.now();
+  /** Every call of every test, for traffic.har. */
+  private readonly traffic: HarEntry[] = [];
 
   printsToStdio(): boolean {
     return false;
@@ -139,6 +153,7 @@ export default class DxsReporter implements Reporter {
       checks: log.checks,
       requirementVerdicts: requirementVerdicts(requirements, status, log.checks, annotations),
       exchanges: verdict === 'failed' || verdict === 'warning' || verdict === 'blocked' ? log.exchanges : undefined,
+      reproduce: verdict === 'failed' || verdict === 'warning' ? readReproduction(result) : undefined,
     };
   }
 
@@ -158,8 +173,14 @@ export default class DxsReporter implements Reporter {
       endMs: startMs + Math.max(0, result.duration),
       fixtures: fixtureSpans(result.steps, runStart),
     });
-    const exchanges = readLog(result).exchanges;
+    const log = readLog(result);
+    const exchanges = log.exchanges;
     explainUnanswered(exchanges, result);
+    const owner = { test: [record.file, ...record.titlePath].join(' › '), testId: test.id, requirements: record.requirements, verdict: record.verdict };
+    exchanges.forEach((exchange, index) => {
+      const checked = [...new Set(log.checks.filter((check) => check.exchange === index).map((check) => check.requirement))];
+      this.traffic.push(harEntry(exchange, { ...owner, ...(checked.length === 0 ? {} : { checked }) }));
+    });
     addCoverage(this.coverage, exchanges);
     this.noResponses.push(...noResponseLines(exchanges));
   }
@@ -218,5 +239,8 @@ export default class DxsReporter implements Reporter {
       timeline: layoutTimeline({ beganMs: this.beganAt - this.runStart(), endedMs: Date.now() - this.runStart(), tests: [...this.timed.values()] }),
     };
     writeReport(context.reportDir, results, secrets);
+    // Redacted once more as a whole, as every report file is: a token a later answer revealed.
+    mkdirSync(context.reportDir, { recursive: true });
+    writeFileSync(join(context.reportDir, HAR_FILE), `${secrets.redactText(JSON.stringify(harOf(this.traffic, context.version, 'dxs test: every call of every test; keys and tokens are [REDACTED]'), null, 1))}\n`);
   }
 }

@@ -34,6 +34,17 @@ export interface TestRecord {
   requirementVerdicts: Record<string, Verdict>;
   /** The calls of failed tests and of tests with warnings, so the report can show request and response. */
   exchanges?: Exchange[];
+  /** Failed and warning tests: the script of curl commands that makes the test's calls again (issue 43). */
+  reproduce?: Reproduction;
+}
+
+export interface Reproduction {
+  /** The script's path, relative to the report folder (reproduce/<test>.sh). */
+  script?: string;
+  /** The curl command of the call the check judged; its variables are set by the script's earlier lines. */
+  call?: string;
+  /** Why no script could be written. */
+  error?: string;
 }
 
 export type RunStatus = 'passed' | 'failed' | 'interrupted' | 'unreachable' | 'error';
@@ -92,6 +103,30 @@ export interface Results {
   timing?: RunTiming;
   /** Where the wall time went, worker by worker: start-up, fixtures, tests, idle, cleanup (report/timeline.ts; issue 42, absent before). */
   timeline?: RunTimeline;
+  /** Set by --last-failed: the earlier run's failed and blocked tests, and which of them are fixed now (report/last-failed.ts). */
+  lastFailed?: LastFailedSection;
+}
+
+/** A test --last-failed ran again: how it ended before and now. */
+export interface RerunTest {
+  id: string;
+  /** The file and the title path. */
+  stableId: string;
+  requirements: string[];
+  before: Verdict;
+  /** Absent when the test did not run this time (renamed, removed, or the run stopped). */
+  now?: Verdict;
+}
+
+export interface LastFailedSection {
+  /** The report the failed and blocked tests were read from, as the user named it. */
+  source: string;
+  /** Ran without failing or being blocked. */
+  fixed: RerunTest[];
+  /** Failed or were blocked again. */
+  stillFailing: RerunTest[];
+  /** Not run this time: not fixed either. */
+  notRun: RerunTest[];
 }
 
 // The baseline section's entries: how the run's failures compare to what was known (computed by report/baseline.ts).

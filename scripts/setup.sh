@@ -24,6 +24,7 @@ Installs what dxs needs on this machine. Idempotent: a step whose result is alre
                   every npm package (TypeScript, dpdm, gitlab-ci-local with its re2, ...)
                   actionlint built from the Go module proxy into .tools/bin
                   Debian's rsync, shellcheck, poppler-utils and prometheus
+                  Debian's curl and jq (npm test runs the reproduce scripts dxs test writes)
                 .ci/run uses it.
   --only node   all that `dxs test` needs, for a CI job: npm ci without the dev tools
                 (--omit=dev) and the generated artefacts. No Go, Python or apt. dxs load then
@@ -114,12 +115,13 @@ start k6 bash scripts/install-k6.sh
 start schemathesis bash scripts/install-schemathesis.sh
 # Debian's packages: Chromium for dxs certify, openssl for the CA the sandbox's TLS variants make
 # for a run; with --dev also rsync for gitlab-ci-local, shellcheck for the shell of the GitHub recipe
-# (actionlint runs it), poppler-utils for reading the printed certificate back and Prometheus for the
-# test of dxs load --out experimental-prometheus-rw. One apt run for all: apt holds a lock.
+# (actionlint runs it), poppler-utils for reading the printed certificate back, Prometheus for the
+# test of dxs load --out experimental-prometheus-rw, and curl and jq for running the reproduce scripts
+# of dxs test (issue 43). One apt run for all: apt holds a lock.
 debian=(openssl)
 if [ "${DXS_SKIP_CHROMIUM:-}" != "1" ]; then debian+=(/usr/bin/chromium:chromium); fi
 if [ -n "$dev" ]; then
-  debian+=(rsync shellcheck prometheus)
+  debian+=(rsync shellcheck prometheus curl jq)
   if [ "${DXS_SKIP_CHROMIUM:-}" != "1" ]; then debian+=(pdftotext:poppler-utils); fi
 fi
 start debian bash scripts/install-debian-packages.sh "${debian[@]}"

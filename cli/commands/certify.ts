@@ -28,7 +28,7 @@ import { loadProfiles, runTestCommand } from './test.ts';
 const ROOT = new URL('../../', import.meta.url).pathname;
 
 /** What a certification may not narrow: it runs the whole profile, so these of dxs test are not its options. */
-const NARROWING = new Set(['area', 'grep', 'shard', 'maxFailures', 'failFast', 'baseline', 'expectFailures', 'destructive']);
+const NARROWING = new Set(['area', 'grep', 'shard', 'maxFailures', 'failFast', 'baseline', 'expectFailures', 'destructive', 'lastFailed']);
 
 export const CERTIFY_OPTIONS: readonly OptionSpec[] = [
   ...TEST_OPTIONS.filter((spec) => !NARROWING.has(spec.key) && spec.key !== 'profile' && spec.key !== 'reportDir'),

@@ -252,7 +252,7 @@ export async function runClientCheck(flags: Record<string, unknown>, command: re
       lastOutput: problem === undefined ? undefined : lastLines(log.join(''), CLIENT_OUTPUT_LINES),
     },
   });
-  const written = writeClientReport(reportDir, results, calls);
+  const written = writeClientReport(reportDir, results, calls, secrets, outcomes);
   if (log.length > 0) writeFileSync(join(reportDir, 'client.log'), secrets.redactText(log.join('')));
   const { summary } = written;
   const missingFlows = written.client.flows.missing;

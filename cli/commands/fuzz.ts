@@ -21,6 +21,8 @@ import { schemathesisCandidates } from '../tools.ts';
 import { describeRelaxations, excludedChecksArguments, fuzzConfigToml, listedMethods, requiredStringFields, resourceWaitSeconds, type FuzzExport } from './fuzz/config.ts';
 import { createdBySchemathesis, describeCreated } from './fuzz/created.ts';
 import { writeFuzzReport } from './fuzz/report.ts';
+import { writeFuzzHar } from './fuzz/har.ts';
+import { HAR_FILE } from '../../report/har.ts';
 import { prepareFuzzDataFor } from './fuzz/setup-process.ts';
 import { childNetwork } from '../../lib/child-network.ts';
 import { connectionInfo, connectionLines } from '../../report/connection.ts';
@@ -150,14 +152,20 @@ async function fuzz(flags: Record<string, unknown>): Promise<number> {
     const args = [
       '--config-file', configFile, '--no-color', 'run', openapiFile, '--url', target.baseUrl,
       '--checks', 'all', ...excludedChecksArguments(exportKind), '--max-examples', String(options.maxExamples),
-      '--report', 'junit', '--report-junit-path', junitFile,
+      // The HAR goes to the private folder: it holds the key and the tokens until writeFuzzHar redacts them.
+      '--report', 'junit,har', '--report-junit-path', junitFile, '--report-har-path', join(work, 'traffic.har'),
       '--seed', String(seed),
       // A gateway's 429 is waited out as Retry-After asks (auto), or avoided by pacing (--max-rps); hooks.py keeps it from every check.
       '--rate-limit', options.maxRps === undefined ? 'auto' : `${Math.max(1, Math.floor(options.maxRps as number))}/s`,
     ];
-    console.error(`dxs fuzz: schemathesis ${args.filter((arg) => arg !== configFile && arg !== '--config-file').join(' ')} (${exportKind} export in ${data.casing === 'camel' ? 'camelCase' : 'PascalCase'})`);
+    console.error(`dxs fuzz: schemathesis ${args.filter((arg) => arg !== configFile && arg !== '--config-file' && arg !== '--report-har-path' && !arg.startsWith(work)).join(' ')} (${exportKind} export in ${data.casing === 'camel' ? 'camelCase' : 'PascalCase'})`);
     const { code, interrupted } = await runSchemathesis(executable, args, join(reportDir, 'fuzz-output.txt'), (options.duration as number) * 1000, work, network.env, hooksConfig);
     if (interrupted) console.error(`dxs fuzz: stopped at --duration ${options.duration} s; the report holds what was found until then`);
+    try {
+      writeFuzzHar(join(work, 'traffic.har'), join(reportDir, HAR_FILE), target.baseUrl, (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version, secrets);
+    } catch (error) {
+      console.error(`dxs fuzz: no traffic.har: ${secrets.redactText((error as Error).message)}`);
+    }
     // What Schemathesis created is deleted with the setup's companies (finally below); the report says what is left.
     const cleanup = await cleanUp({ reportDir: journalDir, baseUrl: target.baseUrl, keys: { apiKey: target.apiKey }, keepData: options.keepData === true, connection: target.connection, gateway: { reportDir: journalDir, runPrefix: 'cleanup', maxRps: options.maxRps as number | undefined } });
     cleanedUp = true;

@@ -11,6 +11,7 @@ import { baselineLines, loadBaselineInput } from '../../report/baseline-cli.ts';
 import { ConfigError } from '../../lib/config.ts';
 import { renderDiffPage, renderHistoryPage, type HistoryPoint, type RunRef } from '../../report/compare-html.ts';
 import { mergeResults } from '../../report/merge.ts';
+import { mergeTrafficAndScripts } from '../../report/har.ts';
 import { exitCodeOf, type Results } from '../../report/results.ts';
 import { displayPath, readResults, writeReport } from '../../report/write.ts';
 import { exitTwoOnUsageError } from '../options.ts';
@@ -43,6 +44,7 @@ export function runMerge(directories: readonly string[], out: string, judged: { 
   // Shards are judged against a baseline as one run, once merged: a shard alone lacks the others' tests.
   if (judge !== undefined) merged.baseline = applyBaseline(merged, judge);
   writeReport(resolve(out), merged);
+  mergeTrafficAndScripts(directories.map((directory) => resolve(directory)), resolve(out), merged.run.version);
   const { summary } = merged;
   console.error(`dxs report merge: ${parts.length} reports, ${summary.total} tests: ${summary.passed} passed, ${summary.failed} failed, ${summary.warning} warning, ${summary.info} info, ${summary.skipped} skipped${summary.blocked ? `, ${summary.blocked} blocked` : ''}`);
   console.error(`report: ${displayPath(join(resolve(out), 'index.html'))}`);

@@ -5,7 +5,7 @@
 // run that could not complete. The report is written in every case.
 import type { Command } from 'commander';
 import { spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
+import { appendFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve, sep } from 'node:path';
@@ -37,6 +37,10 @@ import { startRunPace } from '../../suites/support/run-pace.ts';
 import { budgetFor } from '../../suites/support/gateway.ts';
 import { describeGatewayAnswer, retryAfterOf } from '../../lib/gateway.ts';
 import type { CleanupReport } from '../../report/cleanup.ts';
+import { githubAnnotations, githubSummary } from '../../report/github.ts';
+import { addSetupTraffic } from '../../report/har.ts';
+import { loadRequirements } from '../../schemas/requirements.ts';
+import { exitCodeOfLastFailed, judgeLastFailed, lastFailedLines, loadLastFailed, writeLastRunFile, type LastFailedInput } from '../../report/last-failed.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const PLAYWRIGHT_CONFIG = join(ROOT, 'suites', 'playwright.config.ts');
@@ -66,7 +70,8 @@ function prepareReportDir(options: ResolvedOptions, started: Date): string {
     const directory = resolve(options.reportDir);
     mkdirSync(directory, { recursive: true });
     // A reused directory must not pass off an earlier run's results as this one's.
-    for (const file of ['results.json', 'index.html', 'junit.xml']) rmSync(join(directory, file), { force: true });
+    for (const file of ['results.json', 'index.html', 'junit.xml', 'traffic.har']) rmSync(join(directory, file), { force: true });
+    rmSync(join(directory, 'reproduce'), { recursive: true, force: true });
     return directory;
   }
   const reports = resolve('reports');
@@ -190,8 +195,8 @@ function runPlaywright(args: string[], env: NodeJS.ProcessEnv, onInterrupt: () =
  * How many tests the selection holds, as Playwright lists them (a runner that loads the suites and
  * runs nothing, about a second); undefined when the listing fails, which then caps nothing.
  */
-function countSelectedTests(context: RunContext, env: NodeJS.ProcessEnv): Promise<number | undefined> {
-  const args = ['test', '-c', PLAYWRIGHT_CONFIG, '--list', '--reporter=json', ...(context.shard === undefined ? [] : ['--shard', context.shard])];
+function countSelectedTests(context: RunContext, env: NodeJS.ProcessEnv, selectionArgs: readonly string[] = []): Promise<number | undefined> {
+  const args = ['test', '-c', PLAYWRIGHT_CONFIG, '--list', '--reporter=json', ...(context.shard === undefined ? [] : ['--shard', context.shard]), ...selectionArgs];
   return new Promise((resolvePromise) => {
     const child = spawn(process.execPath, [playwrightCli(), ...args], { cwd: ROOT, env: playwrightEnv({ ...env, [RUN_CONTEXT_ENV]: JSON.stringify(context) }), stdio: ['ignore', 'pipe', 'ignore'] });
     const chunks: Buffer[] = [];
@@ -213,6 +218,29 @@ function countSelectedTests(context: RunContext, env: NodeJS.ProcessEnv): Promis
 }
 
 const LIST_TIMEOUT_MS = 60_000;
+
+/**
+ * Under GitHub Actions: an annotation per failure on stdout, where the runner reads workflow
+ * commands, and the verdict table appended to the job summary.
+ */
+export function writeGithubOutput(results: Results, reportDir: string, env: NodeJS.ProcessEnv, print: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): void {
+  if (env.GITHUB_ACTIONS !== 'true') return;
+  for (const line of githubAnnotations(results, loadRequirements())) print(secrets.redactText(line));
+  const summaryFile = env.GITHUB_STEP_SUMMARY;
+  if (summaryFile === undefined || summaryFile === '') return;
+  try {
+    appendFileSync(summaryFile, secrets.redactText(githubSummary(results, displayPath(reportDir))));
+  } catch (error) {
+    console.error(`dxs test: cannot write the job summary: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+/** Each failure's curl line (redacted: keys are shell variables) and its script, for the console (issue 43). */
+export function reproduceLines(results: Results, reportDir: string): string[] {
+  return results.tests
+    .filter((test) => test.verdict === 'failed' && test.reproduce?.script !== undefined)
+    .map((test) => `reproduce ${test.titlePath.join(' › ')} (${displayPath(join(reportDir, test.reproduce?.script ?? ''))}):\n  ${test.reproduce?.call ?? `sh ${displayPath(join(reportDir, test.reproduce?.script ?? ''))}`}`);
+}
 
 function summaryLine(results: Results, reportDir: string): string {
   const { summary, run } = results;
@@ -243,18 +271,31 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   let selection: Selection;
   let judge: BaselineInput | undefined;
   let earlier: Results | undefined;
+  let lastFailed: LastFailedInput | undefined;
   try {
     ({ options } = resolveCommandOptions(TEST_OPTIONS, flags, env, (path) => readFileSync(path, 'utf8')));
     selection = select(options);
     // Read before the report directory is prepared: it may be the baseline's own, or reports/latest.
     judge = loadBaselineInput(options.baseline as string | undefined, options.expectFailures as string | undefined);
     earlier = loadScheduleSource(options.scheduleFrom as string | undefined);
+    lastFailed = loadLastFailed(options.lastFailed as string | undefined);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`dxs test: ${error.message}`);
     return 2;
   }
+  if (lastFailed !== undefined) {
+    if (lastFailed.tests.length === 0) {
+      console.error(`dxs test: --last-failed ${lastFailed.source}: no test failed or was blocked there; nothing to run again`);
+      return 0;
+    }
+    // The earlier run's selection, so that no test of it is filtered out (a destructive one, an area).
+    const run = lastFailed.results.run;
+    selection = { profile: run.profile, areas: run.areas, destructive: run.destructive || selection.destructive, strict: run.strict === true || selection.strict };
+  }
   const reportDir = prepareReportDir(options, started);
+  // Playwright's own --last-failed, from a last-run file naming the earlier run's failed and blocked tests.
+  const selectionArgs = lastFailed === undefined ? [] : ['--last-failed', '--last-failed-file', writeLastRunFile(reportDir, lastFailed)];
   const casing = options.casing as CasingMode;
   const partial = { reportDir, baseUrl: options.baseUrl as string | undefined, profile: selection.profile, areas: selection.areas, destructive: selection.destructive, casing, shard: options.shard as string | undefined };
 
@@ -278,6 +319,7 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
     const report = runReport(partial, status, error.message, started);
     if (options.insecure === true) report.run.connection = { insecure: true, warnings: [] };
     writeReport(reportDir, report);
+    writeGithubOutput(report, reportDir, env);
     console.error(`report: ${displayPath(join(reportDir, 'index.html'))}`);
     return 2;
   }
@@ -320,7 +362,7 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   const chosen = await chooseRunWorkers(context, target, {
     workers: options.workers as number | undefined,
     everyArea: Object.values(loadProfiles()).flatMap((profile) => profile.areas),
-    countSelectedTests: () => countSelectedTests(context, env),
+    countSelectedTests: () => countSelectedTests(context, env, selectionArgs),
     pace: {
       pass: () => pace.gate.pass(),
       answered: (waitMs, headers, ticket, call) => {
@@ -342,6 +384,7 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   const maxFailures = options.failFast === true ? 1 : (options.maxFailures as number | undefined);
   if (maxFailures !== undefined) args.push('--max-failures', String(maxFailures));
   if (typeof options.shard === 'string') args.push('--shard', options.shard);
+  args.push(...selectionArgs);
   let interrupted = false;
   let code: number | null;
   let cleanup: CleanupReport | undefined;
@@ -368,6 +411,7 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   loadSecretsFile(secretsFile);
   rmSync(secretsFile, { force: true });
   removeEmptyDirectories(join(reportDir, 'test-results'));
+  addSetupTraffic(reportDir, (text) => secrets.redactText(text));
   const resultsPath = join(reportDir, 'results.json');
   let results: Results;
   if (existsSync(resultsPath)) {
@@ -404,11 +448,16 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   for (const line of [...timingLines(results.timing), ...(path === undefined || results.timeline === undefined ? [] : [workerTimeLine(workerTimeSummary(results.timeline)), criticalPathLine(path)])]) console.error(`dxs test: ${line}`);
   console.error(`dxs test: ${cleanupLine(cleanup)}`);
   if (judge !== undefined) results.baseline = applyBaseline(results, judge);
+  if (lastFailed !== undefined) results.lastFailed = judgeLastFailed(lastFailed, results);
   // Rewritten with every secret the workers saw, and with the final status.
   writeReport(reportDir, results);
+  for (const line of reproduceLines(results, reportDir)) console.error(secrets.redactText(line));
   console.error(summaryLine(results, reportDir));
   if (results.baseline !== undefined) console.error(baselineLines(results.baseline).join('\n'));
-  return results.baseline !== undefined ? exitCodeWithBaseline(results) : exitCodeOf(results);
+  if (results.lastFailed !== undefined) console.error(lastFailedLines(results.lastFailed).join('\n'));
+  writeGithubOutput(results, reportDir, env);
+  const exit = results.baseline !== undefined ? exitCodeWithBaseline(results) : exitCodeOf(results);
+  return results.lastFailed !== undefined ? exitCodeOfLastFailed(results.lastFailed, exit) : exit;
 }
 
 export function registerTestCommand(program: Command): void {
@@ -443,6 +492,8 @@ Examples:
                                                       stay under a gateway's 10/s, wait up to 5 min in all for its 429s
   $ dxs test --base-url "$STAGING" --baseline reports/last-green --expect-failures dxs-expected.json
                                                       exit 1 only for failures that are new
+  $ dxs test --base-url "$STAGING" --last-failed     run again what failed or was blocked in reports/latest;
+                                                      exit 0 when every one is fixed
 
 Reports: <report dir>/index.html (our page), results.json, junit.xml, playwright/index.html.
 Workers: chosen from what the start measures of the target (a few probes, and one registration

@@ -16,6 +16,7 @@ import { endpointOf } from '../../report/endpoints.ts';
 import { budgetFor, rateLimitCause, sendThroughGateway } from './gateway.ts';
 import { paceFor } from './run-pace.ts';
 import { journalCall } from './journal.ts';
+import { recordAnswer, recordRequest } from './replay.ts';
 import { recordCall } from './timing.ts';
 import type { Exchange, ExchangeLog } from './log.ts';
 import { broken, RateLimited, recordBroken, settingUp } from './prerequisites.ts';
@@ -183,6 +184,7 @@ export class ApiClient {
       durationMs: 0,
     };
     const index = this.log.exchanges.push(exchange) - 1;
+    const replay = recordRequest({ method, url: url.toString(), headers, data, multipart: options.multipart }, this.context.runPrefix, this.steps ? this.log : undefined, index);
     let started = performance.now();
     const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const send = async (): Promise<{ status: number; headers: Record<string, string>; answer: APIResponse }> => {
@@ -234,6 +236,7 @@ export class ApiClient {
     const text = isTextType(contentType) ? body.toString() : undefined;
     const json = text !== undefined && (isJsonType(contentType) || /^\s*[[{"]/.test(text)) ? parseJsonOrUndefined(text) : undefined;
     secrets.addTokensIn(json);
+    recordAnswer(replay, response.status(), responseHeaders, json);
     exchange.response = {
       status: response.status(),
       headers: secrets.redactHeaders(responseHeaders),

@@ -8,6 +8,7 @@
 // registration is broken, each test that asks for the company ends at once as blocked
 // (prerequisites.ts), so the fixture as a test sees it is test-scoped over the worker's outcome.
 import { appendFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { test as base } from '@playwright/test';
 import { createFixtures, type Fixtures } from '../../fixtures/index.ts';
 import { secrets } from '../../lib/redact.ts';
@@ -20,6 +21,9 @@ import { configuredIdentifierTypes } from './companies-more.ts';
 import { requestNetworkOptions } from './request-network.ts';
 import { HeadStart, type CompanyRole } from './head-start.ts';
 import { recordWorkerStarted, writeWorkerTiming } from './timing.ts';
+import { REPRODUCE_ATTACHMENT, scriptStem, writeReproduction, writeSetupTraffic } from './replay.ts';
+
+const suitesRoot = new URL('../', import.meta.url).pathname;
 
 interface TestFixtures {
   api: ApiClient;
@@ -68,10 +72,13 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
 
   setupApi: [
-    async ({ playwright, target }, use) => {
+    async ({ playwright, target }, use, workerInfo) => {
       const request = await playwright.request.newContext(requestNetworkOptions(target.baseUrl, target.connection));
-      await use(new ApiClient(request, target, newLog(), { steps: false }));
+      const log = newLog();
+      await use(new ApiClient(request, target, log, { steps: false }));
       await request.dispose();
+      // Only `dxs test` (which alone hands out a secrets file) adds these calls to traffic.har.
+      if (target.secretsFile !== undefined) writeSetupTraffic(target, workerInfo.workerIndex, log);
     },
     { scope: 'worker' },
   ],
@@ -121,6 +128,18 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       await use(new ApiClient(request, target, log));
     } finally {
       setCurrentLog(undefined);
+      // A failed or warning test gets a script of curl commands that makes its calls again (issue 43).
+      const failed = testInfo.status === 'failed' || testInfo.status === 'timedOut';
+      const warned = testInfo.status === 'passed' && (log.checks.some((check) => check.verdict === 'warning') || testInfo.annotations.some((annotation) => annotation.type === 'warning'));
+      if ((failed || warned) && log.exchanges.length > 0) {
+        try {
+          const reproduction = writeReproduction(target, log, { title: testInfo.titlePath.slice(1).join(' › '), stem: scriptStem(relative(suitesRoot, testInfo.file), testInfo.titlePath.slice(1), testInfo.testId) });
+          if (reproduction !== undefined) await testInfo.attach(REPRODUCE_ATTACHMENT, { body: JSON.stringify(reproduction), contentType: 'application/json' });
+        } catch (error) {
+          // A script that cannot be written must not change the test's verdict: the report says so.
+          await testInfo.attach(REPRODUCE_ATTACHMENT, { body: JSON.stringify({ error: secrets.redactText(String((error as Error).message)) }), contentType: 'application/json' });
+        }
+      }
       if (log.exchanges.length > 0 || log.checks.length > 0) {
         // Redacted once more: a token first seen in a later answer may sit in an earlier record.
         await testInfo.attach(LOG_ATTACHMENT, { body: secrets.redactText(JSON.stringify(log, null, 1)), contentType: 'application/json' });

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { pool, reportTexts, ROOT, runDxs } from '../runner/helpers.ts';
 import type { ClientResults } from '../../grading/results.ts';
 import { SANDBOX_API_KEY } from '../../lib/defaults.ts';
+import { harErrors } from '../runner/har-schema.ts';
 
 const REFERENCE_CLIENT = [process.execPath, '--import', 'tsx', join(ROOT, 'examples/reference-client/client.ts')];
 const scratch = mkdtempSync(join(tmpdir(), 'dxs-client-check-'));
@@ -58,6 +59,11 @@ test('the reference client passes dxs client-check with 0 failed, and the report
   assert.match(html, /ClientToken, field Token \(string\): The token value, sent later in header ClientToken\./);
   assert.match(html, /Outbound documents, field Document\.DocumentUri \(string\): “Required\. Reference returned by the upload\.”/);
   assert.doesNotMatch(html, /spec: “\|/);
+  // traffic.har (issue 43): every call of traffic.json, as HAR 1.2, naming what judged it.
+  const har = JSON.parse(readFileSync(join(scratch, `run-${runs}`, 'traffic.har'), 'utf8'));
+  assert.deepEqual(harErrors(har), []);
+  assert.equal(har.log.entries.length, JSON.parse(readFileSync(join(scratch, `run-${runs}`, 'traffic.json'), 'utf8')).calls.length);
+  assert.ok(har.log.entries.some((entry: { _dxs: { checked?: string[] } }) => entry._dxs.checked?.includes('CLI-AUTH-01')), 'an entry names the requirement judged on it');
 });
 
 const PARTIAL_CLIENT = [process.execPath, join(ROOT, 'test/client-check/partial-client.mjs')];

@@ -16,6 +16,7 @@ import { startSandbox } from '../../sandbox/index.ts';
 import { SPEC_QUOTES } from '../../schemas/openapi-spec.ts';
 import { SPEC_PATH } from '../../schemas/requirements.ts';
 import { CONTRARIAN_VARIANTS } from '../../sandbox/faults.ts';
+import { harErrors } from '../runner/har-schema.ts';
 import { pool, runDxs } from '../runner/helpers.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -77,9 +78,15 @@ test('dxs fuzz against a sandbox with the spec export: 0 failures, every operati
   const index = readFileSync(join(reportDir, 'index.html'), 'utf8');
   assert.match(index, /createClientToken: positive_data_acceptance also accepts 4XX, because .*spec: &quot;A client token is obtained/);
   assert.match(readFileSync(join(reportDir, 'openapi.json'), 'utf8'), /x-dxs-spec/);
-  for (const file of ['fuzz-junit.xml', 'fuzz-output.txt', 'index.html', 'openapi.json', 'fuzz-setup/created.json']) {
+  for (const file of ['fuzz-junit.xml', 'fuzz-output.txt', 'index.html', 'openapi.json', 'fuzz-setup/created.json', 'traffic.har']) {
     assert.doesNotMatch(readFileSync(join(reportDir, file), 'utf8'), new RegExp(SANDBOX_API_KEY), file);
   }
+  // traffic.har (issue 43): Schemathesis's calls as HAR 1.2, each naming its operation, and no token it was handed.
+  const har = JSON.parse(readFileSync(join(reportDir, 'traffic.har'), 'utf8'));
+  assert.deepEqual(harErrors(har), []);
+  assert.ok(har.log.entries.length > 30 && har.log.entries.every((entry: { _dxs?: { endpoint?: string } }) => entry._dxs?.endpoint !== undefined));
+  const tokens = har.log.entries.flatMap((entry: { request: { url: string }; response: { content: { text?: string } } }) => (entry.request.url.endsWith('/clienttokens/create') ? [...(entry.response.content.text ?? '').matchAll(/"token"\s*:\s*"([^"]+)"/gi)].map((match) => match[1]) : []));
+  assert.ok(tokens.length > 0 && tokens.every((token: string) => token === '[REDACTED]'), `the tokens in traffic.har are redacted: ${tokens.slice(0, 3).join(', ')}`);
   // The setup's two companies and those of Schemathesis are journaled apart from any dxs test journal, and deleted at the end.
   const journal = JSON.parse(readFileSync(join(reportDir, 'fuzz-setup', 'created.json'), 'utf8')) as { companies: Array<{ deleteRequested?: boolean }> };
   assert.ok(journal.companies.length > 2, JSON.stringify(journal.companies));
