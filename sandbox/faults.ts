@@ -142,7 +142,7 @@ export interface ContrarianVariant {
   alone?: string;
 }
 
-const EVERY_AREA = ['tokens', 'companies', 'network', 'outbound', 'inbound', 'provider-a', 'security', 'conventions', 'observe', 'flows'] as const;
+const EVERY_AREA = ['tokens', 'companies', 'network', 'outbound', 'inbound', 'provider-a', 'security', 'access', 'conventions', 'observe', 'flows'] as const;
 
 export const CONTRARIAN_VARIANTS: Record<string, ContrarianVariant> = {
   // conventions, every answer
