@@ -107,6 +107,16 @@ export const FAULTS: Record<string, string> = {
   'auth-not-enforced': 'ClientToken calls without a credential act for the latest registered company',
   'apikey-as-client-token': 'the API key is accepted in the ClientToken header',
   'malformed-json-500': 'malformed JSON gives 500',
+  // access matrix (issue 40): one door each, where the older security tests do not knock
+  'client-token-mints-tokens': 'POST /clienttokens/create with a ClientToken alone (no APIkey) hands out a token',
+  'apikey-acts-as-company': 'the APIkey alone acts for the key\'s latest company on every ClientToken call but company status',
+  'search-token-uploads': 'a search token acts for the key\'s latest company on upload, send and add user',
+  'inbound-served-unauthenticated': 'an inbound document and its info are served to a call with no credential',
+  'expired-token-accepted-on-send': 'an expired client token is still accepted on upload and send',
+  'revoked-token-accepted-on-provider-a': 'a revoked client token is still accepted on the provider A calls',
+  'unknown-token-on-identifiers': 'a ClientToken the service never issued acts for the latest company on add identifier',
+  'empty-header-on-provider-a': 'an empty ClientToken header acts for the latest company on the provider A calls',
+  'outbound-download-unauthenticated': 'the outbound download serves any document to a call with no credential',
   'error-stack-trace': 'error answers carry a stack trace',
 };
 

@@ -313,12 +313,19 @@ export async function outboundArea(app: FastifyInstance, { context }: AreaOption
   const listAuth = hasVariant(context, 'outbound-list-token-only') ? requireClientToken(context)
     : hasVariant(context, 'outbound-list-apikey-only') ? requireApiKey(context) : requireEither(context);
 
-  app.get<{ Params: { DocumentId: string } }>('/documents/outbound/download/:DocumentId', { preHandler: downloadAuth }, async (request, reply) => {
+  // The fault: a download with no credential at all is served, whoever owns the document.
+  const downloadOpen = hasFault(context, 'outbound-download-unauthenticated');
+  const downloadPreHandler: typeof downloadAuth = (request, reply, done) => {
+    if (!downloadOpen || request.headers.clienttoken !== undefined || request.headers.apikey !== undefined) return downloadAuth(request, reply, done);
+    request.auth = {};
+    done();
+  };
+  app.get<{ Params: { DocumentId: string } }>('/documents/outbound/download/:DocumentId', { preHandler: downloadPreHandler }, async (request, reply) => {
     const id = documentIdParam(context, request.params.DocumentId);
     const document = store.outbound.get(id);
     const upload = document !== undefined ? store.uploads.get(document.UploadId) : store.uploads.get(id);
     const owner = document?.CompanyId ?? upload?.CompanyId;
-    if (upload === undefined || owner === undefined || !(hasFault(context, 'outbound-download-any-company') || visibleTo(context, request.auth, owner) || idleReader(context, request.auth))) {
+    if (upload === undefined || owner === undefined || !(hasFault(context, 'outbound-download-any-company') || (downloadOpen && request.auth.apiKey === undefined && request.auth.company === undefined) || visibleTo(context, request.auth, owner) || idleReader(context, request.auth))) {
       throw foreignOrNotFound(context, owner !== undefined, `document ${request.params.DocumentId}`);
     }
     return sendFile(reply, upload, { 'x-document-format': document?.DocumentFormat ?? upload.ContentType });
