@@ -49,7 +49,9 @@ test('the rules of the Authentication section hold in the cells', () => {
 
 test("each ACC entry's endpoints are exactly the operations whose cells judge it", () => {
   const entries = loadRequirements().filter((requirement) => requirement.id.startsWith('ACC-'));
-  assert.ok(entries.length >= 10);
-  for (const entry of entries) assert.deepEqual([...entry.endpoints].sort(), endpointsOf(entry.id).sort(), entry.id);
+  const ofTheMatrix = new Set(ACCESS_OPERATIONS.flatMap(requirementsOf));
+  assert.ok(ofTheMatrix.size >= 10);
+  // The object-level entries (ACC-12 and on) are judged by suites/security/access-objects.spec.ts, not by the matrix's cells.
+  for (const entry of entries.filter((item) => ofTheMatrix.has(item.id))) assert.deepEqual([...entry.endpoints].sort(), endpointsOf(entry.id).sort(), entry.id);
   for (const operation of ACCESS_OPERATIONS) for (const id of requirementsOf(operation)) assert.ok(entries.some((entry) => entry.id === id), `${operation.endpoint}: ${id}`);
 });
