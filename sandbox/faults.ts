@@ -117,6 +117,10 @@ export const FAULTS: Record<string, string> = {
   'unknown-token-on-identifiers': 'a ClientToken the service never issued acts for the latest company on add identifier',
   'empty-header-on-provider-a': 'an empty ClientToken header acts for the latest company on the provider A calls',
   'outbound-download-unauthenticated': 'the outbound download serves any document to a call with no credential',
+  'handled-any-company': "mark handled marks another company's inbound document too",
+  'byerpid-any-company': 'byerpid answers the latest document of that ErpDocumentId, whichever company sent it',
+  'send-foreign-upload': "send takes another company's upload as its DocumentUri",
+  'odd-id-500': 'an outbound DocumentId holding a slash once decoded, or of more than 1 kB, gives 500',
   'error-stack-trace': 'error answers carry a stack trace',
 };
 

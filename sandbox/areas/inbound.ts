@@ -184,7 +184,8 @@ export async function inboundArea(app: FastifyInstance, { context }: AreaOptions
     for (const id of ids) {
       const document = store.inbound.get(id.toLowerCase());
       // handled-unknown-ignored: an id the company does not own is skipped, never marked.
-      if (document === undefined || document.CompanyId !== company.CompanyId) {
+      // handled-any-company: another company's document is marked like one's own.
+      if (document === undefined || (document.CompanyId !== company.CompanyId && !hasFault(context, 'handled-any-company'))) {
         if (ignoreUnknown) continue;
         throw foreignOrNotFound(context, document !== undefined, `document ${id}`);
       }

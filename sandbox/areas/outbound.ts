@@ -30,7 +30,9 @@ export function uploadReference(id: string, context?: SandboxContext): string {
 export function uploadOfCompany(context: SandboxContext, company: Company, reference: string, field: string): Upload {
   const id = UUID.exec(reference.trim())?.[0]?.toLowerCase();
   const upload = id === undefined ? undefined : context.store.uploads.get(id);
-  if (upload === undefined || upload.CompanyId !== company.CompanyId) throw badRequest('uploadUnknown', { field, value: reference });
+  // send-foreign-upload: another company's upload is taken as the main document.
+  const foreignTaken = field === 'Document.DocumentUri' && hasFault(context, 'send-foreign-upload');
+  if (upload === undefined || (upload.CompanyId !== company.CompanyId && !foreignTaken)) throw badRequest('uploadUnknown', { field, value: reference });
   if (upload.Bytes === undefined) throw badRequest('uploadEvicted');
   return upload;
 }
@@ -60,6 +62,8 @@ function listedOnceSent(context: SandboxContext, document: OutboundDocument): bo
 }
 
 function documentIdParam(context: SandboxContext, value: string): string {
+  // odd-id-500: an id that holds a slash once decoded, or is longer than a uuid by far, breaks the lookup.
+  if (hasFault(context, 'odd-id-500') && (value.includes('/') || value.length > 1024)) throw new Error(`lookup of document ${value.slice(0, 40)} failed`);
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) {
     // outbound-malformed-id-404: an id that is not a uuid names no document.
     if (hasVariant(context, 'outbound-malformed-id-404')) throw notFound(`document ${value}`);
@@ -302,7 +306,10 @@ export async function outboundArea(app: FastifyInstance, { context }: AreaOption
 
   app.get<{ Params: { ErpDocumentId: string } }>('/invoices/outbound/byerpid/:ErpDocumentId', { preHandler: requireClientToken(context) }, async (request, reply) => {
     const includeFileInfo = queryBoolean(request.query, 'IncludeFileInfo');
-    const document = store.outboundByErpDocumentId((request.auth.company as Company).CompanyId, request.params.ErpDocumentId);
+    // byerpid-any-company: the latest document of that ErpDocumentId, whichever company sent it.
+    const document = hasFault(context, 'byerpid-any-company')
+      ? [...store.outbound.values()].reverse().find((candidate) => candidate.ErpDocumentId === request.params.ErpDocumentId)
+      : store.outboundByErpDocumentId((request.auth.company as Company).CompanyId, request.params.ErpDocumentId);
     if (document === undefined) throw notFound(`ErpDocumentId ${request.params.ErpDocumentId}`);
     return sendBody(context, reply, 200, outboundBody(context, request, document, includeFileInfo));
   });
