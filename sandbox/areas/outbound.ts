@@ -8,6 +8,7 @@ import { apiUrl, formatTime, hasFault, hasVariant, locationOf, sendBody, type Ar
 import { ApiError, badRequest, localise, notFound } from '../errors.ts';
 import { normaliseOrgNo, type Company, type OutboundDocument, type Upload } from '../store.ts';
 import { unsetReading } from '../views.ts';
+import { declaresEntities, expandEntities } from '../xml.ts';
 import {
   allowedValue, bodyOf, optionalDateTime, parseDateTime, optionalEmail, optionalInteger, optionalObject, optionalString, optionalStringArray, queryBoolean,
   requiredEmail, requiredObject, requiredString, type Body,
@@ -214,6 +215,21 @@ export function sendFile(reply: FastifyReply, upload: Upload, headers: Record<st
     .send(upload.Bytes);
 }
 
+/** What the fault xml-external-entity-read puts where an entity stood: a line of /etc/passwd, made up (no file is read). */
+const FAKE_LOCAL_FILE = 'root:x:0:0:root:/root:/bin/bash';
+/** The fault xml-entities-expanded: past this many characters the naive expansion gives up, late, with a 500. */
+const EXPANSION_LIMIT = 1024 * 1024;
+const EXPANSION_STALL_MS = 2_000;
+
+async function expandedUpload<File extends { bytes: Buffer }>(file: File): Promise<File> {
+  const expanded = expandEntities(file.bytes.toString('utf8'), EXPANSION_LIMIT);
+  if (expanded === undefined) {
+    await new Promise((resolve) => setTimeout(resolve, EXPANSION_STALL_MS));
+    throw new Error('entity expansion ran out of memory');
+  }
+  return { ...file, bytes: Buffer.from(expanded) };
+}
+
 export async function outboundArea(app: FastifyInstance, { context }: AreaOptions): Promise<void> {
   const { store, engine } = context;
 
@@ -240,6 +256,12 @@ export async function outboundArea(app: FastifyInstance, { context }: AreaOption
       throw badRequest('fieldInvalid', { field: 'multipart body', detail: (error as Error).message });
     }
     if (file === undefined) throw badRequest('uploadMissingFile');
+    // No entity is ever expanded or fetched: a document that declares one is refused at once.
+    if (declaresEntities(file.bytes)) {
+      if (hasFault(context, 'xml-entities-expanded')) file = await expandedUpload(file);
+      else if (hasFault(context, 'xml-external-entity-read')) file = { ...file, bytes: Buffer.from(file.bytes.toString('utf8').replace(/&\w+;/g, FAKE_LOCAL_FILE)) };
+      else throw badRequest('xmlEntitiesRefused');
+    }
     const upload = store.addUpload((request.auth.company as Company).CompanyId, file.filename, file.mimetype || 'application/octet-stream', file.bytes);
     if (hasFault(context, 'upload-location-missing')) return reply.code(202).send();
     const location = hasFault(context, 'upload-location-url') ? apiUrl(request, `/documents/${upload.Id}`) : uploadReference(upload.Id, context);

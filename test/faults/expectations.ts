@@ -140,6 +140,8 @@ export const FAULT_EXPECTATIONS: Record<string, FaultExpectation> = {
   'byerpid-any-company': { areas: ['access'], requirement: 'ACC-12' },
   'send-foreign-upload': { areas: ['access'], requirement: 'ACC-12' },
   'odd-id-500': { areas: ['access'], requirement: 'ACC-13' },
+  'xml-entities-expanded': { areas: ['access'], requirement: 'ACC-15' },
+  'xml-external-entity-read': { areas: ['access'], requirement: 'ACC-16' },
 };
 
 /**
