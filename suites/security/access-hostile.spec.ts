@@ -6,7 +6,7 @@ import { gzipSync, deflateSync } from 'node:zlib';
 import { checks, expectCheck, observe, tags, type ApiResponse } from '../support/index.ts';
 import { test } from '../support/access.ts';
 import { uploadFile } from '../support/outbound.ts';
-import { crc32, fixtureFile } from '../../fixtures/index.ts';
+import { fixtureFile, pngChunk } from '../../fixtures/index.ts';
 import type { Check } from '../../lib/checks.ts';
 
 const { notServerError } = checks;
@@ -31,21 +31,13 @@ const EXTERNAL_ENTITY = `<?xml version="1.0"?>
 
 /** A PNG whose header claims 4096 x 4096 RGBA (64 MB of pixels) in a few kilobytes of deflated zeros. */
 function pngBomb(): Buffer {
-  const chunk = (type: string, data: Buffer): Buffer => {
-    const out = Buffer.alloc(12 + data.length);
-    out.writeUInt32BE(data.length, 0);
-    out.write(type, 4, 'latin1');
-    data.copy(out, 8);
-    out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
-    return out;
-  };
   const side = 4096;
   const header = Buffer.alloc(13);
   header.writeUInt32BE(side, 0);
   header.writeUInt32BE(side, 4);
   header.set([8, 6, 0, 0, 0], 8);
   const pixels = deflateSync(Buffer.alloc(side * (side * 4 + 1)), { level: 9 });
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', header), pngChunk('IDAT', pixels), pngChunk('IEND', Buffer.alloc(0))]);
 }
 
 const carriesNoLocalFile: Check = (response) => {
