@@ -9,6 +9,7 @@ import { checks, expectCheck, observe, tags, type Auth, type CallOptions, type R
 import { test, type AccessInbox, type AccessSetting } from '../support/access.ts';
 import { unwrap } from '../support/prerequisites.ts';
 import type { Fixtures } from '../../fixtures/index.ts';
+import { accessCellAnnotation, type AccessCell } from '../../report/access-cells.ts';
 
 const { isRejected, notServerError, statusIs } = checks;
 const WRONG_API_KEY = 'dxs-access-wrong-api-key-0000000000';
@@ -100,19 +101,26 @@ for (const operation of ACCESS_OPERATIONS) {
     for (const form of forms) {
       const expectation = cellExpectation(operation, form) as NonNullable<ReturnType<typeof cellExpectation>>;
       const credential = credentialOf(form, operation, access, token, target);
+      const cell = (rest: Omit<AccessCell, 'endpoint' | 'form' | 'requirement'>): void => {
+        test.info().annotations.push(accessCellAnnotation({ endpoint: operation.endpoint, form, requirement: expectation.requirement, ...rest }));
+      };
       if (typeof credential === 'string') {
         await observe(expectation.requirement, `${operation.endpoint} with ${CREDENTIAL_FORM_TITLES[form]}: not tried, ${credential}`);
+        cell({ outcome: 'not tried', note: credential });
         continue;
       }
       const call = validCall(operation, access, fixtures, inbox);
       await test.step(`${CREDENTIAL_FORM_TITLES[form]}`, async () => {
         const response = await api.call(call.method, call.path, { ...call.options, auth: credential.auth, headers: { ...call.options.headers, ...credential.headers } });
+        const failuresBefore = test.info().errors.length;
         await expectCheck(response, [notServerError], { requirement: NO_SERVER_ERROR_REQUIREMENT, soft: true });
         if (expectation.expect === 'observe') {
           await observe(expectation.requirement, `${operation.endpoint} with ${CREDENTIAL_FORM_TITLES[form]} answered ${response.status}`, response);
-          return;
+        } else {
+          await expectCheck(response, [expectation.expect === '401' ? statusIs(401) : isRejected], { requirement: expectation.requirement, soft: true });
         }
-        await expectCheck(response, [expectation.expect === '401' ? statusIs(401) : isRejected], { requirement: expectation.requirement, soft: true });
+        const failed = test.info().errors.length > failuresBefore;
+        cell({ outcome: failed ? 'failed' : expectation.expect === 'observe' ? 'observed' : 'passed', status: response.status, note: expectation.expect === 'observe' ? undefined : expectation.expect === '401' ? 'expected 401' : 'expected a refusal (4xx)' });
       });
     }
   });
