@@ -90,6 +90,7 @@ export const REFUSAL_RULES: Record<MessageKey, Rule> = {
   identifiersNotAllowed: SPEC_ANSWER,
   identifierTypeUnsupported: requirement('CLI-BODY-10'),
   uploadMissingFile: requirement('CLI-CNV-03'),
+  xmlEntitiesRefused: notTheClient('a choice of the grading sandbox, which expands no XML entity (the spec shows no rule on uploaded XML), not a requirement of the client'),
   uploadNotMultipart: requirement('CLI-CNV-03'),
   uploadUnknown: (_call, params) => requirement(/AttachmentUri/i.test(params.field ?? '') ? 'CLI-REF-03' : /DocumentUri$/.test(params.field ?? '') && !/Rendered/i.test(params.field ?? '') ? 'CLI-REF-01' : 'CLI-REF-02'),
   uploadEvicted: SANDBOX_LIMIT,

@@ -9,6 +9,7 @@
 import { INVARIANTS, type Requirement } from '../schemas/requirements.ts';
 import { exitCodeOf, worst, type Results, type Summary, type TestRecord, type Verdict } from './results.ts';
 import type { ConnectionInfo } from './connection.ts';
+import { accessCellsOf } from './access-cells.ts';
 
 export type CertificateVerdict = 'CONFORMS' | 'DOES NOT CONFORM';
 
@@ -60,6 +61,8 @@ export interface CertificateFacts {
   notCovered: CertifiedRequirement[];
   seed?: number;
   runPrefix?: string;
+  /** What the access matrix tried (issue 40): absent when the run selected no access test. */
+  accessMatrix?: { operations: number; forms: number; cells: number; passed: number; failed: number; observed: number; notTried: number };
   /** The command as typed, secrets redacted. */
   command: string;
 }
@@ -109,6 +112,13 @@ function noteOf(test: TestRecord, id: string, verdict: Verdict): string | undefi
     return check !== undefined ? `${check.check}: expected ${check.expected}, got ${check.actual}` : annotation?.description ?? test.title;
   }
   return undefined;
+}
+
+function accessMatrixOf(results: Results): Pick<CertificateFacts, 'accessMatrix'> {
+  const cells = accessCellsOf(results.tests);
+  if (cells.length === 0) return {};
+  const count = (outcome: string): number => cells.filter((cell) => cell.outcome === outcome).length;
+  return { accessMatrix: { operations: new Set(cells.map((cell) => cell.endpoint)).size, forms: new Set(cells.map((cell) => cell.form)).size, cells: cells.length, passed: count('passed'), failed: count('failed'), observed: count('observed'), notTried: count('not tried') } };
 }
 
 export function certificateFacts(input: CertificateInput): CertificateFacts {
@@ -172,6 +182,7 @@ export function certificateFacts(input: CertificateInput): CertificateFacts {
     notCovered,
     seed: run.seed,
     runPrefix: run.runPrefix ?? results.cleanup?.runPrefix,
+    ...accessMatrixOf(results),
     command: input.command,
   };
 }

@@ -129,6 +129,7 @@ ${row('Requirement verdicts', `<span class="counts">${requirementCounts}</span>`
 </table>
 ${failing}
 ${warnings}
+${facts.accessMatrix === undefined ? '' : `<p>Access matrix: ${facts.accessMatrix.operations} operations × ${facts.accessMatrix.forms} credential forms, ${facts.accessMatrix.cells} cells tried: ${facts.accessMatrix.passed} refused as required, ${facts.accessMatrix.failed} failed, ${facts.accessMatrix.observed} observed, ${facts.accessMatrix.notTried} not tried.</p>`}
 <h2>What this certificate does not cover (${facts.notCovered.length})</h2>
 ${notCoveredList(facts.notCovered)}
 <h2>Repeating the run</h2>

@@ -13,6 +13,7 @@ import { describeCause, rootCauseHeadline, rootCausesOf } from './root-causes.ts
 import { gatewayLine, type GatewaySummary } from './rate-limits.ts';
 import { timingLines } from './timing.ts';
 import { renderTimeline, TIMELINE_CSS } from './timeline-html.ts';
+import { renderAccessControl } from './access-html.ts';
 
 // Renderers elsewhere (dxs fuzz's page, the tests) import it from here.
 export { escapeHtml };
@@ -52,6 +53,7 @@ pre{background:#0f1720;color:#e6edf3;padding:10px;overflow:auto;white-space:pre-
 .muted{color:#57606a}.counts span{margin-right:10px}
 details>summary{cursor:pointer;font-weight:600;padding:4px 0}
 #root-causes h2{margin-top:0}
+.access th,.access td{font-size:12px;padding:2px 4px}
 #observations+table{table-layout:fixed}#observations+table td{overflow-wrap:anywhere}#observations+table th:first-child{width:9em}#observations+table th:last-child{width:22%}
 `;
 
@@ -277,13 +279,14 @@ ${renderLastFailed(results.lastFailed)}
 <div class="verdict ${escapeHtml(status)}"><strong>${escapeHtml(verdictText(results))}</strong>${results.run.message !== undefined ? `<br>${escapeHtml(results.run.message)}` : ''}</div>
 ${renderRootCauses(results)}
 ${renderMeta(results)}
-<nav><a href="#failures">Failures</a><a href="#warnings">Warnings</a><a href="#matrix">Requirements</a><a href="#observations">Observations</a><a href="#coverage">Endpoint coverage</a>${results.timeline !== undefined ? '<a href="#timeline">Timeline</a>' : ''}<a href="#tests">All tests</a></nav>
+<nav><a href="#failures">Failures</a><a href="#warnings">Warnings</a><a href="#matrix">Requirements</a>${results.tests.some((test) => test.area === 'access') ? '<a href="#access">Access control</a>' : ''}<a href="#observations">Observations</a><a href="#coverage">Endpoint coverage</a>${results.timeline !== undefined ? '<a href="#timeline">Timeline</a>' : ''}<a href="#tests">All tests</a></nav>
 <h2 id="failures">Failures (${failed.length})</h2>
 ${failed.length === 0 ? '<p class="muted">No test failed.</p>' : failed.map((test) => renderTestCard(test, 'failed', baselineNote(results.baseline, test.id))).join('\n')}
 <h2 id="warnings">Warnings: deviations from the guide (${warnings.length})</h2>
 ${warnings.length === 0 ? '<p class="muted">No warnings.</p>' : warnings.map((test) => renderTestCard(test, 'warning')).join('\n')}
 <h2 id="matrix">Requirements by area</h2>
 ${renderMatrix(results, catalog)}
+${renderAccessControl(results)}
 <h2 id="observations">Observations where the spec is silent</h2>
 ${renderObservations(results, catalog)}
 <h2 id="coverage">Endpoint coverage</h2>

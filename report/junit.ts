@@ -2,6 +2,7 @@
 // observations pass, as CI should; they are listed in each case's system-out.
 import { gatewayEndpointLines, gatewayLine, type GatewaySummary } from './rate-limits.ts';
 import type { Results, TestRecord } from './results.ts';
+import { accessCellsOf } from './access-cells.ts';
 
 function xml(value: unknown): string {
   return String(value ?? '')
@@ -68,12 +69,18 @@ export function renderJunit(results: Results): string {
     return `  <testsuite name="${xml(file)}" tests="${tests.length}" failures="${failures}" skipped="${skipped}" errors="${errors}" time="${time.toFixed(3)}">\n${tests.map(testCase).join('\n')}\n  </testsuite>`;
   });
   const { summary, run } = results;
+  // A testcase per failing cell of the access matrix (issue 40), so CI names the door that opened.
+  const failedCells = accessCellsOf(results.tests).filter((cell) => cell.outcome === 'failed');
+  if (failedCells.length > 0) {
+    const cases = failedCells.map((cell) => `    <testcase name="${xml(`${cell.endpoint} with ${cell.form}`)}" classname="dxs access matrix" time="0"><failure message="${xml(`${cell.requirement}: ${cell.note ?? 'failed'}; the target answered ${cell.status ?? 'nothing'}`)}" type="access-cell">${xml(cell.test)}</failure></testcase>`);
+    suites.push(`  <testsuite name="dxs access matrix" tests="${cases.length}" failures="${cases.length}" skipped="0" errors="0" time="0">\n${cases.join('\n')}\n  </testsuite>`);
+  }
   const gateway = gatewaySuite(results.gateway);
   if (gateway !== undefined) suites.push(gateway);
   // A run that could not be made is one failing case, so CI never reads it as green.
   if (run.status === 'unreachable' || run.status === 'error' || run.status === 'interrupted') {
     suites.push(`  <testsuite name="dxs run" tests="1" failures="1" skipped="0" errors="0" time="0"><testcase name="the run completes" classname="dxs"><failure message="${xml(run.message ?? run.status)}" type="${xml(run.status)}"/></testcase></testsuite>`);
   }
-  const failures = summary.failed + (run.status === 'unreachable' || run.status === 'error' || run.status === 'interrupted' ? 1 : 0);
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="dxs test" tests="${summary.total}" failures="${failures}" skipped="${summary.skipped}" errors="${summary.blocked ?? 0}" time="${(run.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`;
+  const failures = summary.failed + failedCells.length + (run.status === 'unreachable' || run.status === 'error' || run.status === 'interrupted' ? 1 : 0);
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="dxs test" tests="${summary.total + failedCells.length}" failures="${failures}" skipped="${summary.skipped}" errors="${summary.blocked ?? 0}" time="${(run.durationMs / 1000).toFixed(3)}">\n${suites.join('\n')}\n</testsuites>\n`;
 }

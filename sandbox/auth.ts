@@ -27,26 +27,52 @@ function latestCompany(context: SandboxContext, apiKey?: string): Company | unde
   return latest;
 }
 
+/** The route a request reached, as "METHOD /path" under the API prefix: the access faults (issue 40) open one door each. */
+function routeOf(request: FastifyRequest): string {
+  return `${request.method} ${(request.routeOptions.url ?? '').replace(/^.*?\/api(?=\/)/, '')}`;
+}
+
+const PROVIDER_A_ROUTE = /^[A-Z]+ \/companies\/deliverymethods\/b2c\/providera/;
+const ACCESS_FAULT_ROUTES: Record<string, (route: string) => boolean> = {
+  // Every ClientToken call but the one SEC-03 tries.
+  'apikey-acts-as-company': (route) => route !== 'GET /companies/status',
+  'search-token-uploads': (route) => ['POST /documents', 'POST /documents/outbound', 'POST /companies/users'].includes(route),
+  'expired-token-accepted-on-send': (route) => route === 'POST /documents/outbound' || route === 'POST /documents',
+  'revoked-token-accepted-on-provider-a': (route) => PROVIDER_A_ROUTE.test(route),
+  'unknown-token-on-identifiers': (route) => route === 'POST /companies/identifiers',
+  'empty-header-on-provider-a': (route) => PROVIDER_A_ROUTE.test(route),
+};
+
+/** One of the access faults, on a route it opens. */
+function accessFault(context: SandboxContext, request: FastifyRequest, name: string): boolean {
+  return hasFault(context, name) && (ACCESS_FAULT_ROUTES[name] as (route: string) => boolean)(routeOf(request));
+}
+
 /** What requireClientToken checks; a handler may call it first thing itself (see authenticateApiKey). */
 export function authenticateClientToken(context: SandboxContext, request: FastifyRequest, allowSearch = false): void {
   const value = header(request, 'clienttoken');
   if (value === undefined) {
-    const company = hasFault(context, 'auth-not-enforced') ? latestCompany(context) : undefined;
+    const apiKey = header(request, 'apikey');
+    const company = hasFault(context, 'auth-not-enforced') ? latestCompany(context)
+      : apiKey !== undefined && context.store.apiKeys.has(apiKey) && accessFault(context, request, 'apikey-acts-as-company') ? latestCompany(context, apiKey)
+        : request.headers.clienttoken === '' && accessFault(context, request, 'empty-header-on-provider-a') ? latestCompany(context)
+          : undefined;
     if (company === undefined) throw new ApiError(401, 'clientTokenMissing');
     request.auth = { apiKey: company.ApiKey, company };
     return;
   }
   const token: TokenRecord | undefined = context.store.tokens.get(value);
   if (token === undefined) {
-    const company = hasFault(context, 'apikey-as-client-token') && context.store.apiKeys.has(value) ? latestCompany(context, value) : undefined;
+    const company = hasFault(context, 'apikey-as-client-token') && context.store.apiKeys.has(value) ? latestCompany(context, value)
+      : accessFault(context, request, 'unknown-token-on-identifiers') ? latestCompany(context) : undefined;
     if (company === undefined) throw new ApiError(401, 'clientTokenInvalid');
-    request.auth = { apiKey: value, company };
+    request.auth = { apiKey: company.ApiKey, company };
     return;
   }
-  if (token.Revoked && !hasFault(context, 'revoked-token-accepted')) throw new ApiError(401, 'clientTokenRevoked');
-  if (token.ValidTo !== undefined && token.ValidTo <= Date.now() && !hasFault(context, 'expired-token-accepted')) throw new ApiError(401, 'clientTokenExpired');
+  if (token.Revoked && !hasFault(context, 'revoked-token-accepted') && !accessFault(context, request, 'revoked-token-accepted-on-provider-a')) throw new ApiError(401, 'clientTokenRevoked');
+  if (token.ValidTo !== undefined && token.ValidTo <= Date.now() && !hasFault(context, 'expired-token-accepted') && !accessFault(context, request, 'expired-token-accepted-on-send')) throw new ApiError(401, 'clientTokenExpired');
   if (token.Kind === 'search') {
-    if (!allowSearch && hasFault(context, 'search-token-company-access')) {
+    if (!allowSearch && (hasFault(context, 'search-token-company-access') || accessFault(context, request, 'search-token-uploads'))) {
       // The fault: a search token, made for no company, acts for the API key's latest company.
       const company = latestCompany(context, token.ApiKey);
       if (company !== undefined) {

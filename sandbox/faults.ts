@@ -107,6 +107,22 @@ export const FAULTS: Record<string, string> = {
   'auth-not-enforced': 'ClientToken calls without a credential act for the latest registered company',
   'apikey-as-client-token': 'the API key is accepted in the ClientToken header',
   'malformed-json-500': 'malformed JSON gives 500',
+  // access matrix (issue 40): one door each, where the older security tests do not knock
+  'client-token-mints-tokens': 'POST /clienttokens/create with a ClientToken alone (no APIkey) hands out a token',
+  'apikey-acts-as-company': 'the APIkey alone acts for the key\'s latest company on every ClientToken call but company status',
+  'search-token-uploads': 'a search token acts for the key\'s latest company on upload, send and add user',
+  'inbound-served-unauthenticated': 'an inbound document and its info are served to a call with no credential',
+  'expired-token-accepted-on-send': 'an expired client token is still accepted on upload and send',
+  'revoked-token-accepted-on-provider-a': 'a revoked client token is still accepted on the provider A calls',
+  'unknown-token-on-identifiers': 'a ClientToken the service never issued acts for the latest company on add identifier',
+  'empty-header-on-provider-a': 'an empty ClientToken header acts for the latest company on the provider A calls',
+  'outbound-download-unauthenticated': 'the outbound download serves any document to a call with no credential',
+  'handled-any-company': "mark handled marks another company's inbound document too",
+  'byerpid-any-company': 'byerpid answers the latest document of that ErpDocumentId, whichever company sent it',
+  'send-foreign-upload': "send takes another company's upload as its DocumentUri",
+  'odd-id-500': 'an outbound DocumentId holding a slash once decoded, or of more than 1 kB, gives 500',
+  'xml-entities-expanded': 'an uploaded XML document\'s internal entities are expanded: a bomb answers 500 after 2 s',
+  'xml-external-entity-read': 'an uploaded XML document\'s external entity is replaced by the content of a local file (a made-up line of /etc/passwd)',
   'error-stack-trace': 'error answers carry a stack trace',
 };
 
@@ -142,7 +158,7 @@ export interface ContrarianVariant {
   alone?: string;
 }
 
-const EVERY_AREA = ['tokens', 'companies', 'network', 'outbound', 'inbound', 'provider-a', 'security', 'conventions', 'observe', 'flows'] as const;
+const EVERY_AREA = ['tokens', 'companies', 'network', 'outbound', 'inbound', 'provider-a', 'security', 'access', 'conventions', 'observe', 'flows'] as const;
 
 export const CONTRARIAN_VARIANTS: Record<string, ContrarianVariant> = {
   // conventions, every answer

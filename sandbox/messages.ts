@@ -81,6 +81,7 @@ const MESSAGES = {
     en: 'The identifier type "{value}" is not supported. Expected one of: {allowed}.',
     sv: 'Identifierartypen "{value}" stöds inte. Förväntade en av: {allowed}.',
   },
+  xmlEntitiesRefused: { en: 'XML documents that declare entities are not accepted: no entity is expanded or fetched.', sv: 'XML-dokument som deklarerar entiteter tas inte emot: ingen entitet expanderas eller hämtas.' },
   uploadMissingFile: { en: 'The multipart body must hold a part named File.', sv: 'Multipart-innehållet måste ha en del som heter File.' },
   uploadNotMultipart: { en: 'The upload must be multipart/form-data.', sv: 'Uppladdningen måste vara multipart/form-data.' },
   uploadUnknown: {

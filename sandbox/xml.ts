@@ -67,3 +67,21 @@ export function inspectXml(text: string): XmlInspection {
   const colon = root.indexOf(':');
   return { root: colon === -1 ? root : root.slice(colon + 1) };
 }
+
+/** Whether the text's DOCTYPE declares an entity: what an entity-expansion bomb or an external entity needs. Scans a bounded head only. */
+export function declaresEntities(bytes: Buffer): boolean {
+  const head = bytes.subarray(0, 64 * 1024).toString('latin1');
+  return /<!DOCTYPE[^>]*\[[\s\S]*?<!ENTITY/i.test(head);
+}
+
+/** The fault xml-entities-expanded: internal entities expanded, naively, up to `limit` characters; undefined past it. */
+export function expandEntities(text: string, limit: number): string | undefined {
+  const entities = new Map<string, string>();
+  for (const match of text.matchAll(/<!ENTITY\s+(\w+)\s+"([^"]*)"\s*>/g)) entities.set(match[1] as string, match[2] as string);
+  let expanded = text;
+  for (let round = 0; round < 20 && /&\w+;/.test(expanded); round++) {
+    expanded = expanded.replace(/&(\w+);/g, (whole, name: string) => entities.get(name) ?? whole);
+    if (expanded.length > limit) return undefined;
+  }
+  return expanded;
+}

@@ -6,7 +6,7 @@ export const REQUIREMENT_LEVELS = ['MUST', 'GUIDE', 'SECURITY', 'OBSERVE'] as co
 export type RequirementLevel = (typeof REQUIREMENT_LEVELS)[number];
 
 export const REQUIREMENT_AREAS = [
-  'tokens', 'companies', 'network', 'outbound', 'inbound', 'provider-a', 'security', 'conventions', 'observe', 'flows',
+  'tokens', 'companies', 'network', 'outbound', 'inbound', 'provider-a', 'security', 'conventions', 'observe', 'flows', 'access',
 ] as const;
 export type RequirementArea = (typeof REQUIREMENT_AREAS)[number];
 
@@ -22,6 +22,7 @@ export const AREA_PREFIXES: Record<RequirementArea, readonly string[]> = {
   conventions: ['CNV'],
   observe: ['OBS'],
   flows: ['FLOW', 'XCH'],
+  access: ['ACC'],
 };
 
 /**

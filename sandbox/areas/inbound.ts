@@ -36,7 +36,9 @@ function ownInbound(context: SandboxContext, request: FastifyRequest<{ Params: {
   const document = context.store.inbound.get(request.params.id.toLowerCase());
   // inbound-read-after-handled: once its recipient marked it, any company reads the document.
   const leaked = hasFault(context, 'inbound-read-any-company') || (hasFault(context, 'inbound-read-after-handled') && document?.Handled === true);
-  const foreign = document !== undefined && document.CompanyId !== (request.auth.company as Company).CompanyId && !leaked;
+  // inbound-served-unauthenticated: a call with no credential reaches any document.
+  const open = request.auth.company === undefined && hasFault(context, 'inbound-served-unauthenticated');
+  const foreign = document !== undefined && !open && document.CompanyId !== (request.auth.company as Company).CompanyId && !leaked;
   // Another company's document is answered as not found, like an id that does not exist.
   if (document === undefined || foreign) throw foreignOrNotFound(context, foreign, `document ${request.params.id}`);
   return document;
@@ -75,6 +77,15 @@ function withLeaks(context: SandboxContext, company: Company): string[] {
 export async function inboundArea(app: FastifyInstance, { context }: AreaOptions): Promise<void> {
   const { store } = context;
   const clientToken = { preHandler: requireClientToken(context) };
+  const servedOpen = hasFault(context, 'inbound-served-unauthenticated');
+  const documentAuth = requireClientToken(context);
+  const document: typeof clientToken = {
+    preHandler: (request, reply, done) => {
+      if (!servedOpen || request.headers.clienttoken !== undefined || request.headers.apikey !== undefined) return documentAuth(request, reply, done);
+      request.auth = {};
+      done();
+    },
+  };
 
   app.get('/documents/incoming', clientToken, async (request, reply) => {
     const typeValue = queryValue(request.query, 'type');
@@ -126,7 +137,7 @@ export async function inboundArea(app: FastifyInstance, { context }: AreaOptions
     return sendBody(context, reply, 200, { Total: total, Documents: documents });
   });
 
-  app.get<{ Params: { id: string } }>('/documents/:id', clientToken, async (request, reply) => {
+  app.get<{ Params: { id: string } }>('/documents/:id', document, async (request, reply) => {
     const document = ownInbound(context, request);
     if (document.Handled) document.FetchedAfterHandled = true;
     if (hasFault(context, 'inbound-download-headers-missing')) {
@@ -138,7 +149,7 @@ export async function inboundArea(app: FastifyInstance, { context }: AreaOptions
 
   // The fault writes the list as one string: a type the spec does not give ("Attachments [string]").
   const attachmentsOf = (urls: string[]) => (hasFault(context, 'info-attachments-string') ? urls.join(',') : urls);
-  app.get<{ Params: { id: string } }>('/documents/:id/info', clientToken, async (request, reply) => {
+  app.get<{ Params: { id: string } }>('/documents/:id/info', document, async (request, reply) => {
     const document = ownInbound(context, request);
     return sendBody(context, reply, 200, withUnset({
       Id: document.Id,
@@ -173,7 +184,8 @@ export async function inboundArea(app: FastifyInstance, { context }: AreaOptions
     for (const id of ids) {
       const document = store.inbound.get(id.toLowerCase());
       // handled-unknown-ignored: an id the company does not own is skipped, never marked.
-      if (document === undefined || document.CompanyId !== company.CompanyId) {
+      // handled-any-company: another company's document is marked like one's own.
+      if (document === undefined || (document.CompanyId !== company.CompanyId && !hasFault(context, 'handled-any-company'))) {
         if (ignoreUnknown) continue;
         throw foreignOrNotFound(context, document !== undefined, `document ${id}`);
       }

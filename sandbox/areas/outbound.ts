@@ -8,6 +8,7 @@ import { apiUrl, formatTime, hasFault, hasVariant, locationOf, sendBody, type Ar
 import { ApiError, badRequest, localise, notFound } from '../errors.ts';
 import { normaliseOrgNo, type Company, type OutboundDocument, type Upload } from '../store.ts';
 import { unsetReading } from '../views.ts';
+import { declaresEntities, expandEntities } from '../xml.ts';
 import {
   allowedValue, bodyOf, optionalDateTime, parseDateTime, optionalEmail, optionalInteger, optionalObject, optionalString, optionalStringArray, queryBoolean,
   requiredEmail, requiredObject, requiredString, type Body,
@@ -30,7 +31,9 @@ export function uploadReference(id: string, context?: SandboxContext): string {
 export function uploadOfCompany(context: SandboxContext, company: Company, reference: string, field: string): Upload {
   const id = UUID.exec(reference.trim())?.[0]?.toLowerCase();
   const upload = id === undefined ? undefined : context.store.uploads.get(id);
-  if (upload === undefined || upload.CompanyId !== company.CompanyId) throw badRequest('uploadUnknown', { field, value: reference });
+  // send-foreign-upload: another company's upload is taken as the main document.
+  const foreignTaken = field === 'Document.DocumentUri' && hasFault(context, 'send-foreign-upload');
+  if (upload === undefined || (upload.CompanyId !== company.CompanyId && !foreignTaken)) throw badRequest('uploadUnknown', { field, value: reference });
   if (upload.Bytes === undefined) throw badRequest('uploadEvicted');
   return upload;
 }
@@ -60,6 +63,8 @@ function listedOnceSent(context: SandboxContext, document: OutboundDocument): bo
 }
 
 function documentIdParam(context: SandboxContext, value: string): string {
+  // odd-id-500: an id that holds a slash once decoded, or is longer than a uuid by far, breaks the lookup.
+  if (hasFault(context, 'odd-id-500') && (value.includes('/') || value.length > 1024)) throw new Error(`lookup of document ${value.slice(0, 40)} failed`);
   if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value)) {
     // outbound-malformed-id-404: an id that is not a uuid names no document.
     if (hasVariant(context, 'outbound-malformed-id-404')) throw notFound(`document ${value}`);
@@ -210,6 +215,21 @@ export function sendFile(reply: FastifyReply, upload: Upload, headers: Record<st
     .send(upload.Bytes);
 }
 
+/** What the fault xml-external-entity-read puts where an entity stood: a line of /etc/passwd, made up (no file is read). */
+const FAKE_LOCAL_FILE = 'root:x:0:0:root:/root:/bin/bash';
+/** The fault xml-entities-expanded: past this many characters the naive expansion gives up, late, with a 500. */
+const EXPANSION_LIMIT = 1024 * 1024;
+const EXPANSION_STALL_MS = 2_000;
+
+async function expandedUpload<File extends { bytes: Buffer }>(file: File): Promise<File> {
+  const expanded = expandEntities(file.bytes.toString('utf8'), EXPANSION_LIMIT);
+  if (expanded === undefined) {
+    await new Promise((resolve) => setTimeout(resolve, EXPANSION_STALL_MS));
+    throw new Error('entity expansion ran out of memory');
+  }
+  return { ...file, bytes: Buffer.from(expanded) };
+}
+
 export async function outboundArea(app: FastifyInstance, { context }: AreaOptions): Promise<void> {
   const { store, engine } = context;
 
@@ -236,6 +256,12 @@ export async function outboundArea(app: FastifyInstance, { context }: AreaOption
       throw badRequest('fieldInvalid', { field: 'multipart body', detail: (error as Error).message });
     }
     if (file === undefined) throw badRequest('uploadMissingFile');
+    // No entity is ever expanded or fetched: a document that declares one is refused at once.
+    if (declaresEntities(file.bytes)) {
+      if (hasFault(context, 'xml-entities-expanded')) file = await expandedUpload(file);
+      else if (hasFault(context, 'xml-external-entity-read')) file = { ...file, bytes: Buffer.from(file.bytes.toString('utf8').replace(/&\w+;/g, FAKE_LOCAL_FILE)) };
+      else throw badRequest('xmlEntitiesRefused');
+    }
     const upload = store.addUpload((request.auth.company as Company).CompanyId, file.filename, file.mimetype || 'application/octet-stream', file.bytes);
     if (hasFault(context, 'upload-location-missing')) return reply.code(202).send();
     const location = hasFault(context, 'upload-location-url') ? apiUrl(request, `/documents/${upload.Id}`) : uploadReference(upload.Id, context);
@@ -302,7 +328,10 @@ export async function outboundArea(app: FastifyInstance, { context }: AreaOption
 
   app.get<{ Params: { ErpDocumentId: string } }>('/invoices/outbound/byerpid/:ErpDocumentId', { preHandler: requireClientToken(context) }, async (request, reply) => {
     const includeFileInfo = queryBoolean(request.query, 'IncludeFileInfo');
-    const document = store.outboundByErpDocumentId((request.auth.company as Company).CompanyId, request.params.ErpDocumentId);
+    // byerpid-any-company: the latest document of that ErpDocumentId, whichever company sent it.
+    const document = hasFault(context, 'byerpid-any-company')
+      ? [...store.outbound.values()].reverse().find((candidate) => candidate.ErpDocumentId === request.params.ErpDocumentId)
+      : store.outboundByErpDocumentId((request.auth.company as Company).CompanyId, request.params.ErpDocumentId);
     if (document === undefined) throw notFound(`ErpDocumentId ${request.params.ErpDocumentId}`);
     return sendBody(context, reply, 200, outboundBody(context, request, document, includeFileInfo));
   });
@@ -313,12 +342,19 @@ export async function outboundArea(app: FastifyInstance, { context }: AreaOption
   const listAuth = hasVariant(context, 'outbound-list-token-only') ? requireClientToken(context)
     : hasVariant(context, 'outbound-list-apikey-only') ? requireApiKey(context) : requireEither(context);
 
-  app.get<{ Params: { DocumentId: string } }>('/documents/outbound/download/:DocumentId', { preHandler: downloadAuth }, async (request, reply) => {
+  // The fault: a download with no credential at all is served, whoever owns the document.
+  const downloadOpen = hasFault(context, 'outbound-download-unauthenticated');
+  const downloadPreHandler: typeof downloadAuth = (request, reply, done) => {
+    if (!downloadOpen || request.headers.clienttoken !== undefined || request.headers.apikey !== undefined) return downloadAuth(request, reply, done);
+    request.auth = {};
+    done();
+  };
+  app.get<{ Params: { DocumentId: string } }>('/documents/outbound/download/:DocumentId', { preHandler: downloadPreHandler }, async (request, reply) => {
     const id = documentIdParam(context, request.params.DocumentId);
     const document = store.outbound.get(id);
     const upload = document !== undefined ? store.uploads.get(document.UploadId) : store.uploads.get(id);
     const owner = document?.CompanyId ?? upload?.CompanyId;
-    if (upload === undefined || owner === undefined || !(hasFault(context, 'outbound-download-any-company') || visibleTo(context, request.auth, owner) || idleReader(context, request.auth))) {
+    if (upload === undefined || owner === undefined || !(hasFault(context, 'outbound-download-any-company') || (downloadOpen && request.auth.apiKey === undefined && request.auth.company === undefined) || visibleTo(context, request.auth, owner) || idleReader(context, request.auth))) {
       throw foreignOrNotFound(context, owner !== undefined, `document ${request.params.DocumentId}`);
     }
     return sendFile(reply, upload, { 'x-document-format': document?.DocumentFormat ?? upload.ContentType });

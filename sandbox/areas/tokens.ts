@@ -1,6 +1,6 @@
 // POST /clienttokens/create, /clienttokens/revoke, /clienttokens/createsearchtoken.
 import type { FastifyInstance } from 'fastify';
-import { authenticateApiKey, requireApiKey, requireClientToken, requireEither, requireNothing } from '../auth.ts';
+import { authenticateApiKey, authenticateClientToken, requireApiKey, requireClientToken, requireEither, requireNothing } from '../auth.ts';
 import { formatTime, hasFault, hasVariant, sendBody, type AreaOptions, type SandboxContext } from '../context.ts';
 import { ApiError, badRequest } from '../errors.ts';
 import type { TokenRecord } from '../store.ts';
@@ -24,7 +24,9 @@ export async function tokensArea(app: FastifyInstance, { context }: AreaOptions)
   // a load run makes most skip the preHandler hook runner, the promise and the extra tick of an
   // async handler. A throw still reaches the error handler.
   app.post('/clienttokens/create', (request, reply) => {
-    authenticateApiKey(context, request);
+    // The fault: a ClientToken alone mints tokens for the API key its company belongs to.
+    if (hasFault(context, 'client-token-mints-tokens') && request.headers.apikey === undefined && request.headers.clienttoken !== undefined) authenticateClientToken(context, request);
+    else authenticateApiKey(context, request);
     const body = bodyOf(request);
     if (hasFault(context, 'token-erpid-optional') && optionalString(body, 'ErpId') === undefined) {
       sendBody(context, reply, 200, tokenBody(context, store.tokens.create({ ApiKey: request.auth.apiKey as string, Kind: 'search', SearchId: 'no ErpId' })));

@@ -126,6 +126,22 @@ export const FAULT_EXPECTATIONS: Record<string, FaultExpectation> = {
   'apikey-as-client-token': { areas: ['security'], requirement: 'CMP-STA-11' },
   'malformed-json-500': { areas: ['security'], requirement: 'SEC-10' },
   'error-stack-trace': { areas: ['security'], requirement: 'SEC-19' },
+  // access matrix (issue 40)
+  'client-token-mints-tokens': { areas: ['access'], requirement: 'ACC-04' },
+  'apikey-acts-as-company': { areas: ['access'], requirement: 'ACC-03' },
+  'search-token-uploads': { areas: ['access'], requirement: 'ACC-07' },
+  'inbound-served-unauthenticated': { areas: ['access'], requirement: 'ACC-01' },
+  'expired-token-accepted-on-send': { areas: ['access'], requirement: 'ACC-06' },
+  'revoked-token-accepted-on-provider-a': { areas: ['access'], requirement: 'ACC-05' },
+  'unknown-token-on-identifiers': { areas: ['access'], requirement: 'ACC-02' },
+  'empty-header-on-provider-a': { areas: ['access'], requirement: 'ACC-01' },
+  'outbound-download-unauthenticated': { areas: ['access'], requirement: 'ACC-11' },
+  'handled-any-company': { areas: ['access'], requirement: 'ACC-12' },
+  'byerpid-any-company': { areas: ['access'], requirement: 'ACC-12' },
+  'send-foreign-upload': { areas: ['access'], requirement: 'ACC-12' },
+  'odd-id-500': { areas: ['access'], requirement: 'ACC-13' },
+  'xml-entities-expanded': { areas: ['access'], requirement: 'ACC-15' },
+  'xml-external-entity-read': { areas: ['access'], requirement: 'ACC-16' },
 };
 
 /**

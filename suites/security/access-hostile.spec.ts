@@ -1,0 +1,126 @@
+// Hostile inputs of the access matrix (issue 40): an XML entity-expansion bomb and an external entity
+// naming a local file, deep nesting, a gzip bomb, a PNG decompression bomb as the provider A icon,
+// CRLF and quotes in an uploaded file name, and arrays of 100 000 elements. Each is judged by no 5xx
+// and an answer within a bound (a hang is a failure), and what each waited is recorded.
+import { gzipSync, deflateSync } from 'node:zlib';
+import { checks, expectCheck, observe, tags, type ApiResponse } from '../support/index.ts';
+import { test } from '../support/access.ts';
+import { uploadFile } from '../support/outbound.ts';
+import { fixtureFile, pngChunk } from '../../fixtures/index.ts';
+import type { Check } from '../../lib/checks.ts';
+
+const { notServerError } = checks;
+/** Each hostile call's bound: a target that has not answered by then hangs on it. */
+const HOSTILE_TIMEOUT_MS = 15_000;
+/** What a local file holds on a Unix host (the start of /etc/passwd): it must never come back. */
+const LOCAL_FILE_CONTENT = /root:[^:\n]*:0:0:/;
+const ARRAY_LENGTH = 100_000;
+
+const BILLION_LAUGHS = `<?xml version="1.0"?>
+<!DOCTYPE Invoice [
+  <!ENTITY lol "lol">
+  ${Array.from({ length: 9 }, (_, index) => `<!ENTITY lol${index + 1} "${`&lol${index === 0 ? '' : index};`.repeat(10)}">`).join('\n  ')}
+]>
+<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><ID>&lol9;</ID></Invoice>
+`;
+
+const EXTERNAL_ENTITY = `<?xml version="1.0"?>
+<!DOCTYPE Invoice [ <!ENTITY local SYSTEM "file:///etc/passwd"> ]>
+<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2"><ID>&local;</ID></Invoice>
+`;
+
+/** A PNG whose header claims 4096 x 4096 RGBA (64 MB of pixels) in a few kilobytes of deflated zeros. */
+function pngBomb(): Buffer {
+  const side = 4096;
+  const header = Buffer.alloc(13);
+  header.writeUInt32BE(side, 0);
+  header.writeUInt32BE(side, 4);
+  header.set([8, 6, 0, 0, 0], 8);
+  const pixels = deflateSync(Buffer.alloc(side * (side * 4 + 1)), { level: 9 });
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), pngChunk('IHDR', header), pngChunk('IDAT', pixels), pngChunk('IEND', Buffer.alloc(0))]);
+}
+
+const carriesNoLocalFile: Check = (response) => {
+  const answer = response as ApiResponse;
+  const text = `${answer.body.toString('latin1')} ${JSON.stringify(answer.headers)}`;
+  const found = LOCAL_FILE_CONTENT.test(text);
+  return { check: 'carriesNoLocalFile', ok: !found, expected: 'no content of a local file of the server (root:...:0:0:)', actual: found ? 'the answer carries a line of /etc/passwd' : 'none', severity: 'failure' };
+};
+
+/** Every hostile answer: no 5xx, and how long it took recorded (the call's bound makes a hang a failure). */
+async function judged(what: string, response: ApiResponse): Promise<void> {
+  await expectCheck(response, [notServerError], { requirement: 'ACC-15', soft: true });
+  await observe('ACC-18', `${what} answered ${response.status} after ${response.recorded.durationMs} ms (bound ${HOSTILE_TIMEOUT_MS} ms)`, response);
+}
+
+test.describe.configure({ mode: 'default' });
+
+test('an XML entity-expansion bomb and an external entity naming a local file are uploaded and sent without a 5xx, a hang, or the file coming back', { tag: tags('access', 'ACC-15', 'ACC-16', 'ACC-18') }, async ({ api, fixtures, access }) => {
+  const token = access.company.token;
+  for (const [name, text] of [['billion-laughs.xml', BILLION_LAUGHS], ['external-entity.xml', EXTERNAL_ENTITY]] as const) {
+    const upload = await api.post('/documents', { auth: { clientToken: token }, multipart: { File: { name, mimeType: 'application/xml', buffer: Buffer.from(text) } }, timeoutMs: HOSTILE_TIMEOUT_MS });
+    await judged(`the upload of ${name}`, upload);
+    await expectCheck(upload, [carriesNoLocalFile], { requirement: 'ACC-16', soft: true });
+    const reference = upload.status >= 200 && upload.status < 300 ? upload.headers['location'] : undefined;
+    if (reference === undefined) continue;
+    const send = await api.post('/documents/outbound', { auth: { clientToken: token }, json: fixtures.sendDocument('PDF', { documentUri: reference, documentFormat: fixtureFile('invoice.xml').documentFormat }), timeoutMs: HOSTILE_TIMEOUT_MS });
+    await judged(`the send of ${name}`, send);
+    await expectCheck(send, [carriesNoLocalFile], { requirement: 'ACC-16', soft: true });
+    const documentId = send.headers['location']?.split('/').filter((segment) => segment !== '').at(-1);
+    if (documentId === undefined) continue;
+    // The status (its ErrorInfo when the conversion fails) and the document as the service gives it back.
+    for (const path of [`/documents/outbound/${encodeURIComponent(documentId)}`, `/documents/outbound/download/${encodeURIComponent(documentId)}`]) {
+      const read = await api.get(path, { auth: { clientToken: token }, query: { IncludeFileInfo: true }, timeoutMs: HOSTILE_TIMEOUT_MS });
+      await expectCheck(read, [notServerError], { requirement: 'ACC-15', soft: true });
+      await expectCheck(read, [carriesNoLocalFile], { requirement: 'ACC-16', soft: true });
+    }
+  }
+});
+
+test('deep nesting, a gzip bomb and arrays of 100 000 elements get no 5xx and no hang', { tag: tags('access', 'ACC-15', 'ACC-18') }, async ({ api, fixtures, access }) => {
+  const auth = { clientToken: access.company.token };
+  const deep = `${'['.repeat(ARRAY_LENGTH)}${']'.repeat(ARRAY_LENGTH)}`;
+  await judged('register with 100 000 nested arrays', await api.post('/companies/register', { auth: 'apiKey', rawBody: Buffer.from(`{"ErpId":${deep}}`), contentType: 'application/json', timeoutMs: HOSTILE_TIMEOUT_MS }));
+  await judged('a send with 100 000 nested objects', await api.post('/documents/outbound', { auth, rawBody: Buffer.from(`${'{"a":'.repeat(ARRAY_LENGTH)}1${'}'.repeat(ARRAY_LENGTH)}`), contentType: 'application/json', timeoutMs: HOSTILE_TIMEOUT_MS }));
+  // 64 MB of zeros in about 64 kB: a service that inflates without a bound holds 64 MB for one call.
+  const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20), { level: 9 });
+  await judged('register with a gzip bomb as Content-Encoding', await api.post('/companies/register', { auth: 'apiKey', rawBody: bomb, contentType: 'application/json', headers: { 'content-encoding': 'gzip' }, timeoutMs: HOSTILE_TIMEOUT_MS }));
+  const many = <Item,>(make: (index: number) => Item): Item[] => Array.from({ length: ARRAY_LENGTH }, (_, index) => make(index));
+  const company = fixtures.company('SE');
+  await judged('register with 100 000 Processes', await api.post('/companies/register', { auth: 'apiKey', json: { ...company, Processes: many(() => 'ReceiveInvoices') }, timeoutMs: HOSTILE_TIMEOUT_MS }));
+  await judged('mark handled of 100 000 documents', await api.post('/documents/handled', { auth, json: { documents: many((index) => `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`) }, timeoutMs: HOSTILE_TIMEOUT_MS }));
+  await judged('a send with 100 000 Attachments', await api.post('/documents/outbound', { auth, json: fixtures.sendDocument('PDF', { documentUri: access.documentUri, documentFormat: fixtureFile('invoice.xml').documentFormat, attachments: many(() => access.documentUri) }), timeoutMs: HOSTILE_TIMEOUT_MS }));
+  await judged('a token with 100 000 Roles', await api.post('/clienttokens/create', { auth: 'apiKey', json: { ErpId: access.company.erpId, User: { FullName: 'dxs access', Roles: many((index) => `role${index}`) } }, timeoutMs: HOSTILE_TIMEOUT_MS }));
+  await judged('a seller lookup with 100 000 PaymentMeans', await api.post('/sellerparties/lookup', { auth, json: { ...fixtures.sellerLookup(access.company.input), PaymentMeans: many(() => ({ Iban: 'SE4550000000058398257466' })) }, timeoutMs: HOSTILE_TIMEOUT_MS }));
+  await judged('a network setup with 100 000 Processes', await api.post('/network/setup', { auth, json: fixtures.networkSetupRequest('SE', { processes: many(() => 'ReceiveInvoices') as never }), timeoutMs: HOSTILE_TIMEOUT_MS }));
+});
+
+test('a PNG decompression bomb as the provider A icon gets no 5xx and no hang', { tag: tags('access', 'ACC-15', 'ACC-18') }, async ({ api, access }) => {
+  const body = { ContentType: 'image/png', Filename: 'dxs-bomb.png', Data: pngBomb().toString('base64') };
+  await judged('a PNG decompression bomb as the provider A icon', await api.post('/companies/deliverymethods/b2c/providera/icon', { auth: { clientToken: access.company.token }, json: body, timeoutMs: HOSTILE_TIMEOUT_MS }));
+});
+
+test('CRLF and quotes in an uploaded file name leave Content-Disposition and X-Filename one header each', { tag: tags('access', 'ACC-15', 'ACC-17', 'ACC-18') }, async ({ api, fixtures, access }) => {
+  const token = access.company.token;
+  const name = 'dxs"quoted\r\nX-Dxs-Injected: 1\r\n.xml';
+  const upload = await uploadFile(api, token, { name, mimeType: fixtureFile('invoice.xml').contentType, buffer: fixtureFile('invoice.xml').bytes }).catch((error: Error) => error);
+  if (upload instanceof Error) {
+    // The client itself may refuse to write such a part: then nothing reached the target.
+    await observe('ACC-17', `the file name could not be sent: ${upload.message.split('\n')[0]}`);
+    return;
+  }
+  await judged('an upload whose file name holds CRLF and quotes', upload.response);
+  if (upload.reference === undefined) return;
+  const send = await api.post('/documents/outbound', { auth: { clientToken: token }, json: fixtures.sendDocument('PDF', { documentUri: upload.reference, documentFormat: fixtureFile('invoice.xml').documentFormat }) });
+  const documentId = send.headers['location']?.split('/').filter((segment) => segment !== '').at(-1);
+  if (documentId === undefined) return;
+  const download = await api.get(`/documents/outbound/download/${encodeURIComponent(documentId)}`, { auth: { clientToken: token } });
+  await judged('the download of that document', download);
+  const oneHeaderEach: Check = (response) => {
+    const headers = (response as ApiResponse).headers;
+    const injected = Object.keys(headers).filter((header) => header.toLowerCase().startsWith('x-dxs-injected'));
+    const split = ['content-disposition', 'x-filename'].filter((header) => /[\r\n]/.test(headers[header] ?? ''));
+    return { check: 'oneHeaderEach', ok: injected.length === 0 && split.length === 0, expected: 'Content-Disposition and X-Filename one header each, no header made of the file name', actual: injected.length + split.length === 0 ? 'one each' : `injected ${injected.join(', ') || 'none'}; split ${split.join(', ') || 'none'}`, severity: 'failure' };
+  };
+  await expectCheck(download, [oneHeaderEach], { requirement: 'ACC-17' });
+});

@@ -1,0 +1,127 @@
+// The access matrix (issue 40): every operation of the spec, each with a valid body of the
+// fixtures so that a refusal is the credential's, tried with every credential form of
+// schemas/access-matrix.ts. One test per operation, one step per cell; every cell is judged
+// (soft), so one accepted door does not hide the others.
+import { ACCESS_OPERATIONS, cellExpectation, CREDENTIAL_FORMS, CREDENTIAL_FORM_TITLES, NO_SERVER_ERROR_REQUIREMENT, requirementsOf, type AccessOperation, type CredentialForm } from '../../schemas/access-matrix.ts';
+import { fixtureFile, iconRequestBody } from '../../fixtures/index.ts';
+import { API_KEY_HEADER } from '../../lib/defaults.ts';
+import { checks, expectCheck, observe, tags, type Auth, type CallOptions, type RunContext } from '../support/index.ts';
+import { test, type AccessInbox, type AccessSetting } from '../support/access.ts';
+import { unwrap } from '../support/prerequisites.ts';
+import type { Fixtures } from '../../fixtures/index.ts';
+import { accessCellAnnotation, type AccessCell } from '../../report/access-cells.ts';
+
+const { isRejected, notServerError, statusIs } = checks;
+const WRONG_API_KEY = 'dxs-access-wrong-api-key-0000000000';
+const RANDOM_TOKEN = 'dxs-access-random-client-token-0000000000';
+const PROVIDER_A = '/companies/deliverymethods/b2c/providera';
+
+// The cells of one worker's setting run in order: the file's tests share the credentials made once.
+test.describe.configure({ mode: 'default' });
+
+interface Call {
+  method: string;
+  path: string;
+  options: CallOptions;
+}
+
+/** A valid call of each operation, so that a refusal is the credential's and not the body's. */
+function validCall(operation: AccessOperation, setting: AccessSetting, fixtures: Fixtures, inbox: AccessInbox | undefined): Call {
+  const [method, template] = operation.endpoint.split(' ') as [string, string];
+  const { company } = setting;
+  const json = (body: unknown): CallOptions => ({ json: body });
+  const inboundId = encodeURIComponent(inbox?.documentId ?? '');
+  const bodies: Record<string, () => Call> = {
+    'POST /clienttokens/create': () => ({ method, path: template, options: json({ ErpId: company.erpId }) }),
+    'POST /clienttokens/revoke': () => ({ method, path: template, options: json({ ClientToken: setting.spare }) }),
+    'POST /clienttokens/createsearchtoken': () => ({ method, path: template, options: json({ SearchId: fixtures.searchId() }) }),
+    // A new company: an accepted cell registers it (journaled, deleted at the end), never changes the setting's.
+    'POST /companies/register': () => ({ method, path: template, options: json(fixtures.company('SE')) }),
+    'POST /companies/details': () => ({ method, path: template, options: json(fixtures.companyDetails(company.input)) }),
+    'POST /companies/services': () => ({ method, path: template, options: json(fixtures.servicesActivation(company.input, { registrationId: company.companyId })) }),
+    'GET /companies/status': () => ({ method, path: template, options: {} }),
+    'GET /companies/details/{CompanyId}': () => ({ method, path: `/companies/details/${encodeURIComponent(company.companyId)}`, options: {} }),
+    'POST /companies/users': () => ({ method, path: template, options: json(fixtures.user()) }),
+    'POST /companies/identifiers': () => ({ method, path: template, options: json(fixtures.identifier()) }),
+    // The Id of no registration: a cell the target accepts deletes nothing.
+    'POST /companies/delete': () => ({ method, path: template, options: json({ Id: `${company.erpId}-access-none` }) }),
+    'POST /buyerparties/lookup': () => ({ method, path: template, options: json(fixtures.buyerLookup(company.input)) }),
+    'POST /sellerparties/lookup': () => ({ method, path: template, options: json(fixtures.sellerLookup(company.input)) }),
+    'POST /network/setup': () => ({ method, path: template, options: json(fixtures.networkSetupRequest('SE')) }),
+    'POST /documents': () => ({ method, path: template, options: { multipart: { File: { name: 'invoice.xml', mimeType: fixtureFile('invoice.xml').contentType, buffer: fixtureFile('invoice.xml').bytes } } } }),
+    'POST /documents/outbound': () => ({ method, path: template, options: json(fixtures.sendDocument('PDF', { documentUri: setting.documentUri, documentFormat: fixtureFile('invoice.xml').documentFormat })) }),
+    'GET /invoices/outbound/{DocumentId}': () => ({ method, path: `/invoices/outbound/${setting.documentId}`, options: {} }),
+    'GET /documents/outbound/{DocumentId}': () => ({ method, path: `/documents/outbound/${setting.documentId}`, options: {} }),
+    'GET /invoices/outbound/byerpid/{DocumentId}': () => ({ method, path: `/invoices/outbound/byerpid/${encodeURIComponent(setting.erpDocumentId)}`, options: {} }),
+    'GET /documents/outbound/download/{DocumentId}': () => ({ method, path: `/documents/outbound/download/${setting.documentId}`, options: {} }),
+    'POST /documents/outbound/list': () => ({ method, path: template, options: json({ Take: 10 }) }),
+    'GET /documents/incoming': () => ({ method, path: template, options: { query: { type: 'invoice' } } }),
+    'GET /documents/{id}': () => ({ method, path: `/documents/${inboundId}`, options: {} }),
+    'GET /documents/{id}/info': () => ({ method, path: `/documents/${inboundId}/info`, options: {} }),
+    'POST /documents/handled': () => ({ method, path: template, options: json({ documents: [inbox?.documentId ?? ''] }) }),
+    [`POST ${PROVIDER_A}`]: () => ({ method, path: template, options: json(fixtures.providerARegistration(company.input)) }),
+    [`GET ${PROVIDER_A}`]: () => ({ method, path: template, options: {} }),
+    [`PATCH ${PROVIDER_A}`]: () => ({ method, path: template, options: json(fixtures.providerAUpdate(company.input)) }),
+    [`POST ${PROVIDER_A}/icon`]: () => ({ method, path: template, options: json(iconRequestBody('256')) }),
+    [`POST ${PROVIDER_A}/offboard`]: () => ({ method, path: template, options: {} }),
+    [`POST ${PROVIDER_A}/lookup`]: () => ({ method, path: template, options: json({ Ssns: fixtures.ssns(2) }) }),
+  };
+  const make = bodies[operation.endpoint];
+  if (make === undefined) throw new Error(`the access matrix has no valid call of ${operation.endpoint}`);
+  return make();
+}
+
+/** The headers of a cell; a string says why the form could not be sent. */
+function credentialOf(form: CredentialForm, operation: AccessOperation, setting: AccessSetting, token: string, target: RunContext): { auth: Auth; headers?: Record<string, string> } | string {
+  const made = (value: string | { missing: string }): { auth: Auth } | string => (typeof value === 'string' ? { auth: { clientToken: value } } : value.missing);
+  switch (form) {
+    case 'none': return { auth: 'none' };
+    // The empty header is the one the operation's scheme names (the ClientToken where none is named).
+    case 'empty-header': return { auth: operation.scheme === 'APIkey' ? { apiKey: '' } : { clientToken: '' } };
+    case 'wrong-api-key': return { auth: { apiKey: WRONG_API_KEY } };
+    case 'api-key-alone': return { auth: 'apiKey' };
+    case 'client-token-alone': return { auth: { clientToken: token } };
+    case 'random-token': return { auth: { clientToken: RANDOM_TOKEN } };
+    case 'revoked-token': return made(setting.revoked);
+    case 'expired-token': return made(setting.expired);
+    case 'search-token': return made(setting.search);
+    case 'key-without-delete': return target.apiKeyWithoutDelete === undefined ? 'no API key without the DeleteRegistration role configured (--api-key-without-delete)' : { auth: 'apiKeyWithoutDelete' };
+    case 'both-headers': return { auth: { clientToken: token }, headers: { [API_KEY_HEADER]: target.apiKey } };
+  }
+}
+
+const INBOX_ROWS = new Set(['GET /documents/incoming', 'GET /documents/{id}', 'GET /documents/{id}/info', 'POST /documents/handled']);
+
+for (const operation of ACCESS_OPERATIONS) {
+  const forms = CREDENTIAL_FORMS.filter((form) => cellExpectation(operation, form) !== undefined);
+  test(`${operation.endpoint} is refused with every credential form that is no credential for it`, { tag: tags('access', ...requirementsOf(operation)) }, async ({ api, target, fixtures, access, accessInboxOutcome }) => {
+    const inbox = INBOX_ROWS.has(operation.endpoint) ? unwrap(accessInboxOutcome) : undefined;
+    // The inbox rows act for the receiving company, with its token.
+    const token = inbox?.company.token ?? access.company.token;
+    for (const form of forms) {
+      const expectation = cellExpectation(operation, form) as NonNullable<ReturnType<typeof cellExpectation>>;
+      const credential = credentialOf(form, operation, access, token, target);
+      const cell = (rest: Omit<AccessCell, 'endpoint' | 'form' | 'requirement'>): void => {
+        test.info().annotations.push(accessCellAnnotation({ endpoint: operation.endpoint, form, requirement: expectation.requirement, ...rest }));
+      };
+      if (typeof credential === 'string') {
+        await observe(expectation.requirement, `${operation.endpoint} with ${CREDENTIAL_FORM_TITLES[form]}: not tried, ${credential}`);
+        cell({ outcome: 'not tried', note: credential });
+        continue;
+      }
+      const call = validCall(operation, access, fixtures, inbox);
+      await test.step(`${CREDENTIAL_FORM_TITLES[form]}`, async () => {
+        const response = await api.call(call.method, call.path, { ...call.options, auth: credential.auth, headers: { ...call.options.headers, ...credential.headers } });
+        const failuresBefore = test.info().errors.length;
+        await expectCheck(response, [notServerError], { requirement: NO_SERVER_ERROR_REQUIREMENT, soft: true });
+        if (expectation.expect === 'observe') {
+          await observe(expectation.requirement, `${operation.endpoint} with ${CREDENTIAL_FORM_TITLES[form]} answered ${response.status}`, response);
+        } else {
+          await expectCheck(response, [expectation.expect === '401' ? statusIs(401) : isRejected], { requirement: expectation.requirement, soft: true });
+        }
+        const failed = test.info().errors.length > failuresBefore;
+        cell({ outcome: failed ? 'failed' : expectation.expect === 'observe' ? 'observed' : 'passed', status: response.status, note: expectation.expect === 'observe' ? undefined : expectation.expect === '401' ? 'expected 401' : 'expected a refusal (4xx)' });
+      });
+    }
+  });
+}

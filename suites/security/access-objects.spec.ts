@@ -1,0 +1,151 @@
+// Object level of the access matrix (issue 40): another company's real ids wherever an id travels
+// (path, query and body), and odd ids (an encoded slash and dots, 4 kB, unicode), judged by company
+// isolation and no 5xx. The reader is a third company that sent and received nothing, so whatever
+// it gets of the others' documents is theirs, under every reading of who may see what.
+import { checks, expectCheck, observe, registerCompany, tags, type ApiClient, type ApiResponse, type RegisteredCompany, type RunContext } from '../support/index.ts';
+import type { Check } from '../../lib/checks.ts';
+import { test as base, type AccessInbox, type AccessSetting } from '../support/access.ts';
+import { deliverInvoice, listed, markedInvoice, markHandled, download, pageLeavesOpen, unmarkedListFor } from '../support/inbound.ts';
+import { sendDocument, uploadFile } from '../support/outbound.ts';
+import { settle, unwrap, type Outcome } from '../support/prerequisites.ts';
+import { SetupFailed } from '../support/companies.ts';
+import { fixtureFile, type Fixtures } from '../../fixtures/index.ts';
+
+const { isRejected, notServerError } = checks;
+
+/** Company B's real objects, and the third company C that reads them. */
+interface Foreign {
+  /** B: the receiving company of the access setting, which also sent a document of its own. */
+  holder: RegisteredCompany;
+  /** B's upload: a marked invoice, whose marker shows wherever its bytes come back. */
+  uploadReference: string;
+  marker: string;
+  /** B's sent document, sent with the ErpDocumentId that A used too. */
+  documentId: string;
+  /** An inbound document of B's, delivered for the mark-handled check only, and the text that marks its bytes. */
+  inboundId: string;
+  inboundMarker: string;
+  reader: RegisteredCompany;
+}
+
+async function foreignSetting(api: ApiClient, target: RunContext, fixtures: Fixtures, access: AccessSetting, inbox: AccessInbox): Promise<Foreign> {
+  const holder = inbox.company;
+  const readerPromise = registerCompany(api, target, fixtures.company('SE'));
+  const marker = `${fixtures.sendDocument('PDF', { documentUri: 'pending' }).Document.ErpDocumentId}-foreign`;
+  const upload = await uploadFile(api, holder.token, { name: `${marker}.xml`, mimeType: fixtureFile('invoice.xml').contentType, buffer: markedInvoice(marker) });
+  if (upload.reference === undefined) throw new SetupFailed(`company B could not upload: ${upload.response.status}`);
+  // The same ErpDocumentId as A's document: each company's byerpid must find its own.
+  const sent = await sendDocument(api, holder.token, fixtures.sendDocument('PDF', { documentUri: upload.reference, documentFormat: fixtureFile('invoice.xml').documentFormat, erpDocumentId: access.erpDocumentId }));
+  if (sent.documentId === undefined) throw new SetupFailed(`company B could not send with A's ErpDocumentId: ${sent.response.status}`);
+  const delivery = await deliverInvoice(api, target, fixtures, access.company, holder);
+  return { holder, uploadReference: upload.reference, marker, documentId: sent.documentId, inboundId: delivery.entry.Id, inboundMarker: delivery.marker, reader: await readerPromise };
+}
+
+const test = base.extend<{ foreign: Foreign }, { foreignOutcome: Outcome<Foreign> }>({
+  foreignOutcome: [
+    async ({ setupApi, target, fixtures, accessOutcome, accessInboxOutcome }, use) => {
+      await use(await settle(() => foreignSetting(setupApi, target, fixtures, unwrap(accessOutcome), unwrap(accessInboxOutcome))));
+    },
+    { scope: 'worker' },
+  ],
+  foreign: async ({ foreignOutcome }, use) => use(unwrap(foreignOutcome)),
+});
+
+test.describe.configure({ mode: 'default' });
+
+/** Refused, or answered without any of the given values (ids, markers) in its body or headers. */
+function reachesNone(values: readonly string[], whose: string): Check {
+  return (response) => {
+    const answer = response as ApiResponse;
+    const text = `${answer.body.toString('latin1')} ${JSON.stringify(answer.headers)}`;
+    const found = answer.status >= 200 && answer.status < 300 ? values.filter((value) => value !== '' && text.includes(value)) : [];
+    return {
+      check: 'reachesNone',
+      ok: answer.status < 500 && found.length === 0,
+      expected: `a refusal, or an answer that carries none of ${whose}`,
+      actual: found.length === 0 ? `status ${answer.status}` : `status ${answer.status} carrying ${found.join(', ')}`,
+      severity: 'failure',
+    };
+  };
+}
+
+test("a third company's token reaches none of another company's documents through the ids in a path", { tag: tags('access', 'ACC-12') }, async ({ api, foreign, access, accessInbox }) => {
+  const auth = { clientToken: foreign.reader.token };
+  const outbound = [foreign.documentId, foreign.marker];
+  const reads: Array<[string, readonly string[], string]> = [
+    [`/invoices/outbound/${foreign.documentId}`, outbound, "company B's sent document"],
+    [`/documents/outbound/${foreign.documentId}`, outbound, "company B's sent document"],
+    [`/documents/outbound/download/${foreign.documentId}`, outbound, "company B's sent document"],
+    [`/documents/outbound/${access.documentId}`, [access.documentId], "company A's sent document"],
+    [`/documents/${encodeURIComponent(accessInbox.documentId)}`, [accessInbox.documentId, foreign.inboundMarker], "company B's inbound document"],
+    [`/documents/${encodeURIComponent(accessInbox.documentId)}/info`, [accessInbox.documentId], "company B's inbound document"],
+    [`/documents/${encodeURIComponent(foreign.inboundId)}`, [foreign.inboundId, foreign.inboundMarker], "company B's inbound document"],
+  ];
+  for (const [path, values, whose] of reads) {
+    const response = await api.get(path, { auth });
+    await expectCheck(response, [reachesNone(values, whose)], { requirement: 'ACC-12', soft: true });
+  }
+});
+
+test('byerpid of an ErpDocumentId that two companies both used answers each company its own document, and a third company neither', { tag: tags('access', 'ACC-12') }, async ({ api, foreign, access }) => {
+  const path = `/invoices/outbound/byerpid/${encodeURIComponent(access.erpDocumentId)}`;
+  const own = await api.get(path, { auth: { clientToken: access.company.token } });
+  await expectCheck(own, [reachesNone([foreign.documentId, foreign.marker], "company B's document of that ErpDocumentId")], { requirement: 'ACC-12', soft: true });
+  const holder = await api.get(path, { auth: { clientToken: foreign.holder.token } });
+  await expectCheck(holder, [reachesNone([access.documentId], "company A's document of that ErpDocumentId")], { requirement: 'ACC-12', soft: true });
+  const third = await api.get(path, { auth: { clientToken: foreign.reader.token } });
+  await expectCheck(third, [reachesNone([access.documentId, foreign.documentId], 'either document of that ErpDocumentId')], { requirement: 'ACC-12', soft: true });
+});
+
+test("another company's inbound document in the documents of mark handled stays unmarked for its recipient", { tag: tags('access', 'ACC-12') }, async ({ api, foreign }) => {
+  const marked = await markHandled(api, foreign.reader.token, [foreign.inboundId]);
+  await expectCheck(marked, [notServerError], { requirement: 'ACC-12', soft: true });
+  // Rule 3: a marked document leaves the list once fetched; the recipient fetches it, so a mark by another company would show.
+  await download(api, foreign.holder.token, foreign.inboundId);
+  const list = await unmarkedListFor(api, foreign.holder.token, foreign.inboundId);
+  if (await pageLeavesOpen('ACC-12', list, foreign.inboundId)) return;
+  await expectCheck(list.response, [checks.fieldSatisfies('Documents', `lists ${foreign.inboundId}, which only another company marked handled`, () => listed(list.response, foreign.inboundId) !== undefined)], { requirement: 'ACC-12' });
+});
+
+test("another company's upload as the DocumentUri of a send is refused, or sends none of its bytes; as RenderedDocumentUri, Attachments and AttachmentUri what comes back is recorded", { tag: tags('access', 'ACC-12', 'ACC-14') }, async ({ api, fixtures, foreign }) => {
+  const auth = { clientToken: foreign.reader.token };
+  const format = fixtureFile('invoice.xml').documentFormat;
+  const send = await api.post('/documents/outbound', { auth, json: fixtures.sendDocument('PDF', { documentUri: foreign.uploadReference, documentFormat: format }) });
+  await expectCheck(send, [notServerError], { requirement: 'ACC-12', soft: true });
+  const location = send.headers['location'];
+  if (send.status >= 200 && send.status < 300 && location !== undefined) {
+    // Accepted: the document the third company sent must not be company B's file.
+    const documentId = location.split('/').filter((segment) => segment !== '').at(-1) ?? '';
+    const fetched = await api.get(`/documents/outbound/download/${encodeURIComponent(documentId)}`, { auth });
+    await expectCheck(fetched, [reachesNone([foreign.marker], "company B's uploaded file")], { requirement: 'ACC-12', soft: true });
+  } else {
+    await expectCheck(send, [isRejected], { requirement: 'ACC-12', soft: true });
+  }
+  const own = await uploadFile(api, foreign.reader.token, 'invoice.xml');
+  const others: Array<[string, unknown]> = [
+    ['Document.RenderedDocumentUri', fixtures.sendDocument('PDF', { documentUri: own.reference ?? '', documentFormat: format, renderedDocumentUri: foreign.uploadReference })],
+    ['Document.Attachments', fixtures.sendDocument('PDF', { documentUri: own.reference ?? '', documentFormat: format, attachments: [foreign.uploadReference] })],
+  ];
+  for (const [field, body] of others) {
+    const response = await api.post('/documents/outbound', { auth, json: body });
+    await expectCheck(response, [notServerError], { requirement: 'ACC-12', soft: true });
+    await observe('ACC-14', `POST /documents/outbound with another company's upload as ${field} answered ${response.status}`, response);
+  }
+  const setup = await api.post('/network/setup', { auth, json: fixtures.networkSetupRequest('SE', { attachmentUri: foreign.uploadReference }) });
+  await expectCheck(setup, [notServerError], { requirement: 'ACC-12', soft: true });
+  await observe('ACC-14', `POST /network/setup with another company's upload as AttachmentUri answered ${setup.status}`, setup);
+});
+
+/** Ids no service hands out: an encoded slash with dots, a double-encoded slash, 4 kB, unicode. */
+const ODD_IDS = [`${encodeURIComponent('../../companies/status')}`, '%252F..%252F', 'a'.repeat(4096), encodeURIComponent('ÆØÅ-文書-🧾')];
+
+test('odd ids wherever an id travels get no 5xx', { tag: tags('access', 'ACC-13') }, async ({ api, foreign }) => {
+  const auth = { clientToken: foreign.reader.token };
+  for (const id of ODD_IDS) {
+    const paths = [`/invoices/outbound/${id}`, `/documents/outbound/${id}`, `/invoices/outbound/byerpid/${id}`, `/documents/outbound/download/${id}`, `/documents/${id}`, `/documents/${id}/info`, `/companies/details/${id}`];
+    for (const path of paths) await expectCheck(await api.get(path, { auth }), [notServerError], { requirement: 'ACC-13', soft: true });
+    const raw = decodeURIComponent(id.replace(/%25/g, '%'));
+    await expectCheck(await api.post('/documents/outbound', { auth, json: { SendDocumentAs: { Type: 'PDF' }, Document: { DocumentFormat: 'pdf', DocumentUri: raw } } }), [notServerError], { requirement: 'ACC-13', soft: true });
+    await expectCheck(await api.post('/documents/handled', { auth, json: { documents: [raw] } }), [notServerError], { requirement: 'ACC-13', soft: true });
+  }
+});

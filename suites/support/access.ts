@@ -1,0 +1,89 @@
+// The setting of the access suites (issue 40), made once per worker: a company of its own with the
+// credential forms of the matrix (a revoked, an expired and a search token, made once and bounded
+// by the async timeout), an upload and a sent document; and a receiving company with a real
+// inbound document sent by the first.
+import type { Fixtures } from '../../fixtures/index.ts';
+import type { ApiClient, ApiResponse } from './client.ts';
+import { createClientToken, registerCompany, revokeClientToken, untilTokenRefused, type RegisteredCompany } from './companies.ts';
+import { deliverInvoice, registerReceivingCompany } from './inbound.ts';
+import { sentDocument } from './outbound.ts';
+import { settle, unwrap, type Outcome } from './prerequisites.ts';
+import type { RunContext } from './run-context.ts';
+import { test as base } from './suite-test.ts';
+
+/** What the matrix's calls need, made once per worker. A credential that could not be made says why. */
+export interface AccessSetting {
+  company: RegisteredCompany;
+  revoked: string | { missing: string };
+  expired: string | { missing: string };
+  search: string | { missing: string };
+  /** A token of the company that the revoke row may revoke. */
+  spare: string;
+  documentUri: string;
+  documentId: string;
+  erpDocumentId: string;
+}
+
+/** The receiving side: a company with a real inbound document, for the inbox rows. */
+export interface AccessInbox {
+  company: RegisteredCompany;
+  documentId: string;
+}
+
+async function expiredToken(api: ApiClient, target: RunContext, company: RegisteredCompany, validTo: Date, created: Promise<{ response: ApiResponse; token?: string }>): Promise<string | { missing: string }> {
+  const { response, token } = await created;
+  if (token === undefined) return { missing: `no token with a ValidTo could be created (${response.status})` };
+  const answered = typeof response.data?.ValidTo === 'string' ? Date.parse(response.data.ValidTo) : Number.NaN;
+  // A target may apply a minimum lifetime and say so in the ValidTo it answers (see SEC-06).
+  const expiry = Math.max(validTo.getTime(), Number.isNaN(answered) ? 0 : answered);
+  if (expiry - Date.now() > target.asyncTimeoutSeconds * 1000) return { missing: `the target answered a ValidTo of ${new Date(expiry).toISOString()}, beyond the async timeout of ${target.asyncTimeoutSeconds} s` };
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiry - Date.now()) + 500));
+  // Clocks differ between hosts: the token has the async timeout to stop working on company status.
+  await untilTokenRefused(api, target, token);
+  return token;
+}
+
+async function accessSetting(api: ApiClient, target: RunContext, fixtures: Fixtures): Promise<AccessSetting> {
+  // Its own company: cells answered 2xx (both headers, an open reading of rule 7) change only it.
+  const company = await registerCompany(api, target, fixtures.company('SE'));
+  // The expired token first: its two seconds run while the rest is made.
+  const validTo = new Date(Date.now() + 2_000);
+  const expired = expiredToken(api, target, company, validTo, createClientToken(api, company.erpId, { ValidTo: validTo.toISOString() }));
+  const revoked = (async (): Promise<string | { missing: string }> => {
+    const { token, response } = await createClientToken(api, company.erpId);
+    if (token === undefined) return { missing: `no second client token could be created (${response.status})` };
+    await revokeClientToken(api, token);
+    await untilTokenRefused(api, target, token);
+    return token;
+  })();
+  const searchAnswer = await api.post('/clienttokens/createsearchtoken', { auth: 'apiKey', json: { SearchId: fixtures.searchId() } });
+  const search = typeof searchAnswer.data?.Token === 'string' ? (searchAnswer.data.Token as string) : { missing: `no search token could be created (${searchAnswer.status})` };
+  const spare = (await createClientToken(api, company.erpId)).token ?? company.token;
+  const sent = await sentDocument(api, fixtures, company.token, 'PDF');
+  return {
+    company, search, spare,
+    documentUri: sent.upload.reference as string,
+    documentId: sent.documentId,
+    erpDocumentId: sent.erpDocumentId ?? '',
+    revoked: await revoked,
+    expired: await expired,
+  };
+}
+
+export const test = base.extend<{ access: AccessSetting; accessInbox: AccessInbox }, { accessOutcome: Outcome<AccessSetting>; accessInboxOutcome: Outcome<AccessInbox> }>({
+  accessOutcome: [async ({ setupApi, target, fixtures }, use) => use(await settle(() => accessSetting(setupApi, target, fixtures))), { scope: 'worker' }],
+  accessInboxOutcome: [
+    async ({ setupApi, target, fixtures, accessOutcome }, use) => {
+      await use(await settle(async () => {
+        const sender = unwrap(accessOutcome).company;
+        const company = await registerReceivingCompany(setupApi, target, fixtures, 'access');
+        const delivery = await deliverInvoice(setupApi, target, fixtures, sender, company);
+        return { company, documentId: delivery.entry.Id };
+      }));
+    },
+    { scope: 'worker' },
+  ],
+  access: async ({ accessOutcome }, use) => use(unwrap(accessOutcome)),
+  accessInbox: async ({ accessInboxOutcome }, use) => use(unwrap(accessInboxOutcome)),
+});
+
