@@ -53,8 +53,6 @@ async function judged(what: string, response: ApiResponse): Promise<void> {
   await observe('ACC-18', `${what} answered ${response.status} after ${response.recorded.durationMs} ms (bound ${HOSTILE_TIMEOUT_MS} ms)`, response);
 }
 
-test.describe.configure({ mode: 'default' });
-
 test('an XML entity-expansion bomb and an external entity naming a local file are uploaded and sent without a 5xx, a hang, or the file coming back', { tag: tags('access', 'ACC-15', 'ACC-16', 'ACC-18') }, async ({ api, fixtures, access }) => {
   const token = access.company.token;
   for (const [name, text] of [['billion-laughs.xml', BILLION_LAUGHS], ['external-entity.xml', EXTERNAL_ENTITY]] as const) {

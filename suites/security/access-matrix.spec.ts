@@ -16,8 +16,6 @@ const WRONG_API_KEY = 'dxs-access-wrong-api-key-0000000000';
 const RANDOM_TOKEN = 'dxs-access-random-client-token-0000000000';
 const PROVIDER_A = '/companies/deliverymethods/b2c/providera';
 
-// The cells of one worker's setting run in order: the file's tests share the credentials made once.
-test.describe.configure({ mode: 'default' });
 
 interface Call {
   method: string;

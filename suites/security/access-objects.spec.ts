@@ -51,8 +51,6 @@ const test = base.extend<{ foreign: Foreign }, { foreignOutcome: Outcome<Foreign
   foreign: async ({ foreignOutcome }, use) => use(unwrap(foreignOutcome)),
 });
 
-test.describe.configure({ mode: 'default' });
-
 /** Refused, or answered without any of the given values (ids, markers) in its body or headers. */
 function reachesNone(values: readonly string[], whose: string): Check {
   return (response) => {
