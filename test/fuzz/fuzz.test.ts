@@ -153,7 +153,7 @@ test('--sandbox-exact with --base-url exits 2: another implementation is judged 
 test('without Schemathesis dxs fuzz exits 2 and says what to install', { timeout: 60_000 }, async () => {
   const { code, output } = await dxs(['fuzz', '--schemathesis', join(work, 'no-such-schemathesis'), '--report-dir', join(work, 'missing')], 50_000);
   assert.equal(code, 2, output);
-  assert.match(output, hasPython ? /Schemathesis is not installed at .*no-such-schemathesis: run scripts\/setup\.sh/ : /needs Python 3/);
+  assert.match(output, hasPython ? /Schemathesis is not installed at .*no-such-schemathesis: run dxs setup --tool schemathesis \(in a clone scripts\/setup\.sh/ : /needs Python 3/);
   assert.equal(existsSync(join(work, 'missing', 'fuzz-junit.xml')), false);
 });
 
