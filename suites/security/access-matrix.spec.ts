@@ -4,7 +4,7 @@
 // (soft), so one accepted door does not hide the others.
 import { ACCESS_OPERATIONS, cellExpectation, CREDENTIAL_FORMS, CREDENTIAL_FORM_TITLES, NO_SERVER_ERROR_REQUIREMENT, requirementsOf, type AccessOperation, type CredentialForm } from '../../schemas/access-matrix.ts';
 import { fixtureFile, iconRequestBody } from '../../fixtures/index.ts';
-import { API_KEY_HEADER } from '../../lib/defaults.ts';
+import { CLIENT_TOKEN_HEADER } from '../../lib/defaults.ts';
 import { checks, expectCheck, observe, tags, type Auth, type CallOptions, type RunContext } from '../support/index.ts';
 import { test, type AccessInbox, type AccessSetting } from '../support/access.ts';
 import { unwrap } from '../support/prerequisites.ts';
@@ -84,7 +84,9 @@ function credentialOf(form: CredentialForm, operation: AccessOperation, setting:
     case 'expired-token': return made(setting.expired);
     case 'search-token': return made(setting.search);
     case 'key-without-delete': return target.apiKeyWithoutDelete === undefined ? 'no API key without the DeleteRegistration role configured (--api-key-without-delete)' : { auth: 'apiKeyWithoutDelete' };
-    case 'both-headers': return { auth: { clientToken: token }, headers: { [API_KEY_HEADER]: target.apiKey } };
+    // The run's key as the auth, the token as an extra header: a company an accepted register cell makes is then
+    // journaled under that key (the journal reads the auth, not extra headers) and deleted at the end.
+    case 'both-headers': return { auth: 'apiKey', headers: { [CLIENT_TOKEN_HEADER]: token } };
   }
 }
 
