@@ -63,6 +63,8 @@ test('each violation of the exchange gets a curl script named from its entry', (
     assert.match(lost, /-X GET "\$DXS_BASE_URL"'\/documents\/incoming\?type=invoice' -H 'accept: application\/json' -H 'ClientToken: '"\$TOKEN_2"/);
     assert.match(lost, /'\/documents\/incoming\?type=invoice&sequenceNo=0' -H 'accept: application\/json' -H 'ClientToken: '"\$TOKEN_2"/);
     assert.doesNotMatch(lost, /documents\/outbound' /, 'nothing is sent again');
+    // The call the violation rests on is the recipient's list that lacked the invoice.
+    assert.match(lost, /# \d+\. GET \/documents\/incoming \(the call the check judged: FLOW-04/);
 
     const foreign = script('INB-18');
     // load-C's list that showed in-7, both ways, and its download of in-7.

@@ -45,12 +45,15 @@ export function violationCalls(violation: Violation, baseUrl: string, now = Date
   };
   const get = (actor: string, path: string, status: number, accept = 'application/json'): ReplayCall =>
     add({ method: 'GET', url: `${base}${path}`, headers: { accept, [CLIENT_TOKEN_HEADER]: tokenOf(actor) }, status });
-  const listed = new Set<string>();
-  const list = (actor: string, sequenceNo: number | undefined, status: number): ReplayCall | undefined => {
+  // One call per list: the list a send's recipient already made is the one that shows the violation.
+  const listed = new Map<string, ReplayCall>();
+  const list = (actor: string, sequenceNo: number | undefined, status: number): ReplayCall => {
     const key = `${actor} ${sequenceNo ?? ''}`;
-    if (listed.has(key)) return undefined;
-    listed.add(key);
-    return get(actor, `/documents/incoming?type=invoice${sequenceNo === undefined ? '' : `&sequenceNo=${sequenceNo}`}`, status);
+    const known = listed.get(key);
+    if (known !== undefined) return known;
+    const call = get(actor, `/documents/incoming?type=invoice${sequenceNo === undefined ? '' : `&sequenceNo=${sequenceNo}`}`, status);
+    listed.set(key, call);
+    return call;
   };
   const evidence: readonly EvidenceEvent[] = violation.evidence;
   // The companies first, so each token is made before the calls that use it.
