@@ -51,6 +51,8 @@ export interface ScriptInput {
   failing?: { sequence: number; note: string };
   /** File name stem for the files written beside the script. */
   stem: string;
+  /** The command that made the script, for its header; default dxs test. */
+  madeBy?: string;
 }
 
 export interface Script {
@@ -299,7 +301,7 @@ export function renderScript(input: ScriptInput): Script {
     '#!/bin/sh',
     `# Reproduces: ${input.title.replace(/\n/g, ' ')}`,
     ...(input.failing === undefined ? [] : [`# ${input.failing.note.replace(/\n/g, ' ')}`]),
-    '# Made by dxs test. Needs curl and jq. Against the same target each call should answer the status',
+    `# Made by ${input.madeBy ?? 'dxs test'}. Needs curl and jq. Against the same target each call should answer the status`,
     '# the run recorded; the last line says whether every one did (exit 0) or which did not (exit 1).',
     '# Values the target handed out (CompanyId, Token, Location) are read from its earlier answers.',
     'set -u',

@@ -19,6 +19,7 @@ import { parseSegment, type Segment } from './load/segments.ts';
 import { DEFAULT_THRESHOLDS_FILE, VALIDATORS_BUNDLE, runScript, scriptNames, type ScriptSettings } from './load/run.ts';
 import { analyse, thresholdsFromSummaries, type RunResult } from './load/results.ts';
 import { summaryLine, writeLoadReport, type ScriptArtifacts } from './load/report.ts';
+import { writeViolationScripts } from './load/violation-scripts.ts';
 import { mergeRunners, type MergeOptions } from './load/merge.ts';
 import { writeK8sBundle } from './load/k8s.ts';
 import { writeFixturePack } from '../../fixtures/pack.ts';
@@ -311,6 +312,8 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
         }
         // The exchange is judged here, after k6: a broken rule or a slow delivery fails the run (exit 1).
         if (attachExchange(result, exchange, { asyncTimeoutMs, strict: options.strict === true, deliveryLimits: deliveryLimitsOf(settings.thresholdsFile), finalRead: read?.summary }, endpointSamples)) exitCode = Math.max(exitCode, 1) as 0 | 1 | 2;
+        // Before the console line, which names the first violation's script.
+        if (result.exchange !== undefined) writeViolationScripts(reportDir, script, result.exchange, target.baseUrl);
         if (endpointSamples !== undefined) samples.push({ result, samples: endpointSamples });
         appendCreated(reportDir, runPrefix, created);
         markJournaled(join(reportDir, script));

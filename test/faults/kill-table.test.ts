@@ -232,7 +232,7 @@ function loadRows<Row>(rows: Record<string, Row>): Array<[string, Row]> {
 }
 
 interface LoadSummary {
-  results: Array<{ checks: Array<{ name: string; fails: number }>; exchange?: { notJudged?: number; rules: Array<{ id: string; count: number; severity: string }>; violations: Array<{ rule: string; summary: string; evidence?: Array<{ op: string; finalRead?: boolean }> }> } }>;
+  results: Array<{ checks: Array<{ name: string; fails: number }>; exchange?: { notJudged?: number; rules: Array<{ id: string; count: number; severity: string }>; violations: Array<{ rule: string; summary: string; reproduce?: string; evidence?: Array<{ op: string; finalRead?: boolean }> }> } }>;
 }
 
 function loadSummary(directory: string): LoadSummary {
@@ -262,7 +262,9 @@ test('the kill table of dxs load: a smoke run fails on each fault, in a check or
       const failed = summary.results.flatMap((entry) => entry.checks).filter((check) => check.fails > 0);
       // A loss is proven by the send and the final read's answer that lacked it (issue 41).
       const proven = (violation: { evidence?: Array<{ op: string; finalRead?: boolean }> }): boolean => expectation.finalReadEvidence !== true || (violation.evidence?.some((event) => event.op === 'send') === true && violation.evidence.some((event) => event.op === 'list' && event.finalRead === true));
-      const exchange = summary.results.flatMap((entry) => entry.exchange?.violations.filter((violation) => violation.rule === expectation.requirement && proven(violation)) ?? []);
+      // Each violation names the curl script that re-checks it, written in the report folder (issue 43).
+      const scripted = (violation: { reproduce?: string }): boolean => violation.reproduce !== undefined && existsSync(join(directory, violation.reproduce));
+      const exchange = summary.results.flatMap((entry) => entry.exchange?.violations.filter((violation) => violation.rule === expectation.requirement && proven(violation) && scripted(violation)) ?? []);
       const catcher = failed.find((check) => check.name.includes(expectation.requirement))?.name ?? (exchange.length > 0 ? `exchange ${exchange[0].rule}: ${exchange[0].summary}` : undefined);
       const ok = result.code === 1 && catcher !== undefined;
       const broken = summary.results.flatMap((entry) => entry.exchange?.rules.filter((rule) => rule.count > 0).map((rule) => `${rule.id} ${rule.count}`) ?? []);

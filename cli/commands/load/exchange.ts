@@ -188,7 +188,7 @@ export function exchangeLines(summary: ExchangeSummary): string[] {
     if (rule.count === 0) continue;
     const first = summary.violations.find((violation) => violation.rule === rule.id);
     const label = rule.severity === 'failure' ? 'failed' : rule.severity === 'warning' ? 'warning (hardening)' : 'observed';
-    lines.push(`  exchange ${label} ${plural(rule.count, 'time')}: ${rule.id}${first === undefined ? '' : `: ${first.summary}`}. ${rule.basis}`);
+    lines.push(`  exchange ${label} ${plural(rule.count, 'time')}: ${rule.id}${first === undefined ? '' : `: ${first.summary}`}. ${rule.basis}${first?.reproduce === undefined ? '' : ` (reproduce: ${first.reproduce})`}`);
   }
   return lines;
 }
@@ -213,7 +213,7 @@ function exchangeBlock(script: string, summary: ExchangeSummary, escapeHtml: (te
     .map(({ item, label }) => `<tr><td class="name">${escapeHtml(label)}</td><td>${item.count}</td><td>${Math.round(item.p50)}</td><td>${Math.round(item.p95)}</td><td>${Math.round(item.p99)}</td><td>${Math.round(item.max)}</td></tr>`)
     .join('\n');
   const violations = summary.violations
-    .map((violation) => `<details><summary class="${SEVERITY_CLASS[violation.severity]}">${escapeHtml(violation.rule)}: ${escapeHtml(violation.summary)}</summary><pre>${escapeHtml(JSON.stringify(violation.evidence, null, 2))}</pre></details>`)
+    .map((violation) => `<details><summary class="${SEVERITY_CLASS[violation.severity]}">${escapeHtml(violation.rule)}: ${escapeHtml(violation.summary)}</summary>${violation.reproduce === undefined ? '' : `<p>Re-check it against the target: <a href="${escapeHtml(violation.reproduce)}">${escapeHtml(violation.reproduce)}</a> (<code>DXS_API_KEY=... sh ${escapeHtml(violation.reproduce)}</code>; the run's companies must still exist: --keep-data)</p>`}<pre>${escapeHtml(JSON.stringify(violation.evidence, null, 2))}</pre></details>`)
     .join('\n');
   const shown = summary.violations.length;
   const total = summary.rules.reduce((sum, rule) => sum + rule.count, 0);

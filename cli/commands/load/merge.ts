@@ -8,6 +8,7 @@ import { parseJsonOrUndefined } from '../../../lib/json.ts';
 import { ConfigError } from '../../../lib/config.ts';
 import { analyse, thresholdsFromSummaries, type RunResult } from './results.ts';
 import { summaryLine, writeLoadReport } from './report.ts';
+import { writeViolationScripts } from './violation-scripts.ts';
 import { appendCreated, startLoadJournal } from './journal.ts';
 import type { CreatedPoint } from './results.ts';
 import { collectMergeInputs } from './merge-inputs.ts';
@@ -114,6 +115,8 @@ export async function mergeRunners(inputs: string[], options: MergeOptions, log:
     }
     // Every runner's history together: a send of one runner may be listed by another's VU.
     attachExchange(result, exchange, { asyncTimeoutMs, strict: options.strict, deliveryLimits: options.deliveryLimits, finalRead: read?.summary });
+    // Only with a target (--base-url): the runners record none, and a script needs one.
+    if (result.exchange !== undefined && options.finalRead !== undefined && 'target' in options.finalRead) writeViolationScripts(out, group.script, result.exchange, options.finalRead.target.baseUrl);
     results.push(result);
     log.log(summaryLine(result, join(out, 'index.html')));
     if (group.summaryExports.length === 0) log.error(`dxs load merge: no summary export for ${group.script}, so no thresholds to judge`);

@@ -62,7 +62,8 @@ export interface ExchangeSummary extends Pick<ExchangeCheckResult, 'events' | 's
   vanished: number;
   rules: Array<{ id: ExchangeRule; count: number; severity: ExchangeSeverity; basis: string }>;
   /** The first violations of each rule, with the smallest evidence. */
-  violations: Array<ExchangeViolation & { severity: ExchangeSeverity }>;
+  /** reproduce: the violation's curl script, relative to the report folder (issue 43). */
+  violations: Array<ExchangeViolation & { severity: ExchangeSeverity; reproduce?: string }>;
   deliveryTime: DeliveryTimeFigures[];
   /** Deliveries a list of the final read showed first ("arrived by the final read"), apart from the watched ones (absent before issue 41). */
   arrivedByFinalRead?: number;
