@@ -129,7 +129,7 @@ test('dxs load and dxs fuzz against the embedded mtls sandbox present its client
     assert.match(load.stdout, /client-tokens: passed/);
     assert.match(load.stderr, /client certificate \S+ \(mutual TLS\)/);
 
-    const fuzz = await runDxsWith(['fuzz', '--sandbox-variant', 'mtls', '--max-examples', '1', '--seed', '1', '--duration', '25', '--report-dir', join(work, 'fuzz')]);
+    const fuzz = await runDxsWith(['fuzz', '--sandbox-variant', 'mtls', '--max-examples', '1', '--seed', '1', '--duration', '120', '--report-dir', join(work, 'fuzz')]);
     assert.equal(fuzz.code, 0, fuzz.stdout.slice(-3000) + fuzz.stderr);
     assert.match(readFileSync(join(work, 'fuzz', 'fuzz-output.txt'), 'utf8'), /\d+ generated, \d+ passed/, 'Schemathesis got answers');
   } finally {
