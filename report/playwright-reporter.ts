@@ -152,6 +152,7 @@ export default class DxsReporter implements Reporter {
       annotations,
       checks: log.checks,
       requirementVerdicts: requirementVerdicts(requirements, status, log.checks, annotations),
+      endpoints: [...new Set(log.exchanges.map((exchange) => exchange.endpoint))].sort(),
       exchanges: verdict === 'failed' || verdict === 'warning' || verdict === 'blocked' ? log.exchanges : undefined,
       reproduce: verdict === 'failed' || verdict === 'warning' ? readReproduction(result) : undefined,
     };

@@ -32,6 +32,8 @@ export interface TestRecord {
   checks: CheckRecord[];
   /** Per catalog ID tagged on the test. */
   requirementVerdicts: Record<string, Verdict>;
+  /** The catalog endpoints ("METHOD /template") the test called, so the catalog's claims can be held to what was tried (report/catalog-claims.ts; absent before issue 40). */
+  endpoints?: string[];
   /** The calls of failed tests and of tests with warnings, so the report can show request and response. */
   exchanges?: Exchange[];
   /** Failed and warning tests: the script of curl commands that makes the test's calls again (issue 43). */

@@ -1,12 +1,16 @@
 // dxs schemas: the contract layer on the command line. `openapi` writes the OpenAPI 3.1 document
-// assembled from schemas/bodies, `list` names the schemas, `requirements` prints the catalog.
+// assembled from schemas/bodies, `list` names the schemas, `requirements` prints the catalog, `claims`
+// holds the catalog's endpoints to what a run's tests called.
 import type { Command } from 'commander';
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { schemaDocuments, schemaNames } from '../../schemas/index.ts';
 import { buildOpenApi } from '../../schemas/openapi.ts';
 import type { Casing } from '../../lib/casing.ts';
 import { DEFAULT_SANDBOX_CASING } from '../../lib/defaults.ts';
-import { filterRequirements, REQUIREMENT_AREAS, REQUIREMENT_LEVELS } from '../../schemas/requirements.ts';
+import { filterRequirements, loadRequirements, REQUIREMENT_AREAS, REQUIREMENT_LEVELS } from '../../schemas/requirements.ts';
+import { catalogClaims, describeUnbacked } from '../../report/catalog-claims.ts';
+import type { Results } from '../../report/results.ts';
 
 function usage(message: string): never {
   console.error(`dxs schemas: ${message}`);
@@ -70,5 +74,24 @@ export function registerSchemasCommand(program: Command): void {
         console.log(`  test: ${requirement.test}`);
       }
       console.log(`${requirements.length} requirement(s)`);
+    });
+
+  schemas
+    .command('claims')
+    .description("hold the catalog to a run: every endpoint a requirement names must be called by a test tagged with it (exit 1 when one is not); IDs whose tests did not run are listed, not judged")
+    .argument('[DIR]', 'a report folder of dxs test', 'reports/latest')
+    .option('--json', 'print JSON instead of text')
+    .action((directory: string, flags: { json?: boolean }) => {
+      const file = join(directory, 'results.json');
+      if (!existsSync(file)) usage(`no results.json in ${directory}: run dxs test first, or name its --report-dir`);
+      const results = JSON.parse(readFileSync(file, 'utf8')) as Results;
+      if (!results.tests.some((test) => test.endpoints !== undefined)) usage(`${file} records no endpoints per test: it was written by a dxs older than this command`);
+      const claims = catalogClaims(results, loadRequirements());
+      if (flags.json === true) console.log(JSON.stringify(claims, null, 2));
+      else {
+        for (const claim of claims.unbacked) console.log(`not backed: ${describeUnbacked(claim)}`);
+        console.log(`${claims.backed.length} requirement(s) backed by their tests' calls, ${claims.unbacked.length} not backed, ${claims.untried.length} not tried in this run${claims.untried.length > 0 ? ` (${claims.untried.join(', ')})` : ''}, ${claims.unnamed.length} name no endpoint`);
+      }
+      process.exitCode = claims.unbacked.length > 0 ? 1 : 0;
     });
 }

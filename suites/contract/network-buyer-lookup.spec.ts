@@ -61,6 +61,14 @@ test.describe('buyer lookup', () => {
       `no-hit buyer lookup: status ${response.status}, PotentialMatches ${JSON.stringify(response.data?.PotentialMatches)}, ExactHit ${JSON.stringify(response.data?.ExactHit)}, ${partiesOf(response).length} parties`,
       response,
     );
+    // The catalog names both lookups: the seller side may answer a miss otherwise.
+    const seller = await api.post('/sellerparties/lookup', { auth: { clientToken: registeredCompany.token }, json: { PartyId: fixtures.sellerLookup().PartyId, Name: `${fixtures.searchId()} no such company` } });
+    await expectCheck(seller, [notServerError], { requirement: 'NET-LKP-20' });
+    await observe(
+      'NET-LKP-20',
+      `no-hit seller lookup: status ${seller.status}, PotentialMatches ${JSON.stringify(seller.data?.PotentialMatches)}, ExactHit ${JSON.stringify(seller.data?.ExactHit)}, ${partiesOf(seller).length} parties`,
+      seller,
+    );
   });
 });
 

@@ -58,21 +58,26 @@ test.describe('outbound status by id', () => {
   test('IncludeFileInfo=true adds file information with URLs, and the default equals false', { tag: tags('outbound', 'OUT-STA-13', 'OUT-STA-14', 'OUT-STA-25') }, async ({ api, fixtures, registeredCompany }) => {
     const auth = { clientToken: registeredCompany.token };
     const sent = await sentDocument(api, fixtures, registeredCompany.token, 'PDF');
-    const plain = await api.get(statusPath(sent.documentId), { auth });
-    const explicitFalse = await api.get(statusPath(sent.documentId), { auth, query: { IncludeFileInfo: false } });
-    const withInfo = await api.get(statusPath(sent.documentId), { auth, query: { IncludeFileInfo: true } });
-    const plainFields = topLevelFields(plain);
-    await expectCheck(explicitFalse, [statusIs(200), fact('same fields', JSON.stringify(topLevelFields(explicitFalse)) === JSON.stringify(plainFields), `the fields of the answer without the query: ${plainFields.join(', ')}`, topLevelFields(explicitFalse).join(', '))], { requirement: 'OUT-STA-25' });
-    const added = Object.fromEntries(Object.entries(withInfo.data ?? {}).filter(([key]) => !plainFields.includes(key)));
-    const urls = fileInfoUrls(plain, withInfo);
-    await expectCheck(withInfo, [statusIs(200), schema('outbound-document.response'), fact('file information', urls.length > 0, 'at least one URL that the answer without IncludeFileInfo does not carry', `URLs only with IncludeFileInfo: ${urls.map(([where]) => where).join(', ') || 'none'}`)], { requirement: 'OUT-STA-13' });
-    await observe('OUT-STA-14', `IncludeFileInfo=true added ${JSON.stringify(shapeOf(added))}`, withInfo);
+    // "GET /invoices/outbound/{DocumentId} and GET /documents/outbound/{DocumentId}": the query holds on both.
+    for (const route of ['documents', 'invoices'] as const) {
+      const plain = await api.get(statusPath(sent.documentId, route), { auth });
+      const explicitFalse = await api.get(statusPath(sent.documentId, route), { auth, query: { IncludeFileInfo: false } });
+      const withInfo = await api.get(statusPath(sent.documentId, route), { auth, query: { IncludeFileInfo: true } });
+      const plainFields = topLevelFields(plain);
+      await expectCheck(explicitFalse, [statusIs(200), fact('same fields', JSON.stringify(topLevelFields(explicitFalse)) === JSON.stringify(plainFields), `the fields of the answer without the query: ${plainFields.join(', ')}`, topLevelFields(explicitFalse).join(', '))], { requirement: 'OUT-STA-25' });
+      const added = Object.fromEntries(Object.entries(withInfo.data ?? {}).filter(([key]) => !plainFields.includes(key)));
+      const urls = fileInfoUrls(plain, withInfo);
+      await expectCheck(withInfo, [statusIs(200), schema('outbound-document.response'), fact('file information', urls.length > 0, 'at least one URL that the answer without IncludeFileInfo does not carry', `URLs only with IncludeFileInfo: ${urls.map(([where]) => where).join(', ') || 'none'}`)], { requirement: 'OUT-STA-13' });
+      await observe('OUT-STA-14', `GET /${route}/outbound/{DocumentId}: IncludeFileInfo=true added ${JSON.stringify(shapeOf(added))}`, withInfo);
+    }
   });
 
   test('the pattern GET /{documentType}/outbound/{id} for an order is recorded', { tag: tags('outbound', 'OUT-STA-23') }, async ({ api, fixtures, registeredCompany }) => {
     const sent = await sentDocument(api, fixtures, registeredCompany.token, 'PDF', { file: 'order.xml' });
+    // The shown route first, so the record says what the pattern adds to it.
+    const shown = await api.get(statusPath(sent.documentId), { auth: { clientToken: registeredCompany.token } });
     const response = await api.get(`/orders/outbound/${sent.documentId}`, { auth: { clientToken: registeredCompany.token } });
-    await observe('OUT-STA-23', `GET /orders/outbound/{id} of a sent order answered ${response.status}${response.data?.DocumentType ? ` with DocumentType ${response.data.DocumentType}` : ''}`, response);
+    await observe('OUT-STA-23', `GET /orders/outbound/{id} of a sent order answered ${response.status}${response.data?.DocumentType ? ` with DocumentType ${response.data.DocumentType}` : ''} (GET /documents/outbound/{DocumentId} answered ${shown.status})`, response);
   });
 });
 

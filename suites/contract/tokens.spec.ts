@@ -87,12 +87,13 @@ test.describe('revoke', () => {
 });
 
 test.describe('search tokens', () => {
-  test('search token creation answers 200 with a ClientToken body', { tag: tags('tokens', 'TOK-12', 'TOK-13', 'TOK-14') }, async ({ api, fixtures }) => {
+  test('search token creation answers 200 with a ClientToken body', { tag: tags('tokens', 'TOK-07', 'TOK-12', 'TOK-13', 'TOK-14') }, async ({ api, fixtures }) => {
     // A fresh SearchId, never used in a registration, and no ValidTo.
     const response = await api.post('/clienttokens/createsearchtoken', { auth: 'apiKey', json: { SearchId: fixtures.searchId() } });
     await expectCheck(response, [statusIs(200), schema('client-token.response')], { requirement: 'TOK-12' });
     await expectCheck(response, [statusIs(200), fieldSatisfies('Token', 'is a non-empty string', nonEmptyString)], { requirement: 'TOK-13' });
     await expectCheck(response, [statusIs(200)], { requirement: 'TOK-14' });
+    await expectCheck(response, [schema('client-token.response')], { requirement: 'TOK-07' });
   });
 
   test('the same SearchId can be resent for a new token once the old one expired', { tag: tags('tokens', 'TOK-15') }, async ({ api, fixtures }) => {

@@ -12,7 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startSandbox } from '../../sandbox/index.ts';
 import { BASE_VARIANTS, FAULTS } from '../../sandbox/faults.ts';
-import { requirementById } from '../../schemas/requirements.ts';
+import { loadRequirements, requirementById } from '../../schemas/requirements.ts';
+import { catalogClaims, describeUnbacked } from '../../report/catalog-claims.ts';
 import type { Results } from '../../report/results.ts';
 import { pool, runDxs } from '../runner/helpers.ts';
 import { FAULT_EXPECTATIONS, LOAD_CLEAN_RUNS, LOAD_FAULT_EXPECTATIONS, LOAD_ONLY_FAULTS, VARIANT_AREAS } from './expectations.ts';
@@ -122,6 +123,12 @@ async function run(job: Job): Promise<Outcome> {
       .map((entry) => `${entry.title} [${[...(entry.failure ?? '').matchAll(/([A-Z]{2,4}(?:-[A-Z]{2,4})?-\d{2}) \((?:MUST|SECURITY)\)/g)].map((match) => match[1]).join(',') || 'setup'}]`);
     if (job.kind !== 'fault') {
       const verdicts = new Map(results.tests.map((entry) => [testKey(entry), entry.verdict as string]));
+      if (result.code === 0 && job.kind === 'clean') {
+        // The whole catalog ran: every endpoint an ID names must be called by a test of that ID (issue 40).
+        const claims = catalogClaims(results, loadRequirements());
+        if (claims.unbacked.length > 0) return outcome(0, false, `the catalog claims endpoints its tests did not call: ${claims.unbacked.map(describeUnbacked).join('; ')}`);
+        return outcome(0, true, `${results.summary.passed} passed, ${results.summary.warning} warning, ${results.summary.info} info, ${results.summary.skipped} skipped; ${claims.backed.length} catalog IDs backed by their tests' calls`, { verdicts });
+      }
       if (result.code === 0) return outcome(0, true, `${results.summary.passed} passed, ${results.summary.warning} warning, ${results.summary.info} info, ${results.summary.skipped} skipped`, { verdicts });
       return outcome(result.code, false, failedTitles.length > 0 ? `rejected by: ${failedTitles.join('; ')}` : `run status ${results.run.status}: ${results.run.message ?? ''}`);
     }
