@@ -41,6 +41,7 @@ const ACCESS_FAULT_ROUTES: Record<string, (route: string) => boolean> = {
   'revoked-token-accepted-on-provider-a': (route) => PROVIDER_A_ROUTE.test(route),
   'unknown-token-on-identifiers': (route) => route === 'POST /companies/identifiers',
   'empty-header-on-provider-a': (route) => PROVIDER_A_ROUTE.test(route),
+  'refused-with-effect': (route) => route === 'POST /companies/users' || route === 'POST /documents/outbound',
 };
 
 /** One of the access faults, on a route it opens. */
@@ -68,6 +69,13 @@ export function authenticateClientToken(context: SandboxContext, request: Fastif
     if (company === undefined) throw new ApiError(401, 'clientTokenInvalid');
     request.auth = { apiKey: company.ApiKey, company };
     return;
+  }
+  if (token.Revoked && token.Kind !== 'search' && token.CompanyId !== undefined && accessFault(context, request, 'refused-with-effect')) {
+    const company = context.store.companies.get(token.CompanyId);
+    if (company !== undefined) {
+      request.auth = { apiKey: token.ApiKey, token, company, refuseAfterEffect: true };
+      return;
+    }
   }
   if (token.Revoked && !hasFault(context, 'revoked-token-accepted') && !accessFault(context, request, 'revoked-token-accepted-on-provider-a')) throw new ApiError(401, 'clientTokenRevoked');
   if (token.ValidTo !== undefined && token.ValidTo <= Date.now() && !hasFault(context, 'expired-token-accepted') && !accessFault(context, request, 'expired-token-accepted-on-send')) throw new ApiError(401, 'clientTokenExpired');

@@ -10,6 +10,8 @@ export interface Auth {
   apiKey?: string;
   token?: TokenRecord;
   company?: Company;
+  /** Fault refused-with-effect: the call is carried out, then answered 401 as a refusal. */
+  refuseAfterEffect?: boolean;
 }
 
 declare module 'fastify' {

@@ -170,6 +170,14 @@ async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyIns
   app.addHook('onRoute', (route) => {
     if (route.bodyLimit === undefined && !LARGE_BODY_ROUTES.test(route.url ?? '') && !variants.has('bodies-unlimited')) route.bodyLimit = JSON_BODY_LIMIT_BYTES;
   });
+  if (faults.has('refused-with-effect')) {
+    // The call was carried out; its answer says it was refused.
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (request.auth?.refuseAfterEffect !== true || reply.statusCode >= 400) return done(null, payload);
+      reply.code(401).removeHeader('location').header('content-type', 'application/json; charset=utf-8');
+      done(null, JSON.stringify('The client token has been revoked.'));
+    });
+  }
   if (variants.has('extra-headers')) {
     app.addHook('onSend', (request, reply, payload, done) => {
       reply.header('x-request-id', String(request.id)).header('cache-control', 'no-store').header('x-api-version', '1');

@@ -5,7 +5,8 @@
 import { ACCESS_OPERATIONS, cellExpectation, CREDENTIAL_FORMS, CREDENTIAL_FORM_TITLES, NO_SERVER_ERROR_REQUIREMENT, requirementsOf, type AccessOperation, type CredentialForm } from '../../schemas/access-matrix.ts';
 import { fixtureFile, iconRequestBody } from '../../fixtures/index.ts';
 import { CLIENT_TOKEN_HEADER } from '../../lib/defaults.ts';
-import { checks, expectCheck, observe, tags, type Auth, type CallOptions, type RunContext } from '../support/index.ts';
+import { checks, expectCheck, observe, tags, type ApiClient, type ApiResponse, type Auth, type CallOptions, type RunContext } from '../support/index.ts';
+import { fact } from '../support/outbound.ts';
 import { test, type AccessInbox, type AccessSetting } from '../support/access.ts';
 import { unwrap } from '../support/prerequisites.ts';
 import type { Fixtures } from '../../fixtures/index.ts';
@@ -92,12 +93,45 @@ function credentialOf(form: CredentialForm, operation: AccessOperation, setting:
 
 const INBOX_ROWS = new Set(['GET /documents/incoming', 'GET /documents/{id}', 'GET /documents/{id}/info', 'POST /documents/handled']);
 
+/**
+ * The rows whose effect a refused call must not have, where it can be seen afterwards (ACC-19): the
+ * refused cells of the row all send one body, then the company makes the call or reads its result
+ * with its own token. (A refused upload leaves nothing a caller can look for; mark handled is ACC-12's.)
+ */
+interface Effect {
+  /** What the company's own call answered; effect: true when it shows the refused call's effect, undefined when it cannot tell. */
+  seen: (api: ApiClient, token: string, call: Call) => Promise<{ response: ApiResponse; effect: boolean | undefined; what: string }>;
+}
+
+const EFFECTS: Record<string, Effect> = {
+  // The same user again: "already taken" (409) says a refused call added it.
+  'POST /companies/users': {
+    seen: async (api, token, call) => {
+      const response = await api.post('/companies/users', { auth: { clientToken: token }, json: call.options.json });
+      return { response, effect: response.status === 409 ? true : response.status >= 200 && response.status < 300 ? false : undefined, what: 'the user the refused cells sent, added with the company\'s token' };
+    },
+  },
+  // The ErpDocumentId the refused sends carried: found by byerpid, a refused send went through.
+  'POST /documents/outbound': {
+    seen: async (api, token, call) => {
+      const erpDocumentId = (call.options.json as { Document: { ErpDocumentId: string } }).Document.ErpDocumentId;
+      const response = await api.get(`/invoices/outbound/byerpid/${encodeURIComponent(erpDocumentId)}`, { auth: { clientToken: token } });
+      return { response, effect: response.status >= 200 && response.status < 300 ? true : response.status >= 400 && response.status < 500 ? false : undefined, what: `GET /invoices/outbound/byerpid/{ErpDocumentId} of the send the refused cells sent` };
+    },
+  },
+};
+
 for (const operation of ACCESS_OPERATIONS) {
   const forms = CREDENTIAL_FORMS.filter((form) => cellExpectation(operation, form) !== undefined);
-  test(`${operation.endpoint} is refused with every credential form that is no credential for it`, { tag: tags('access', ...requirementsOf(operation)) }, async ({ api, target, fixtures, access, accessInboxOutcome }) => {
+  test(`${operation.endpoint} is refused with every credential form that is no credential for it`, { tag: tags('access', ...requirementsOf(operation), ...(operation.endpoint in EFFECTS ? ['ACC-19'] : [])) }, async ({ api, target, fixtures, access, accessInboxOutcome }) => {
     const inbox = INBOX_ROWS.has(operation.endpoint) ? unwrap(accessInboxOutcome) : undefined;
     // The inbox rows act for the receiving company, with its token.
     const token = inbox?.company.token ?? access.company.token;
+    const effect = EFFECTS[operation.endpoint];
+    // One body for every cell expected to be refused, so that what it left can be looked for.
+    const refusedCall = effect === undefined ? undefined : validCall(operation, access, fixtures, inbox);
+    let refusedCalls = 0;
+    let acceptedDespite = false;
     for (const form of forms) {
       const expectation = cellExpectation(operation, form) as NonNullable<ReturnType<typeof cellExpectation>>;
       const credential = credentialOf(form, operation, access, token, target);
@@ -109,9 +143,13 @@ for (const operation of ACCESS_OPERATIONS) {
         cell({ outcome: 'not tried', note: credential });
         continue;
       }
-      const call = validCall(operation, access, fixtures, inbox);
+      const call = refusedCall !== undefined && expectation.expect !== 'observe' ? refusedCall : validCall(operation, access, fixtures, inbox);
       await test.step(`${CREDENTIAL_FORM_TITLES[form]}`, async () => {
         const response = await api.call(call.method, call.path, { ...call.options, auth: credential.auth, headers: { ...call.options.headers, ...credential.headers } });
+        if (call === refusedCall) {
+          refusedCalls++;
+          if (response.status < 400) acceptedDespite = true;
+        }
         const failuresBefore = test.info().errors.length;
         await expectCheck(response, [notServerError], { requirement: NO_SERVER_ERROR_REQUIREMENT, soft: true });
         if (expectation.expect === 'observe') {
@@ -121,6 +159,21 @@ for (const operation of ACCESS_OPERATIONS) {
         }
         const failed = test.info().errors.length > failuresBefore;
         cell({ outcome: failed ? 'failed' : expectation.expect === 'observe' ? 'observed' : 'passed', status: response.status, note: expectation.expect === 'observe' ? undefined : expectation.expect === '401' ? 'expected 401' : 'expected a refusal (4xx)' });
+      });
+    }
+    if (effect !== undefined && refusedCall !== undefined && refusedCalls > 0) {
+      await test.step('the refused calls left no effect', async () => {
+        // A cell that was accepted failed already; what it did is then no refusal's effect.
+        if (acceptedDespite) {
+          await observe('ACC-19', `not judged: a cell expected to be refused was accepted, so the effect is that cell's`);
+          return;
+        }
+        const seen = await effect.seen(api, token, refusedCall);
+        if (seen.effect === undefined) {
+          await observe('ACC-19', `${seen.what} answered ${seen.response.status}: whether a refused call left an effect cannot be told`, seen.response);
+          return;
+        }
+        await expectCheck(seen.response, [fact('no effect of a refused call', !seen.effect, `${refusedCalls} refused calls of ${operation.endpoint} left nothing (${seen.what})`, `${seen.what} answered ${seen.response.status}${seen.effect ? ': a refused call had its effect' : ''}`)], { requirement: 'ACC-19', soft: true });
       });
     }
   });

@@ -136,6 +136,7 @@ export const FAULT_EXPECTATIONS: Record<string, FaultExpectation> = {
   'unknown-token-on-identifiers': { areas: ['access'], requirement: 'ACC-02' },
   'empty-header-on-provider-a': { areas: ['access'], requirement: 'ACC-01' },
   'outbound-download-unauthenticated': { areas: ['access'], requirement: 'ACC-11' },
+  'refused-with-effect': { areas: ['access'], requirement: 'ACC-19' },
   'handled-any-company': { areas: ['access'], requirement: 'ACC-12' },
   'byerpid-any-company': { areas: ['access'], requirement: 'ACC-12' },
   'send-foreign-upload': { areas: ['access'], requirement: 'ACC-12' },
