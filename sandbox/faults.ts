@@ -117,6 +117,7 @@ export const FAULTS: Record<string, string> = {
   'unknown-token-on-identifiers': 'a ClientToken the service never issued acts for the latest company on add identifier',
   'empty-header-on-provider-a': 'an empty ClientToken header acts for the latest company on the provider A calls',
   'outbound-download-unauthenticated': 'the outbound download serves any document to a call with no credential',
+  'inbound-filename-header-injection': 'the inbound download decodes the file name\'s escapes and writes it raw: lines after a CRLF (%0D%0A) in it become headers',
   'refused-with-effect': 'a revoked client token on add user and send is answered 401 after the user is added or the document sent',
   'handled-any-company': "mark handled marks another company's inbound document too",
   'byerpid-any-company': 'byerpid answers the latest document of that ErpDocumentId, whichever company sent it',

@@ -144,7 +144,10 @@ export async function inboundArea(app: FastifyInstance, { context }: AreaOptions
       const upload = uploadOf(context, document.UploadId, `document ${document.Id}`);
       return reply.code(200).header('content-type', upload.ContentType).send(upload.Bytes);
     }
-    return sendFile(reply, uploadOf(context, document.UploadId, `document ${document.Id}`), { 'x-document-format': document.DocumentFormat });
+    const upload = uploadOf(context, document.UploadId, `document ${document.Id}`);
+    // The fault: the name's escapes decoded (a browser writes CRLF as %0D%0A) and written raw, so the lines after a CRLF become headers of their own.
+    const injected = hasFault(context, 'inbound-filename-header-injection') ? Object.fromEntries(safeDecode(upload.Filename).split('\r\n').slice(1).map((line) => /^([A-Za-z0-9-]+):\s*(.*)$/.exec(line)).filter((match) => match !== null).map((match) => [match[1].toLowerCase(), match[2]])) : {};
+    return sendFile(reply, upload, { 'x-document-format': document.DocumentFormat, ...injected });
   });
 
   // The fault writes the list as one string: a type the spec does not give ("Attachments [string]").
@@ -194,4 +197,12 @@ export async function inboundArea(app: FastifyInstance, { context }: AreaOptions
     for (const document of documents) document.Handled = true;
     return reply.code(200).send();
   });
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }

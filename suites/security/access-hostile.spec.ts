@@ -3,9 +3,10 @@
 // CRLF and quotes in an uploaded file name, and arrays of 100 000 elements. Each is judged by no 5xx
 // and an answer within a bound (a hang is a failure), and what each waited is recorded.
 import { gzipSync, deflateSync } from 'node:zlib';
-import { checks, expectCheck, observe, tags, type ApiResponse } from '../support/index.ts';
+import { checks, expectCheck, observe, SetupFailed, tags, type ApiClient, type ApiResponse } from '../support/index.ts';
 import { test } from '../support/access.ts';
-import { uploadFile } from '../support/outbound.ts';
+import type { Upload } from '../support/outbound.ts';
+import { deliverInvoice, registerReceivingCompany } from '../support/inbound.ts';
 import { fixtureFile, pngChunk } from '../../fixtures/index.ts';
 import type { Check } from '../../lib/checks.ts';
 
@@ -45,6 +46,33 @@ const carriesNoLocalFile: Check = (response) => {
   const text = `${answer.body.toString('latin1')} ${JSON.stringify(answer.headers)}`;
   const found = LOCAL_FILE_CONTENT.test(text);
   return { check: 'carriesNoLocalFile', ok: !found, expected: 'no content of a local file of the server (root:...:0:0:)', actual: found ? 'the answer carries a line of /etc/passwd' : 'none', severity: 'failure' };
+};
+
+/** The hostile file name: quotes, and CRLF followed by what would be a header of its own. */
+const HOSTILE_NAME = 'dxs"quoted\r\nX-Dxs-Injected: 1\r\n.xml';
+
+/**
+ * Uploads a file under a name with CRLF as a hostile client would: Playwright (like a browser)
+ * writes CRLF in a part's filename as %0D%0A, so the part is written here, with the name both as
+ * filename (quotes and CRLF percent-encoded) and as RFC 5987 filename*, which a multipart parser
+ * decodes to the real characters.
+ */
+async function uploadWithHostileName(api: ApiClient, token: string, name: string, bytes: Buffer): Promise<Upload> {
+  const boundary = `dxs-hostile-${Date.now().toString(36)}`;
+  const plain = name.replace(/\r/g, '%0D').replace(/\n/g, '%0A').replace(/"/g, '%22');
+  const head = `--${boundary}\r\nContent-Disposition: form-data; name="File"; filename="${plain}"; filename*=UTF-8''${encodeURIComponent(name)}\r\nContent-Type: application/xml\r\n\r\n`;
+  const body = Buffer.concat([Buffer.from(head), bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]);
+  const response = await api.post('/documents', { auth: { clientToken: token }, rawBody: body, contentType: `multipart/form-data; boundary=${boundary}`, timeoutMs: HOSTILE_TIMEOUT_MS });
+  const location = response.headers['location'];
+  return { response, reference: response.status >= 200 && response.status < 300 && location ? location : undefined };
+}
+
+/** No header made of a file name: Content-Disposition and X-Filename stay one header each. */
+const oneHeaderEach: Check = (response) => {
+  const headers = (response as ApiResponse).headers;
+  const injected = Object.keys(headers).filter((header) => header.toLowerCase().startsWith('x-dxs-injected'));
+  const split = ['content-disposition', 'x-filename'].filter((header) => /[\r\n]/.test(headers[header] ?? ''));
+  return { check: 'oneHeaderEach', ok: injected.length === 0 && split.length === 0, expected: 'Content-Disposition and X-Filename one header each, no header made of the file name', actual: injected.length + split.length === 0 ? 'one each' : `injected ${injected.join(', ') || 'none'}; split ${split.join(', ') || 'none'}`, severity: 'failure' };
 };
 
 /** Every hostile answer: no 5xx, and how long it took recorded (the call's bound makes a hang a failure). */
@@ -100,13 +128,7 @@ test('a PNG decompression bomb as the provider A icon gets no 5xx and no hang', 
 
 test('CRLF and quotes in an uploaded file name leave Content-Disposition and X-Filename one header each', { tag: tags('access', 'ACC-15', 'ACC-17', 'ACC-18') }, async ({ api, fixtures, access }) => {
   const token = access.company.token;
-  const name = 'dxs"quoted\r\nX-Dxs-Injected: 1\r\n.xml';
-  const upload = await uploadFile(api, token, { name, mimeType: fixtureFile('invoice.xml').contentType, buffer: fixtureFile('invoice.xml').bytes }).catch((error: Error) => error);
-  if (upload instanceof Error) {
-    // The client itself may refuse to write such a part: then nothing reached the target.
-    await observe('ACC-17', `the file name could not be sent: ${upload.message.split('\n')[0]}`);
-    return;
-  }
+  const upload = await uploadWithHostileName(api, token, HOSTILE_NAME, fixtureFile('invoice.xml').bytes);
   await judged('an upload whose file name holds CRLF and quotes', upload.response);
   if (upload.reference === undefined) return;
   const send = await api.post('/documents/outbound', { auth: { clientToken: token }, json: fixtures.sendDocument('PDF', { documentUri: upload.reference, documentFormat: fixtureFile('invoice.xml').documentFormat }) });
@@ -114,11 +136,26 @@ test('CRLF and quotes in an uploaded file name leave Content-Disposition and X-F
   if (documentId === undefined) return;
   const download = await api.get(`/documents/outbound/download/${encodeURIComponent(documentId)}`, { auth: { clientToken: token } });
   await judged('the download of that document', download);
-  const oneHeaderEach: Check = (response) => {
-    const headers = (response as ApiResponse).headers;
-    const injected = Object.keys(headers).filter((header) => header.toLowerCase().startsWith('x-dxs-injected'));
-    const split = ['content-disposition', 'x-filename'].filter((header) => /[\r\n]/.test(headers[header] ?? ''));
-    return { check: 'oneHeaderEach', ok: injected.length === 0 && split.length === 0, expected: 'Content-Disposition and X-Filename one header each, no header made of the file name', actual: injected.length + split.length === 0 ? 'one each' : `injected ${injected.join(', ') || 'none'}; split ${split.join(', ') || 'none'}`, severity: 'failure' };
-  };
+  await expectCheck(download, [oneHeaderEach], { requirement: 'ACC-17' });
+});
+
+test('a document whose file name holds CRLF and quotes reaches its recipient with no 5xx, and its inbound download and info keep one header each', { tag: tags('access', 'ACC-15', 'ACC-17', 'ACC-18') }, async ({ api, target, fixtures, access }) => {
+  // The recipient side: what the sender's service passes on is read by another company.
+  const recipient = await registerReceivingCompany(api, target, fixtures, 'access-hostile');
+  const delivery = await deliverInvoice(api, target, fixtures, access.company, recipient, (marker, bytes) => uploadWithHostileName(api, access.company.token, `${marker}${HOSTILE_NAME}`, bytes)).catch((error: Error) => error);
+  if (delivery instanceof Error) {
+    if (!(delivery instanceof SetupFailed) || !delivery.message.startsWith('cannot upload')) throw delivery;
+    // The sender's side refused the name (a defensible answer): nothing reached a recipient.
+    await observe('ACC-17', `the document with a hostile file name did not reach a recipient: ${delivery.message.split('\n')[0]}`);
+    return;
+  }
+  const auth = { clientToken: recipient.token };
+  const id = encodeURIComponent(delivery.entry.Id);
+  await judged('the recipient\'s list with that document', await api.get('/documents/incoming', { auth, query: { type: 'invoice' }, timeoutMs: HOSTILE_TIMEOUT_MS }));
+  const info = await api.get(`/documents/${id}/info`, { auth, timeoutMs: HOSTILE_TIMEOUT_MS });
+  await judged('the recipient\'s info of that document', info);
+  await expectCheck(info, [oneHeaderEach], { requirement: 'ACC-17' });
+  const download = await api.get(`/documents/${id}`, { auth, timeoutMs: HOSTILE_TIMEOUT_MS });
+  await judged('the recipient\'s download of that document', download);
   await expectCheck(download, [oneHeaderEach], { requirement: 'ACC-17' });
 });

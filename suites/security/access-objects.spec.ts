@@ -137,7 +137,7 @@ test("another company's upload as the DocumentUri of a send is refused, or sends
 /** Ids no service hands out: an encoded slash with dots, a double-encoded slash, 4 kB, unicode. */
 const ODD_IDS = [`${encodeURIComponent('../../companies/status')}`, '%252F..%252F', 'a'.repeat(4096), encodeURIComponent('ÆØÅ-文書-🧾')];
 
-test('odd ids wherever an id travels get no 5xx', { tag: tags('access', 'ACC-13') }, async ({ api, foreign }) => {
+test('odd ids wherever an id travels get no 5xx', { tag: tags('access', 'ACC-13') }, async ({ api, fixtures, foreign }) => {
   const auth = { clientToken: foreign.reader.token };
   for (const id of ODD_IDS) {
     const paths = [`/invoices/outbound/${id}`, `/documents/outbound/${id}`, `/invoices/outbound/byerpid/${id}`, `/documents/outbound/download/${id}`, `/documents/${id}`, `/documents/${id}/info`, `/companies/details/${id}`];
@@ -145,5 +145,9 @@ test('odd ids wherever an id travels get no 5xx', { tag: tags('access', 'ACC-13'
     const raw = decodeURIComponent(id.replace(/%25/g, '%'));
     await expectCheck(await api.post('/documents/outbound', { auth, json: { SendDocumentAs: { Type: 'PDF' }, Document: { DocumentFormat: 'pdf', DocumentUri: raw } } }), [notServerError], { requirement: 'ACC-13', soft: true });
     await expectCheck(await api.post('/documents/handled', { auth, json: { documents: [raw] } }), [notServerError], { requirement: 'ACC-13', soft: true });
+    // Every other place a send carries an id: the recipient, the rendered document, the attachments, the integrator's own id.
+    const electronic = { SendDocumentAs: { Type: 'Electronic', Electronic: { RecipientId: raw } }, Document: { DocumentFormat: 'pdf', DocumentUri: raw, RenderedDocumentUri: raw, Attachments: [raw], ErpDocumentId: raw } };
+    await expectCheck(await api.post('/documents/outbound', { auth, json: electronic }), [notServerError], { requirement: 'ACC-13', soft: true });
+    await expectCheck(await api.post('/network/setup', { auth, json: fixtures.networkSetupRequest('SE', { attachmentUri: raw }) }), [notServerError], { requirement: 'ACC-13', soft: true });
   }
 });

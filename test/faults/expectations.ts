@@ -137,6 +137,7 @@ export const FAULT_EXPECTATIONS: Record<string, FaultExpectation> = {
   'empty-header-on-provider-a': { areas: ['access'], requirement: 'ACC-01' },
   'outbound-download-unauthenticated': { areas: ['access'], requirement: 'ACC-11' },
   'refused-with-effect': { areas: ['access'], requirement: 'ACC-19' },
+  'inbound-filename-header-injection': { areas: ['access'], requirement: 'ACC-17' },
   'handled-any-company': { areas: ['access'], requirement: 'ACC-12' },
   'byerpid-any-company': { areas: ['access'], requirement: 'ACC-12' },
   'send-foreign-upload': { areas: ['access'], requirement: 'ACC-12' },

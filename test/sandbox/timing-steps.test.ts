@@ -18,8 +18,9 @@ test('steps-<N> is a timing variant the sandbox accepts, the largest N named cou
   assert.equal(variantStepsPerState(['steps-2', 'steps-4']), 4);
 });
 
+// 250 ms a step: Processing lasts three steps (0.75 s), which a poll sees on a loaded CI machine too (60 ms was missed once).
 test('with steps-3 a registration shows Processing before Registered, and a document passes through every status of the default sandbox', async () => {
-  const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', variants: ['steps-3'], asyncDelayMs: 60 });
+  const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', variants: ['steps-3'], asyncDelayMs: 250 });
   try {
     const client = new Client(sandbox);
     const input = client.companyInput();
