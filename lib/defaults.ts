@@ -11,3 +11,7 @@ export const API_KEY_HEADER = 'APIkey';
 export const CLIENT_TOKEN_HEADER = 'ClientToken';
 /** Field-name casing the sandbox answers in unless told otherwise (the guide examples' camelCase). */
 export const DEFAULT_SANDBOX_CASING = 'camel';
+
+/** What dxs test and dxs load exit with when a signal stopped them: the shell's 128 + the signal's number. */
+export const INTERRUPTED_EXIT_CODE = 130;
+export const TERMINATED_EXIT_CODE = 143;

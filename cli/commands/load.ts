@@ -36,6 +36,7 @@ import { collectMergeInputs } from './load/merge-inputs.ts';
 import { checkOutput, collectOutput, dashboardPort, DEFAULT_DASHBOARD_PORT, K6_OUTPUTS } from './load/outputs.ts';
 import { writeLoadHistory } from './load/history.ts';
 import { finalRead, writeFinalReadEvents } from './load/final-read.ts';
+import { INTERRUPTED_EXIT_CODE, TERMINATED_EXIT_CODE } from '../../lib/defaults.ts';
 
 const duration = (value: unknown): string | undefined => {
   try {
@@ -360,8 +361,6 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
   return interrupted ? interruptExitCode : exitCode;
 }
 
-const INTERRUPTED_EXIT_CODE = 130;
-const TERMINATED_EXIT_CODE = 143;
 
 /** The ErpIds of the companies a script registered (its journal), or undefined when it registered none. */
 function companiesOf(created: readonly CreatedPoint[]): Set<string> | undefined {

@@ -41,6 +41,7 @@ import { githubAnnotations, githubSummary } from '../../report/github.ts';
 import { addSetupTraffic } from '../../report/har.ts';
 import { loadRequirements } from '../../schemas/requirements.ts';
 import { exitCodeOfLastFailed, judgeLastFailed, lastFailedLines, loadLastFailed, writeLastRunFile, type LastFailedInput } from '../../report/last-failed.ts';
+import { INTERRUPTED_EXIT_CODE, TERMINATED_EXIT_CODE } from '../../lib/defaults.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const PLAYWRIGHT_CONFIG = join(ROOT, 'suites', 'playwright.config.ts');
@@ -167,14 +168,14 @@ export function playwrightEnv(env: NodeJS.ProcessEnv, root = ROOT): NodeJS.Proce
 }
 
 /** Runs Playwright; resolves with its exit code, or null when it had to be killed. */
-function runPlaywright(args: string[], env: NodeJS.ProcessEnv, onInterrupt: () => void): Promise<number | null> {
+function runPlaywright(args: string[], env: NodeJS.ProcessEnv, onInterrupt: (signal: NodeJS.Signals) => void): Promise<number | null> {
   return new Promise((resolvePromise) => {
     // Its own process group: a Ctrl-C reaches Playwright once, from us, so it shuts down gracefully
     // (a second SIGINT would make it exit at once, without writing the reports).
     const child = spawn(process.execPath, [playwrightCli(), ...args], { cwd: ROOT, env: playwrightEnv(env), stdio: 'inherit', detached: true });
     let killTimer: NodeJS.Timeout | undefined;
     const forward = (signal: NodeJS.Signals): void => {
-      onInterrupt();
+      onInterrupt(signal);
       if (killTimer !== undefined) return;
       console.error(`\ndxs test: ${signal} received, stopping the run and writing the report...`);
       child.kill('SIGINT');
@@ -386,6 +387,7 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   if (typeof options.shard === 'string') args.push('--shard', options.shard);
   args.push(...selectionArgs);
   let interrupted = false;
+  let signal: NodeJS.Signals | undefined;
   let code: number | null;
   let cleanup: CleanupReport | undefined;
   let playwrightStartedAt: number | undefined;
@@ -394,8 +396,9 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   const network = childNetwork(target.connection, env);
   try {
     playwrightStartedAt = Date.now();
-    code = await runPlaywright(args, { ...network.env, [RUN_CONTEXT_ENV]: JSON.stringify(context) }, () => {
+    code = await runPlaywright(args, { ...network.env, [RUN_CONTEXT_ENV]: JSON.stringify(context) }, (received) => {
       interrupted = true;
+      signal ??= received;
     });
   } finally {
     playwrightEndedAt = Date.now();
@@ -456,6 +459,8 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   if (results.baseline !== undefined) console.error(baselineLines(results.baseline).join('\n'));
   if (results.lastFailed !== undefined) console.error(lastFailedLines(results.lastFailed).join('\n'));
   writeGithubOutput(results, reportDir, env);
+  // The shell's convention, as dxs load keeps it: 128 + the signal's number, whatever the run found before it.
+  if (signal !== undefined) return signal === 'SIGTERM' ? TERMINATED_EXIT_CODE : INTERRUPTED_EXIT_CODE;
   const exit = results.baseline !== undefined ? exitCodeWithBaseline(results) : exitCodeOf(results);
   return results.lastFailed !== undefined ? exitCodeOfLastFailed(results.lastFailed, exit) : exit;
 }

@@ -206,6 +206,9 @@ test('a run stopped with SIGTERM deletes the companies it registered before it e
       const { run, killed } = await killedRun(sandbox, reportDir, []);
       assert.ok(killed, `the run was stopped before it ended: ${run.stderr}`);
       assert.match(run.stderr, /SIGTERM received[\s\S]*cleanup: every company the run registered is deleted/);
+      // 128 + SIGTERM's number, as dxs load exits and as a shell reports it; the report says interrupted.
+      assert.equal(run.code, 143, run.stderr);
+      assert.equal(results(reportDir).run.status, 'interrupted');
       const journal = journalOf(reportDir);
       const cleanup = results(reportDir).cleanup;
       assert.equal(cleanup?.status, 'done');
@@ -226,7 +229,7 @@ test('a run killed with SIGTERM (--keep-data) leaves its companies, and dxs clea
       const reportDir = join(directory, 'killed');
       const { run, killed } = await killedRun(sandbox, reportDir, ['--keep-data']);
       assert.ok(killed, `the run was killed before it ended: ${run.stderr}`);
-      assert.notEqual(run.code, 0, run.stderr);
+      assert.equal(run.code, 143, run.stderr);
       assert.match(run.stderr, /SIGTERM received/);
       assert.equal(results(reportDir).cleanup?.status, 'kept');
       const journal = journalOf(reportDir);
