@@ -1,6 +1,6 @@
 // dxs certify (issue 22): runs a profile as dxs test does and writes a certification package an
 // integrator can hand over and anyone can verify:
-//   <package>/report/         index.html, results.json, junit.xml, created.json of the run
+//   <package>/report/         index.html, results.json, junit.xml, created.json, traffic.har and reproduce/ of the run
 //   <package>/certificate.html, certificate.pdf, certificate.json   the one-page certificate
 //   <package>/manifest.json   sha256 of every file, optionally an Ed25519 signature
 //   <package>.zip             the same files, beside the folder
@@ -19,6 +19,8 @@ import { loadRequirements, REQUIREMENTS_PATH, SPEC_PATH } from '../../schemas/re
 import { certificateFacts, parseDeployment, type CertificateFacts, type KeyRole } from '../../report/certificate-facts.ts';
 import { renderCertificate } from '../../report/certificate.ts';
 import { buildManifest, fileSha256, MANIFEST_FILE, serialiseManifest, verifyPackage } from '../../report/manifest.ts';
+import { HAR_FILE } from '../../report/har.ts';
+import { REPRODUCE_FOLDER } from '../../suites/support/replay.ts';
 import { displayPath, folderTimestamp, readResults } from '../../report/write.ts';
 import { readZip, writeZip, ZipError } from '../../report/zip.ts';
 import { addOptions, exitTwoOnUsageError } from '../options.ts';
@@ -38,8 +40,12 @@ export const CERTIFY_OPTIONS: readonly OptionSpec[] = [
   { key: 'reportDir', kind: 'string', argument: 'DIR', description: 'the package folder (default: reports/certify-<timestamp>/); the .zip is written beside it' },
 ];
 
-/** The files of the run's report that go into the package; the rest of the report directory is left out. */
-const REPORT_FILES = ['index.html', 'results.json', 'junit.xml', 'created.json'];
+/**
+ * The files of the run's report that go into the package; the rest of the report directory is left out.
+ * The traffic and the reproduce scripts go in because the report's failure cards link to them, and a
+ * reader of the hand-over reproduces a failure from them (both are plain text, redacted like the report).
+ */
+const REPORT_FILES = ['index.html', 'results.json', 'junit.xml', 'created.json', HAR_FILE, REPRODUCE_FOLDER];
 /** The files certify writes at the package's root. */
 const PACKAGE_FILES = ['certificate.html', 'certificate.pdf', 'certificate.json', MANIFEST_FILE];
 
@@ -277,7 +283,7 @@ The package (--report-dir, default reports/certify-<timestamp>/, and a .zip besi
                                       requirements and the spec sentence each rests on, what is
                                       not covered and why, digests of the spec and the catalog
   certificate.json                    the same facts for machines
-  report/                             index.html, results.json, junit.xml, created.json of the run
+  report/                             index.html, results.json, junit.xml, created.json, traffic.har, reproduce/ of the run
   manifest.json                       sha256 of every file; with --sign-key, an Ed25519 signature
 
 Examples:
