@@ -43,7 +43,9 @@ async function dxsTest(run: Run): Promise<Outcome> {
   const started = Date.now();
   const directory = mkdtempSync(join(tmpdir(), `dxs-contrarian-${run.name}-`));
   const whole = run.areas === 'profile';
-  const args = ['test', '--sandbox-variant', ...run.variants, '--report-dir', directory, '--workers', whole ? '2' : '1'];
+  // Two workers for the area runs too: they wait on background chains far more than they compute
+  // (final-sent-for-pdf-paper alone: 110 s of wall time for 16 s of CPU with one worker, 40 s with two).
+  const args = ['test', '--sandbox-variant', ...run.variants, '--report-dir', directory, '--workers', '2'];
   args.push(...(whole ? ['--profile', 'full-destructive'] : ['--area', ...run.areas, '--destructive']));
   const timeoutMs = whole ? FULL_RUN_TIMEOUT_MS : AREA_RUN_TIMEOUT_MS;
   const outcome = (ok: boolean, note: string): Outcome => ({ run, ok, note, seconds: (Date.now() - started) / 1000 });
