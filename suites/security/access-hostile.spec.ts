@@ -4,7 +4,7 @@
 // and an answer within a bound (a hang is a failure), and what each waited is recorded.
 import { gzipSync, deflateSync } from 'node:zlib';
 import { checks, expectCheck, observe, SetupFailed, tags, type ApiClient, type ApiResponse } from '../support/index.ts';
-import { test } from '../support/access.ts';
+import { test } from '../support/index.ts';
 import type { Upload } from '../support/outbound.ts';
 import { deliverInvoice, registerReceivingCompany } from '../support/inbound.ts';
 import { fixtureFile, pngChunk } from '../../fixtures/index.ts';

@@ -2,54 +2,13 @@
 // (path, query and body), and odd ids (an encoded slash and dots, 4 kB, unicode), judged by company
 // isolation and no 5xx. The reader is a third company that sent and received nothing, so whatever
 // it gets of the others' documents is theirs, under every reading of who may see what.
-import { checks, expectCheck, observe, registerCompany, tags, type ApiClient, type ApiResponse, type RegisteredCompany, type RunContext } from '../support/index.ts';
+import { checks, expectCheck, observe, tags, test, type ApiResponse } from '../support/index.ts';
 import type { Check } from '../../lib/checks.ts';
-import { test as base, type AccessInbox, type AccessSetting } from '../support/access.ts';
-import { deliverInvoice, listed, markedInvoice, markHandled, download, pageLeavesOpen, unmarkedListFor } from '../support/inbound.ts';
-import { sendDocument, uploadFile } from '../support/outbound.ts';
-import { settle, unwrap, type Outcome } from '../support/prerequisites.ts';
-import { SetupFailed } from '../support/companies.ts';
-import { fixtureFile, type Fixtures } from '../../fixtures/index.ts';
+import { listed, markHandled, download, pageLeavesOpen, unmarkedListFor } from '../support/inbound.ts';
+import { uploadFile } from '../support/outbound.ts';
+import { fixtureFile } from '../../fixtures/index.ts';
 
 const { isRejected, notServerError } = checks;
-
-/** Company B's real objects, and the third company C that reads them. */
-interface Foreign {
-  /** B: the receiving company of the access setting, which also sent a document of its own. */
-  holder: RegisteredCompany;
-  /** B's upload: a marked invoice, whose marker shows wherever its bytes come back. */
-  uploadReference: string;
-  marker: string;
-  /** B's sent document, sent with the ErpDocumentId that A used too. */
-  documentId: string;
-  /** An inbound document of B's, delivered for the mark-handled check only, and the text that marks its bytes. */
-  inboundId: string;
-  inboundMarker: string;
-  reader: RegisteredCompany;
-}
-
-async function foreignSetting(api: ApiClient, target: RunContext, fixtures: Fixtures, access: AccessSetting, inbox: AccessInbox): Promise<Foreign> {
-  const holder = inbox.company;
-  const readerPromise = registerCompany(api, target, fixtures.company('SE'));
-  const marker = `${fixtures.sendDocument('PDF', { documentUri: 'pending' }).Document.ErpDocumentId}-foreign`;
-  const upload = await uploadFile(api, holder.token, { name: `${marker}.xml`, mimeType: fixtureFile('invoice.xml').contentType, buffer: markedInvoice(marker) });
-  if (upload.reference === undefined) throw new SetupFailed(`company B could not upload: ${upload.response.status}`);
-  // The same ErpDocumentId as A's document: each company's byerpid must find its own.
-  const sent = await sendDocument(api, holder.token, fixtures.sendDocument('PDF', { documentUri: upload.reference, documentFormat: fixtureFile('invoice.xml').documentFormat, erpDocumentId: access.erpDocumentId }));
-  if (sent.documentId === undefined) throw new SetupFailed(`company B could not send with A's ErpDocumentId: ${sent.response.status}`);
-  const delivery = await deliverInvoice(api, target, fixtures, access.company, holder);
-  return { holder, uploadReference: upload.reference, marker, documentId: sent.documentId, inboundId: delivery.entry.Id, inboundMarker: delivery.marker, reader: await readerPromise };
-}
-
-const test = base.extend<{ foreign: Foreign }, { foreignOutcome: Outcome<Foreign> }>({
-  foreignOutcome: [
-    async ({ setupApi, target, fixtures, accessOutcome, accessInboxOutcome }, use) => {
-      await use(await settle(() => foreignSetting(setupApi, target, fixtures, unwrap(accessOutcome), unwrap(accessInboxOutcome))));
-    },
-    { scope: 'worker' },
-  ],
-  foreign: async ({ foreignOutcome }, use) => use(unwrap(foreignOutcome)),
-});
 
 /** Refused, or answered without any of the given values (ids, markers) in its body or headers. */
 function reachesNone(values: readonly string[], whose: string): Check {

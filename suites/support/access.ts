@@ -2,14 +2,14 @@
 // credential forms of the matrix (a revoked, an expired and a search token, made once and bounded
 // by the async timeout), an upload and a sent document; and a receiving company with a real
 // inbound document sent by the first.
-import type { Fixtures } from '../../fixtures/index.ts';
+import { fixtureFile, type Fixtures } from '../../fixtures/index.ts';
 import type { ApiClient, ApiResponse } from './client.ts';
-import { createClientToken, registerCompany, revokeClientToken, untilTokenRefused, type RegisteredCompany } from './companies.ts';
-import { deliverInvoice, registerReceivingCompany } from './inbound.ts';
-import { sentDocument } from './outbound.ts';
+import { createClientToken, registerCompany, revokeClientToken, SetupFailed, untilTokenRefused, type RegisteredCompany } from './companies.ts';
+import { deliverInvoice, markedInvoice, registerReceivingCompany } from './inbound.ts';
+import { sendDocument, sentDocument, uploadFile } from './outbound.ts';
 import { settle, unwrap, type Outcome } from './prerequisites.ts';
 import type { RunContext } from './run-context.ts';
-import { test as base } from './suite-test.ts';
+import { test as base } from './fixtures.ts';
 
 /** What the matrix's calls need, made once per worker. A credential that could not be made says why. */
 export interface AccessSetting {
@@ -70,7 +70,39 @@ async function accessSetting(api: ApiClient, target: RunContext, fixtures: Fixtu
   };
 }
 
-export const test = base.extend<{ access: AccessSetting; accessInbox: AccessInbox }, { accessOutcome: Outcome<AccessSetting>; accessInboxOutcome: Outcome<AccessInbox> }>({
+/** Company B's real objects, and the third company C that reads them. */
+export interface Foreign {
+  /** B: the receiving company of the access setting, which also sent a document of its own. */
+  holder: RegisteredCompany;
+  /** B's upload: a marked invoice, whose marker shows wherever its bytes come back. */
+  uploadReference: string;
+  marker: string;
+  /** B's sent document, sent with the ErpDocumentId that A used too. */
+  documentId: string;
+  /** An inbound document of B's, delivered for the mark-handled check only, and the text that marks its bytes. */
+  inboundId: string;
+  inboundMarker: string;
+  reader: RegisteredCompany;
+}
+
+async function foreignSetting(api: ApiClient, target: RunContext, fixtures: Fixtures, access: AccessSetting, inbox: AccessInbox): Promise<Foreign> {
+  const holder = inbox.company;
+  const readerPromise = registerCompany(api, target, fixtures.company('SE'));
+  const marker = `${fixtures.sendDocument('PDF', { documentUri: 'pending' }).Document.ErpDocumentId}-foreign`;
+  const upload = await uploadFile(api, holder.token, { name: `${marker}.xml`, mimeType: fixtureFile('invoice.xml').contentType, buffer: markedInvoice(marker) });
+  if (upload.reference === undefined) throw new SetupFailed(`company B could not upload: ${upload.response.status}`);
+  // The same ErpDocumentId as A's document: each company's byerpid must find its own.
+  const sent = await sendDocument(api, holder.token, fixtures.sendDocument('PDF', { documentUri: upload.reference, documentFormat: fixtureFile('invoice.xml').documentFormat, erpDocumentId: access.erpDocumentId }));
+  if (sent.documentId === undefined) throw new SetupFailed(`company B could not send with A's ErpDocumentId: ${sent.response.status}`);
+  const delivery = await deliverInvoice(api, target, fixtures, access.company, holder);
+  return { holder, uploadReference: upload.reference, marker, documentId: sent.documentId, inboundId: delivery.entry.Id, inboundMarker: delivery.marker, reader: await readerPromise };
+}
+
+/**
+ * The access suites' fixtures, merged into the one pool of every suite (suite-test.ts): a pool of
+ * their own would give their tests workers of their own, started and set up again (issue 27).
+ */
+export const test = base.extend<{ access: AccessSetting; accessInbox: AccessInbox; foreign: Foreign }, { accessOutcome: Outcome<AccessSetting>; accessInboxOutcome: Outcome<AccessInbox>; foreignOutcome: Outcome<Foreign> }>({
   accessOutcome: [async ({ setupApi, target, fixtures }, use) => use(await settle(() => accessSetting(setupApi, target, fixtures))), { scope: 'worker' }],
   accessInboxOutcome: [
     async ({ setupApi, target, fixtures, accessOutcome }, use) => {
@@ -83,7 +115,14 @@ export const test = base.extend<{ access: AccessSetting; accessInbox: AccessInbo
     },
     { scope: 'worker' },
   ],
+  foreignOutcome: [
+    async ({ setupApi, target, fixtures, accessOutcome, accessInboxOutcome }, use) => {
+      await use(await settle(() => foreignSetting(setupApi, target, fixtures, unwrap(accessOutcome), unwrap(accessInboxOutcome))));
+    },
+    { scope: 'worker' },
+  ],
   access: async ({ accessOutcome }, use) => use(unwrap(accessOutcome)),
   accessInbox: async ({ accessInboxOutcome }, use) => use(unwrap(accessInboxOutcome)),
+  foreign: async ({ foreignOutcome }, use) => use(unwrap(foreignOutcome)),
 });
 
