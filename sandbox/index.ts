@@ -168,7 +168,7 @@ async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyIns
     { wrongMethodIsNotFound: variants.has('method-404') },
   );
   app.addHook('onRoute', (route) => {
-    if (route.bodyLimit === undefined && !LARGE_BODY_ROUTES.test(route.url ?? '') && !variants.has('bodies-unlimited')) route.bodyLimit = JSON_BODY_LIMIT_BYTES;
+    if (route.bodyLimit === undefined && !LARGE_BODY_ROUTES.test(route.url ?? '') && !variants.has('bodies-unlimited') && !faults.has('long-arrays-500')) route.bodyLimit = JSON_BODY_LIMIT_BYTES;
   });
   if (faults.has('refused-with-effect')) {
     // The call was carried out; its answer says it was refused.
@@ -205,8 +205,12 @@ async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyIns
     const source = text as string;
     if (source.trim() === '') return done(null, undefined);
     if (source.includes('"__proto__"')) return done(new ApiError(400, 'bodyMalformed', { detail: '__proto__ is not allowed' }), undefined);
+    // The faults deep-nesting-500 and long-arrays-500: a parser without bounds, which gives up late with an internal error.
+    if (faults.has('deep-nesting-500') && nestingDepth(source) > 10_000) return done(new Error('deep-nesting-500: maximum call stack size exceeded'), undefined);
     try {
-      done(null, JSON.parse(source));
+      const body = JSON.parse(source);
+      if (faults.has('long-arrays-500') && longestArray(body) > 50_000) return done(new Error('long-arrays-500: out of memory'), undefined);
+      done(null, body);
     } catch (error) {
       // The malformed-json-500 fault lets the parser's error through as an internal error.
       if (faults.has('malformed-json-500')) return done(error as Error, undefined);
@@ -214,6 +218,13 @@ async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyIns
     }
   };
   app.addContentTypeParser(JSON_SYNTAX, { parseAs: 'string' }, parseJson);
+  if (faults.has('gzip-bomb-500')) {
+    // The fault: a compressed body is inflated without a bound, and a bomb runs the service out of memory.
+    app.addHook('onRequest', (request, _reply, done) => {
+      const encoding = String(request.headers['content-encoding'] ?? '').toLowerCase();
+      done(encoding === 'gzip' || encoding === 'deflate' ? new Error('gzip-bomb-500: out of memory while inflating the body') : undefined);
+    });
+  }
   if (variants.has('content-type-lenient')) {
     // Any other media type (text/plain, none at all) is read as JSON; what does not parse is still 415.
     app.removeContentTypeParser('text/plain');
@@ -308,4 +319,28 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     tls: tls === undefined ? undefined : { caCert: tls.caCert, clientCert: tls.clientCert, clientKey: tls.clientKey },
     close: () => app.close(),
   };
+}
+
+/** The deepest nesting of arrays and objects in a JSON text (strings skipped), for the fault deep-nesting-500. */
+function nestingDepth(source: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let index = 0; index < source.length; index++) {
+    const character = source[index];
+    if (inString) {
+      if (character === '\\') index++;
+      else if (character === '"') inString = false;
+    } else if (character === '"') inString = true;
+    else if (character === '[' || character === '{') deepest = Math.max(deepest, ++depth);
+    else if (character === ']' || character === '}') depth--;
+  }
+  return deepest;
+}
+
+/** The length of the longest array anywhere in a parsed body, for the fault long-arrays-500. */
+function longestArray(value: unknown): number {
+  if (Array.isArray(value)) return Math.max(value.length, ...value.slice(0, 100).map(longestArray));
+  if (typeof value === 'object' && value !== null) return Math.max(0, ...Object.values(value).map(longestArray));
+  return 0;
 }

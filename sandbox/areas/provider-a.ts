@@ -105,6 +105,12 @@ function claimTenant(context: SandboxContext, company: Company, orgNo: string): 
 
 export type IconCheck = { ok: true; bytes: Buffer } | { ok: false; detail: string };
 
+/** A PNG whose IHDR claims more than 4 million pixels, 16 times the largest icon (the fault png-bomb-500 decodes such a one). */
+function claimsHugeImage(data: string): boolean {
+  const bytes = Buffer.from(data.slice(0, 64), 'base64');
+  return bytes.length >= 24 && bytes.toString('latin1', 12, 16) === 'IHDR' && bytes.readUInt32BE(16) * bytes.readUInt32BE(20) > 4_000_000;
+}
+
 /** The icon rules: Base64 PNG, at most 1 MB, square 256..512 px, 8-bit RGBA (32-bit with alpha). */
 export function checkIcon(data: string): IconCheck {
   const compact = data.replace(/\s+/g, '');
@@ -226,6 +232,8 @@ export async function providerAArea(app: FastifyInstance, { context }: AreaOptio
     allowedValue(requiredString(body, 'ContentType'), ['image/png'], 'ContentType');
     requiredString(body, 'Filename');
     const data = requiredString(body, 'Data');
+    // The fault png-bomb-500: the icon is decoded before it is checked, and a PNG that claims millions of pixels runs out of memory.
+    if (hasFault(context, 'png-bomb-500') && claimsHugeImage(data)) throw new Error('png-bomb-500: out of memory while decoding the icon');
     const icon: IconCheck = hasFault(context, 'providera-icon-unchecked') ? { ok: true, bytes: Buffer.from(data, 'base64') } : checkIcon(data);
     if (!icon.ok) throw badRequest('iconInvalid', { detail: icon.detail });
     const id = randomUUID();

@@ -110,3 +110,25 @@ test('odd ids wherever an id travels get no 5xx', { tag: tags('access', 'ACC-13'
     await expectCheck(await api.post('/network/setup', { auth, json: fixtures.networkSetupRequest('SE', { attachmentUri: raw }) }), [notServerError], { requirement: 'ACC-13', soft: true });
   }
 });
+
+test('fields the spec does not list, sent to register and to set details, change no other company and are refused or ignored', { tag: tags('access', 'ACC-12', 'ACC-20') }, async ({ api, fixtures, foreign }) => {
+  const holder = foreign.holder;
+  const reader = foreign.reader;
+  const marker = `${fixtures.runPrefix}-unlisted-${fixtures.searchId().slice(-6)}`;
+  // Company B's own details, as B reads them, before and after: no call of another company may change them.
+  const holderDetails = async () => api.get(`/companies/details/${encodeURIComponent(holder.companyId)}`, { auth: { clientToken: holder.token } });
+  const before = await holderDetails();
+  const unlisted = { CompanyId: holder.companyId, Status: 'Deleted', RegistrationId: holder.companyId };
+  const details = await api.post('/companies/details', { auth: { clientToken: reader.token }, json: { ...fixtures.companyDetails(reader.input), ...unlisted, Name: marker } });
+  await expectCheck(details, [notServerError], { requirement: 'ACC-12', soft: true });
+  const registered = await api.post('/companies/register', { auth: 'apiKey', json: { ...fixtures.company('SE'), ...unlisted, Name: marker } });
+  await expectCheck(registered, [notServerError], { requirement: 'ACC-12', soft: true });
+  const after = await holderDetails();
+  const name = (response: ApiResponse) => (response.status >= 200 && response.status < 300 ? String(response.data?.Name ?? '') : undefined);
+  await expectCheck(after, [checks.fieldSatisfies('Name', `is still company B's own (${name(before) ?? 'as before'}), not the Name another company sent with B's CompanyId`, () => name(after) === name(before))], { requirement: 'ACC-12', soft: true });
+  // The reader still acts as itself, and did not take the Status it sent: refused or ignored is the careful answer.
+  const status = await api.get('/companies/status', { auth: { clientToken: reader.token } });
+  await expectCheck(status, [checks.fieldSatisfies('CompanyId', "is the reader's own, not the CompanyId it sent", (value) => value === undefined || value === reader.companyId)], { requirement: 'ACC-12', soft: true });
+  await expectCheck(status, [checks.fieldSatisfies('Status', 'is not the Status the body of set details named (Deleted)', (value) => value !== 'Deleted')], { requirement: 'ACC-20', soft: true });
+  await observe('ACC-20', `set details with CompanyId, Status and RegistrationId of another company answered ${details.status}; register with them answered ${registered.status}`, details);
+});
