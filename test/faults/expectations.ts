@@ -137,6 +137,7 @@ export const FAULT_EXPECTATIONS: Record<string, FaultExpectation> = {
   'empty-header-on-provider-a': { areas: ['access'], requirement: 'ACC-01' },
   'outbound-download-unauthenticated': { areas: ['access'], requirement: 'ACC-11' },
   'refused-with-effect': { areas: ['access'], requirement: 'ACC-19' },
+  'wrong-api-key-registers': { areas: ['access'], requirement: 'ACC-02' },
   'details-company-from-body': { areas: ['access'], requirement: 'ACC-12' },
   'deep-nesting-500': { areas: ['access'], requirement: 'ACC-15' },
   'long-arrays-500': { areas: ['access'], requirement: 'ACC-15' },
