@@ -18,6 +18,17 @@ test('steps-<N> is a timing variant the sandbox accepts, the largest N named cou
   assert.equal(variantStepsPerState(['steps-2', 'steps-4']), 4);
 });
 
+/** Polls every 10 ms until the attempt gives a value, bounded in time rather than in tries: the states take 250 ms a step. */
+async function within<T>(attempt: () => Promise<T | undefined>, boundMs = 30_000): Promise<T> {
+  const deadline = Date.now() + boundMs;
+  while (Date.now() < deadline) {
+    const value = await attempt();
+    if (value !== undefined) return value;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error(`not reached within ${boundMs / 1000} s`);
+}
+
 // 250 ms a step: Processing lasts three steps (0.75 s), which a poll sees on a loaded CI machine too (60 ms was missed once).
 test('with steps-3 a registration shows Processing before Registered, and a document passes through every status of the default sandbox', async () => {
   const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', variants: ['steps-3'], asyncDelayMs: 250 });
@@ -25,9 +36,9 @@ test('with steps-3 a registration shows Processing before Registered, and a docu
     const client = new Client(sandbox);
     const input = client.companyInput();
     assert.equal((await client.call('POST', '/companies/register', { apiKey: true, json: input })).status, 202);
-    const token = (await client.until(async () => (await client.call('POST', '/clienttokens/create', { apiKey: true, json: { ErpId: input.ErpId } })).json?.token as string | undefined)) as string;
+    const token = (await within(async () => (await client.call('POST', '/clienttokens/create', { apiKey: true, json: { ErpId: input.ErpId } })).json?.token as string | undefined)) as string;
     const seen: string[] = [];
-    const registered = await client.until(async () => {
+    const registered = await within(async () => {
       const status = await client.call('GET', '/companies/status', { token });
       if (seen[seen.length - 1] !== status.json?.status) seen.push(status.json?.status);
       return status.json?.status === 'Registered' ? status : undefined;
@@ -35,7 +46,7 @@ test('with steps-3 a registration shows Processing before Registered, and a docu
     assert.ok(seen.includes('Processing'), `Processing on the way: ${seen.join(' -> ')}`);
     const sent = await client.send(token, registered.json.companyId as string);
     const id = sent.headers.get('location')?.split('/').pop();
-    const delivered = await client.until(async () => {
+    const delivered = await within(async () => {
       const answer = await client.call('GET', `/documents/outbound/${id}`, { token });
       return answer.json?.currentStatus?.status === 'Delivered' ? answer : undefined;
     });
