@@ -10,7 +10,7 @@ import { API_PREFIX, DEFAULT_SANDBOX_HOST, DEFAULT_SANDBOX_PORT } from '../lib/d
 import { defaultConfig, loadConfigFile } from './config.ts';
 import type { AreaOptions, Auth, SandboxContext } from './context.ts';
 import { Engine } from './engine.ts';
-import { ApiError, sendError } from './errors.ts';
+import { ApiError, localise, sendError } from './errors.ts';
 import { checkNames, expandVariants } from './faults.ts';
 import { addGateway } from './gateway.ts';
 import { addedLatencyMs, DEFAULT_ASYNC_DELAY_MS, variantStepDelayMs, variantStepsPerState } from './timing-variants.ts';
@@ -175,7 +175,7 @@ async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyIns
     app.addHook('onSend', (request, reply, payload, done) => {
       if (request.auth?.refuseAfterEffect !== true || reply.statusCode >= 400) return done(null, payload);
       reply.code(401).removeHeader('location').header('content-type', 'application/json; charset=utf-8');
-      done(null, JSON.stringify('The client token has been revoked.'));
+      done(null, JSON.stringify(localise(request, 'clientTokenRevoked')));
     });
   }
   if (variants.has('extra-headers')) {

@@ -361,7 +361,6 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
   return interrupted ? interruptExitCode : exitCode;
 }
 
-
 /** The ErpIds of the companies a script registered (its journal), or undefined when it registered none. */
 function companiesOf(created: readonly CreatedPoint[]): Set<string> | undefined {
   const erpIds = created.filter((entity) => entity.kind === 'company' && entity.fields.ErpId !== undefined).map((entity) => entity.fields.ErpId);

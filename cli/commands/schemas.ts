@@ -2,7 +2,7 @@
 // assembled from schemas/bodies, `list` names the schemas, `requirements` prints the catalog, `claims`
 // holds the catalog's endpoints to what a run's tests called.
 import type { Command } from 'commander';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { schemaDocuments, schemaNames } from '../../schemas/index.ts';
 import { buildOpenApi } from '../../schemas/openapi.ts';
@@ -10,7 +10,7 @@ import type { Casing } from '../../lib/casing.ts';
 import { DEFAULT_SANDBOX_CASING } from '../../lib/defaults.ts';
 import { filterRequirements, loadRequirements, REQUIREMENT_AREAS, REQUIREMENT_LEVELS } from '../../schemas/requirements.ts';
 import { catalogClaims, describeUnbacked } from '../../report/catalog-claims.ts';
-import type { Results } from '../../report/results.ts';
+import { readResults } from '../../report/write.ts';
 
 function usage(message: string): never {
   console.error(`dxs schemas: ${message}`);
@@ -84,7 +84,7 @@ export function registerSchemasCommand(program: Command): void {
     .action((directory: string, flags: { json?: boolean }) => {
       const file = join(directory, 'results.json');
       if (!existsSync(file)) usage(`no results.json in ${directory}: run dxs test first, or name its --report-dir`);
-      const results = JSON.parse(readFileSync(file, 'utf8')) as Results;
+      const results = readResults(file);
       if (!results.tests.some((test) => test.endpoints !== undefined)) usage(`${file} records no endpoints per test: it was written by a dxs older than this command`);
       const claims = catalogClaims(results, loadRequirements());
       if (flags.json === true) console.log(JSON.stringify(claims, null, 2));

@@ -3,9 +3,8 @@
 // CRLF and quotes in an uploaded file name, and arrays of 100 000 elements. Each is judged by no 5xx
 // and an answer within a bound (a hang is a failure), and what each waited is recorded.
 import { gzipSync, deflateSync } from 'node:zlib';
-import { checks, expectCheck, observe, SetupFailed, tags, type ApiClient, type ApiResponse } from '../support/index.ts';
-import { test } from '../support/index.ts';
-import type { Upload } from '../support/outbound.ts';
+import { checks, expectCheck, observe, SetupFailed, tags, test, type ApiClient, type ApiResponse } from '../support/index.ts';
+import { uploadAnswered, type Upload } from '../support/outbound.ts';
 import { deliverInvoice, registerReceivingCompany } from '../support/inbound.ts';
 import { fixtureFile, pngChunk } from '../../fixtures/index.ts';
 import type { Check } from '../../lib/checks.ts';
@@ -62,9 +61,7 @@ async function uploadWithHostileName(api: ApiClient, token: string, name: string
   const plain = name.replace(/\r/g, '%0D').replace(/\n/g, '%0A').replace(/"/g, '%22');
   const head = `--${boundary}\r\nContent-Disposition: form-data; name="File"; filename="${plain}"; filename*=UTF-8''${encodeURIComponent(name)}\r\nContent-Type: application/xml\r\n\r\n`;
   const body = Buffer.concat([Buffer.from(head), bytes, Buffer.from(`\r\n--${boundary}--\r\n`)]);
-  const response = await api.post('/documents', { auth: { clientToken: token }, rawBody: body, contentType: `multipart/form-data; boundary=${boundary}`, timeoutMs: HOSTILE_TIMEOUT_MS });
-  const location = response.headers['location'];
-  return { response, reference: response.status >= 200 && response.status < 300 && location ? location : undefined };
+  return uploadAnswered(await api.post('/documents', { auth: { clientToken: token }, rawBody: body, contentType: `multipart/form-data; boundary=${boundary}`, timeoutMs: HOSTILE_TIMEOUT_MS }));
 }
 
 /** No header made of a file name: Content-Disposition and X-Filename stay one header each. */

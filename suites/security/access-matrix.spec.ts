@@ -5,9 +5,8 @@
 import { ACCESS_OPERATIONS, cellExpectation, CREDENTIAL_FORMS, CREDENTIAL_FORM_TITLES, NO_SERVER_ERROR_REQUIREMENT, requirementsOf, type AccessOperation, type CredentialForm } from '../../schemas/access-matrix.ts';
 import { fixtureFile, iconRequestBody } from '../../fixtures/index.ts';
 import { CLIENT_TOKEN_HEADER } from '../../lib/defaults.ts';
-import { checks, expectCheck, observe, tags, type ApiClient, type ApiResponse, type Auth, type CallOptions, type RunContext } from '../support/index.ts';
+import { checks, expectCheck, observe, tags, test, type ApiClient, type ApiResponse, type Auth, type CallOptions, type RunContext } from '../support/index.ts';
 import { fact } from '../support/outbound.ts';
-import { test } from '../support/index.ts';
 import type { AccessInbox, AccessSetting } from '../support/access.ts';
 import { unwrap } from '../support/prerequisites.ts';
 import type { Fixtures } from '../../fixtures/index.ts';

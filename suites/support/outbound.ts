@@ -70,7 +70,11 @@ export interface Upload {
 /** Uploads a fixture file (or any file) as the multipart part File. */
 export async function uploadFile(api: ApiClient, token: string, file: FixtureFileName | MultipartFile): Promise<Upload> {
   const part: MultipartFile = typeof file === 'string' ? { name: file, mimeType: fixtureFile(file).contentType, buffer: fixtureFile(file).bytes } : file;
-  const response = await api.post('/documents', { auth: { clientToken: token }, multipart: { File: part } });
+  return uploadAnswered(await api.post('/documents', { auth: { clientToken: token }, multipart: { File: part } }));
+}
+
+/** An upload's answer: the Location of a successful one is its reference. */
+export function uploadAnswered(response: ApiResponse): Upload {
   const location = response.headers['location'];
   return { response, reference: response.status >= 200 && response.status < 300 && location ? location : undefined };
 }
