@@ -27,9 +27,9 @@ function wholeSeconds(milliseconds: number): string {
 }
 
 /**
- * The cause of a transport failure from the message of the error (Playwright's APIRequestContext
- * and node's sockets both carry the errno name in it), the time from sending to the failure, and
- * the client's own bound.
+ * The cause of a transport failure from the message of the error (the suites' transport, Playwright's
+ * APIRequestContext and node's sockets all carry the errno name in it), the time from sending to the
+ * failure, and the client's own bound.
  */
 export function describeNoResponse(message: string, elapsedMs: number, timeoutMs?: number): NoResponse {
   const firstLine = message.split('\n')[0].replace(/^apiRequestContext\.\w+:\s*/, '');

@@ -113,14 +113,15 @@ export function trustedRoots(caCert: string | undefined, env: Record<string, str
   return roots;
 }
 
-interface TlsOptions {
+export interface TlsOptions {
   ca?: string[];
   cert?: string;
   key?: string;
   rejectUnauthorized: boolean;
 }
 
-function tlsOptionsOf(connection: Connection): TlsOptions {
+/** The TLS options of a connection for node:tls (and undici's connect), the CA bundle and NODE_EXTRA_CA_CERTS among the roots. */
+export function tlsOptionsOf(connection: Connection): TlsOptions {
   return {
     ca: trustedRoots(connection.caCert),
     cert: connection.clientCert === undefined ? undefined : readFileSync(connection.clientCert, 'utf8'),

@@ -4,7 +4,6 @@
 import { join, resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { runContext, RUN_CONTEXT_ENV } from './support/run-context.ts';
-import { requestNetworkOptions } from './support/request-network.ts';
 import { firstTestsPattern } from '../report/schedule.ts';
 
 const context = runContext();
@@ -45,9 +44,6 @@ export default defineConfig({
     [new URL('../report/playwright-reporter.ts', import.meta.url).pathname],
     ['html', { outputFolder: join(reportDir, 'playwright'), open: 'never' }],
   ],
-  // Auth headers are set per call by the client, never for every request. The proxy, the client
-  // certificate and --insecure reach the `request` fixture of every test from here.
-  use: { ...requestNetworkOptions(context.baseUrl, context.connection) },
   // Playwright queues a project's tests before the next project's: the longest tests start first (report/schedule.ts).
   projects: context.firstTests !== undefined && context.firstTests.length > 0 ? [{ name: 'longest first', grep: selection(true) }, { name: 'the others', grep: selection(false) }] : undefined,
 });

@@ -23,7 +23,6 @@ import { createdBySchemathesis, describeCreated } from './fuzz/created.ts';
 import { writeFuzzReport } from './fuzz/report.ts';
 import { writeFuzzHar } from './fuzz/har.ts';
 import { HAR_FILE } from '../../report/har.ts';
-import { prepareFuzzDataFor } from './fuzz/setup-process.ts';
 import { childNetwork } from '../../lib/child-network.ts';
 import { connectionInfo, connectionLines } from '../../report/connection.ts';
 import { withRunExamples } from './fuzz/examples.ts';
@@ -31,6 +30,9 @@ import { cleanUp, cleanupLine } from './cleanup.ts';
 import { gatewayLine, takeGatewaySummariesIn } from '../../report/rate-limits.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
+
+// Loaded when used: it brings in the suites' client and fixtures, which the other commands of the CLI would pay for at start.
+const prepareFuzzData: typeof import('./fuzz/setup.ts').prepareFuzzData = async (...args) => (await import('./fuzz/setup.ts')).prepareFuzzData(...args);
 
 export const FUZZ_OPTIONS: readonly OptionSpec[] = [
   ...TARGET_OPTIONS.filter((spec) => spec.key !== 'apiKeyWithoutDelete'),
@@ -117,7 +119,7 @@ async function fuzz(flags: Record<string, unknown>): Promise<number> {
     for (const warning of target.warnings) console.error(`dxs fuzz: ${warning}`);
     for (const line of connectionLines(connectionInfo(target.connection, target.certificate))) console.error(`dxs fuzz: ${line}`);
     console.error(`dxs fuzz: preparing a company and its client token on ${target.baseUrl} ...`);
-    const data = await prepareFuzzDataFor(target, options.asyncTimeout as number, journalDir);
+    const data = await prepareFuzzData(target, options.asyncTimeout as number, journalDir);
     secrets.add(data.clientToken);
     secrets.add(data.scratchClientToken);
 

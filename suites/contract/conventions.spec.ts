@@ -4,7 +4,7 @@
 import { renderKeys, casingViolations } from '../../lib/casing.ts';
 import type { Check } from '../../lib/checks.ts';
 import { isDxsDateTime } from '../../schemas/formats.ts';
-import { checks, expectCheck, observe, tags, test, type ApiClient, type ApiResponse, type RegisteredCompany } from '../support/index.ts';
+import { checks, expectCheck, observe, step, tags, test, type ApiClient, type ApiResponse, type RegisteredCompany } from '../support/index.ts';
 import { downloadOutbound, fact, pollStatus, sentDocument, statusPath, uploadFile } from '../support/outbound.ts';
 
 const { statusIs, isJson, isRejected, isSuccess, bodyIsJsonString, casingIs, hasHeader } = checks;
@@ -161,7 +161,7 @@ test.describe('errors', () => {
       cases.push(['POST /companies/delete without the DeleteRegistration role', () => api.post('/companies/delete', { auth: 'apiKeyWithoutDelete', json: { Id: `${fixtures.runPrefix}-never-registered` } })]);
     }
     for (const [description, call] of cases) {
-      await test.step(description, async () => {
+      await step(description, async () => {
         const response = await call();
         await expectCheck(response, [signalsError], { requirement: 'CNV-15', soft: true });
         await expectCheck(response, [bodyIsJsonString], { requirement: 'CNV-14', soft: true });

@@ -2,7 +2,7 @@
 // only), the record, patch, icon, SSN lookup, and its security. The whole onboarding-to-offboarding
 // flow is in suites/scenarios/provider-a-onboarding.spec.ts.
 import { iconRequestBody, ICON_KINDS, type IconKind, iconFile } from '../../fixtures/index.ts';
-import { checks, expectCheck, observe, registerCompany, schema, tags, type ApiResponse } from '../support/index.ts';
+import { checks, expectCheck, observe, registerCompany, schema, step, tags, type ApiResponse } from '../support/index.ts';
 import { ICON_PATH, LOOKUP_PATH, OFFBOARD_PATH, pollRecord, PROVIDER_A_PATH, recordShowsRegistration, secondCompanyWithOrgNo } from '../support/provider-a.ts';
 import { test } from '../support/index.ts';
 
@@ -94,7 +94,7 @@ test.describe('registration', () => {
         { reason: 'OrgVatNo is "XX"', field: 'OrgVatNo', expectedStatus: 400, body: { ...valid, OrgVatNo: 'XX' } },
       ];
       for (const invalid of cases) {
-        await test.step(invalid.reason, async () => {
+        await step(invalid.reason, async () => {
           const response = await api.post(PROVIDER_A_PATH, { auth: { clientToken: swedishCompany.token }, json: invalid.body });
           // The Errors table lists 400 for "a value is invalid"; a missing required field is refused, with no status given.
           const missing = !(invalid.field in invalid.body);
@@ -195,7 +195,7 @@ test.describe('icon', () => {
     async ({ api, providerACompany }) => {
       for (const kind of ICON_KINDS.filter((candidate) => !iconFile(candidate).icon.valid)) {
         const requirement = ICON_REQUIREMENTS[kind] as string;
-        await test.step(`icon ${kind} (breaks: ${iconFile(kind).icon.breaks})`, async () => {
+        await step(`icon ${kind} (breaks: ${iconFile(kind).icon.breaks})`, async () => {
           const response = await api.post(ICON_PATH, { auth: { clientToken: providerACompany.token }, json: iconRequestBody(kind) });
           await expectCheck(response, [notServerError], { requirement: 'PRA-46', soft: true });
           await expectCheck(response, [isRejected], { requirement, soft: true });

@@ -1,10 +1,10 @@
-// The API client of the suites: a thin layer over Playwright's APIRequestContext. Every call
+// The API client of the suites: a thin layer over the suites' HTTP transport (http.ts). Every call
 // - is a test.step named after it ("POST /companies/register"),
 // - sets its own auth header (no shared extraHTTPHeaders, so no call is authenticated by accident),
 // - registers every token value it receives as a secret, and
 // - records the request and the response, redacted, in the test's exchange log, and
 // - waits for the gateway's 429s and 503s with Retry-After and sends again (gateway.ts), so no check judges them.
-import { test, type APIRequestContext, type APIResponse } from '@playwright/test';
+import { test } from '@playwright/test';
 import { normaliseKeys } from '../../lib/casing.ts';
 import { parseJsonOrUndefined } from '../../lib/json.ts';
 import type { ObservedResponse } from '../../lib/checks.ts';
@@ -18,18 +18,16 @@ import { paceFor } from './run-pace.ts';
 import { journalCall } from './journal.ts';
 import { recordAnswer, recordRequest } from './replay.ts';
 import { recordCall } from './timing.ts';
+import { step } from './step.ts';
 import type { Exchange, ExchangeLog } from './log.ts';
 import { broken, RateLimited, recordBroken, settingUp } from './prerequisites.ts';
 import type { Auth, RunContext } from './run-context.ts';
+import type { HttpAnswer, HttpTransport, MultipartFile } from './http.ts';
 
 // Its home is the run context (journal.ts, below the client, needs it too); the suites import it from here.
 export type { Auth };
 
-export interface MultipartFile {
-  name: string;
-  mimeType: string;
-  buffer: Buffer;
-}
+export type { MultipartFile };
 
 export interface CallOptions {
   auth?: Auth;
@@ -112,14 +110,14 @@ function extendTestTimeout(waitedMs: number): void {
 }
 
 export class ApiClient {
-  private readonly request: APIRequestContext;
+  private readonly http: HttpTransport;
   private readonly context: RunContext;
   private readonly log: ExchangeLog;
   private readonly steps: boolean;
 
   /** steps: false for worker-scoped setup, which runs outside any test's step tree. */
-  constructor(request: APIRequestContext, context: RunContext, log: ExchangeLog, options: { steps?: boolean } = {}) {
-    this.request = request;
+  constructor(http: HttpTransport, context: RunContext, log: ExchangeLog, options: { steps?: boolean } = {}) {
+    this.http = http;
     this.context = context;
     this.log = log;
     this.steps = options.steps ?? true;
@@ -140,10 +138,7 @@ export class ApiClient {
   async call(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse> {
     const title = `${method} ${path.split('?')[0]}`;
     if (!this.steps) return this.perform(method, path, title, options);
-    // The test's own location for the step: without one, Playwright captures and source-maps a stack
-    // of 50 frames for every call, the largest share of a worker's CPU (issue 42: about 2 s of 11 s).
-    const { file, line, column } = test.info();
-    return test.step(title, () => this.perform(method, path, title, options), { location: { file, line, column } });
+    return step(title, () => this.perform(method, path, title, options));
   }
 
   private authHeaders(auth: Auth): Record<string, string> {
@@ -166,8 +161,7 @@ export class ApiClient {
       data = JSON.stringify(options.json);
       headers['content-type'] ??= 'application/json';
     } else if (options.rawBody !== undefined) {
-      // A Buffer goes out byte for byte: Playwright sends a string under a JSON content type
-      // that does not parse as JSON as a quoted JSON string, so malformed JSON would arrive valid.
+      // Byte for byte, as given: malformed JSON arrives malformed.
       data = typeof options.rawBody === 'string' ? Buffer.from(options.rawBody) : options.rawBody;
       if (options.contentType !== undefined) headers['content-type'] = options.contentType;
     }
@@ -191,21 +185,14 @@ export class ApiClient {
     const replay = recordRequest({ method, url: url.toString(), headers, data, multipart: options.multipart }, this.context.runPrefix, this.steps ? this.log : undefined, index);
     let started = performance.now();
     const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    const send = async (): Promise<{ status: number; headers: Record<string, string>; answer: APIResponse }> => {
+    const send = async (): Promise<{ status: number; headers: Record<string, string>; answer: HttpAnswer }> => {
       // Each sending again is the same call: the exchange shows the last, with the waits before it.
       started = performance.now();
       exchange.sentAt = new Date().toISOString();
       try {
-        const answer = await this.request.fetch(url.toString(), {
-          method,
-          headers,
-          data,
-          multipart: options.multipart,
-          failOnStatusCode: false,
-          maxRedirects: 0,
-          timeout,
-        });
-        return { status: answer.status(), headers: answer.headers(), answer };
+        // No redirect is followed: a 3xx is the target's answer, judged as it came.
+        const answer = await this.http.send({ method, url: url.toString(), headers, body: data, multipart: options.multipart, timeoutMs: timeout });
+        return { status: answer.status, headers: answer.headers, answer };
       } catch (error) {
         exchange.durationMs = Math.round(performance.now() - started);
         recordCall(exchange.durationMs);
@@ -232,17 +219,17 @@ export class ApiClient {
       onHeld: (heldMs) => extendTestTimeout(Math.ceil(heldMs)),
     });
     const response = sent.response.answer;
-    const body = await response.body();
+    const body = response.body;
     exchange.durationMs = Math.round(performance.now() - started);
     recordCall(exchange.durationMs);
-    const responseHeaders = response.headers();
+    const responseHeaders = response.headers;
     const contentType = responseHeaders['content-type'];
     const text = isTextType(contentType) ? body.toString() : undefined;
     const json = text !== undefined && (isJsonType(contentType) || /^\s*[[{"]/.test(text)) ? parseJsonOrUndefined(text) : undefined;
     secrets.addTokensIn(json);
-    recordAnswer(replay, response.status(), responseHeaders, json);
+    recordAnswer(replay, response.status, responseHeaders, json);
     exchange.response = {
-      status: response.status(),
+      status: response.status,
       headers: secrets.redactHeaders(responseHeaders),
       body: recordBody(body, contentType, json),
       size: body.length,
@@ -254,9 +241,9 @@ export class ApiClient {
       throw new RateLimited(cause, sent.gaveUp);
     }
     const normalised = json === undefined ? undefined : normaliseKeys(json);
-    journalCall(this.context, { method, path, auth: options.auth, json: options.json, rawBody: options.rawBody, status: response.status(), data: normalised, headers: responseHeaders });
+    journalCall(this.context, { method, path, auth: options.auth, json: options.json, rawBody: options.rawBody, status: response.status, data: normalised, headers: responseHeaders });
     return {
-      status: response.status(),
+      status: response.status,
       headers: responseHeaders,
       json,
       text,

@@ -1,6 +1,7 @@
 // The suites' `test`: Playwright's, extended with the fixtures every suite uses.
 //   target            (worker) the run context: base URL, keys, async timeout, casing mode
 //   fixtures          (worker) seeded data generators; ids start with this run's prefix
+//   http              (worker) the HTTP transport: kept connections, the run's proxy and TLS settings
 //   api               (test)   the client; its exchange log is attached to the test as dxs-log
 //   registeredCompany (worker) a company registered, Status Registered, with a client token
 //   otherCompany      (worker) a second one, for the checks that one company cannot see another
@@ -18,7 +19,7 @@ import { LOG_ATTACHMENT, newLog, setCurrentLog } from './log.ts';
 import { recordTestStarted, settle, unwrap, type Outcome } from './prerequisites.ts';
 import { runContext, type RunContext } from './run-context.ts';
 import { configuredIdentifierTypes } from './companies-more.ts';
-import { requestNetworkOptions } from './request-network.ts';
+import { HttpTransport } from './http.ts';
 import { HeadStart, type CompanyRole } from './head-start.ts';
 import { recordWorkerStarted, writeWorkerTiming } from './timing.ts';
 import { REPRODUCE_ATTACHMENT, scriptStem, writeReproduction, writeSetupTraffic } from './replay.ts';
@@ -26,6 +27,13 @@ import { REPRODUCE_ATTACHMENT, scriptStem, writeReproduction, writeSetupTraffic 
 const suitesRoot = new URL('../', import.meta.url).pathname;
 
 interface TestFixtures {
+  /**
+   * Playwright's browser-context options, which it merges for every test from 27 option fixtures
+   * (viewport, locale, geolocation...), each set up and torn down as a step whose stack Playwright
+   * captures and source-maps: 58 stacks a test, a fifth of a worker's CPU (issue 42). No suite opens
+   * a browser context, so the merge is left out.
+   */
+  _combinedContextOptions: Record<string, never>;
   api: ApiClient;
   registeredCompany: RegisteredCompany;
   otherCompany: RegisteredCompany;
@@ -34,6 +42,8 @@ interface TestFixtures {
 interface WorkerFixtures {
   target: RunContext;
   fixtures: Fixtures;
+  /** One per worker, shared by its tests and its setup: a test's calls reuse the worker's connections. */
+  http: HttpTransport;
   /** A client for worker-scoped setup: no test steps, its log is not attached to any test. */
   setupApi: ApiClient;
   /** The worker's companies, their register calls sent when the worker starts (head-start.ts). */
@@ -50,6 +60,8 @@ export function registerRole(headStart: HeadStart, setupApi: ApiClient, target: 
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
+  _combinedContextOptions: [{}, { box: true }],
+
   target: [
     async ({}, use) => {
       const context = runContext();
@@ -71,12 +83,19 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: 'worker' },
   ],
 
+  http: [
+    async ({ target }, use) => {
+      const http = new HttpTransport(target.connection);
+      await use(http);
+      await http.close();
+    },
+    { scope: 'worker' },
+  ],
+
   setupApi: [
-    async ({ playwright, target }, use, workerInfo) => {
-      const request = await playwright.request.newContext(requestNetworkOptions(target.baseUrl, target.connection));
+    async ({ http, target }, use, workerInfo) => {
       const log = newLog();
-      await use(new ApiClient(request, target, log, { steps: false }));
-      await request.dispose();
+      await use(new ApiClient(http, target, log, { steps: false }));
       // Only `dxs test` (which alone hands out a secrets file) adds these calls to traffic.har.
       if (target.secretsFile !== undefined) writeSetupTraffic(target, workerInfo.workerIndex, log);
     },
@@ -120,12 +139,12 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   registeredCompany: async ({ registeredCompanyOutcome }, use) => use(unwrap(registeredCompanyOutcome)),
   otherCompany: async ({ otherCompanyOutcome }, use) => use(unwrap(otherCompanyOutcome)),
 
-  api: async ({ request, target }, use, testInfo) => {
+  api: async ({ http, target }, use, testInfo) => {
     recordTestStarted(testInfo);
     const log = newLog();
     setCurrentLog(log);
     try {
-      await use(new ApiClient(request, target, log));
+      await use(new ApiClient(http, target, log));
     } finally {
       setCurrentLog(undefined);
       // A failed or warning test gets a script of curl commands that makes its calls again (issue 43).

@@ -9,3 +9,4 @@ export { runContext, type RunContext } from './run-context.ts';
 export { requirePrerequisites, type PrerequisiteName } from './prerequisites.ts';
 export * as checks from '../../lib/checks.ts';
 export { schema, schemaOfPresentFields, schemaTypes } from './schema-checks.ts';
+export { step } from './step.ts';

@@ -12,6 +12,7 @@ import { BLOCKED_ANNOTATION, rateLimitedBy } from '../../report/root-causes.ts';
 import type { ApiResponse } from './client.ts';
 import { currentLog, type CheckRecord } from './log.ts';
 import { runContext } from './run-context.ts';
+import { step, testLocation } from './step.ts';
 
 export type Level = 'MUST' | 'GUIDE' | 'SECURITY' | 'OBSERVE';
 
@@ -57,10 +58,10 @@ function strictCasing(): 'pascal' | 'camel' | undefined {
 }
 
 /**
- * Runs checks on a response and records the verdict for the requirement. With --casing
+ * Runs checks on a response and records the verdict for the requirement (returned too). With --casing
  * strict-pascal or strict-camel, every JSON body is also held to that casing (CNV-05).
  */
-export async function expectCheck(response: ApiResponse, checks: Check[], options: CheckOptions): Promise<void> {
+export async function expectCheck(response: ApiResponse, checks: Check[], options: CheckOptions): Promise<readonly CheckRecord[]> {
   // A test the gateway blocked that went on (a caught error) judges nothing more.
   const rateLimited = test.info().annotations.find((annotation) => annotation.type === BLOCKED_ANNOTATION && rateLimitedBy({ annotations: [annotation] }));
   if (rateLimited !== undefined) test.info().skip(true, `blocked: ${rateLimited.description ?? 'rate limited by the target'}`);
@@ -68,23 +69,26 @@ export async function expectCheck(response: ApiResponse, checks: Check[], option
   const requirement = requirementById(options.requirement);
   const casing = strictCasing();
   const all = casing !== undefined && response.json !== undefined && typeof response.json === 'object' ? [...checks, casingIs(casing)] : checks;
+  const outcomes = runChecks(response, all);
+  const records = outcomes.map(
+    (outcome): CheckRecord => ({
+      requirement: options.requirement,
+      level,
+      verdict: verdictOf(outcome, level, requirement),
+      basis: requirement?.basis,
+      check: outcome.check,
+      expected: secrets.redactText(outcome.expected),
+      actual: secrets.redactText(outcome.actual),
+      exchange: response.exchange,
+    }),
+  );
+  // A boxed step points a failure at the test's line that asked for the check, but captures a stack
+  // to do so: only a failing check pays for it (issue 42).
+  const failing = records.some((record) => record.verdict === 'failed');
   await test.step(
     `check ${options.requirement}`,
     async () => {
-      const outcomes = runChecks(response, all);
       const log = currentLog();
-      const records = outcomes.map(
-        (outcome): CheckRecord => ({
-          requirement: options.requirement,
-          level,
-          verdict: verdictOf(outcome, level, requirement),
-          basis: requirement?.basis,
-          check: outcome.check,
-          expected: secrets.redactText(outcome.expected),
-          actual: secrets.redactText(outcome.actual),
-          exchange: response.exchange,
-        }),
-      );
       log?.checks.push(...records);
       const statement = requirement?.statement ?? '';
       const basis = describeBasis(requirement);
@@ -109,8 +113,9 @@ export async function expectCheck(response: ApiResponse, checks: Check[], option
       }
       throw new Error(message);
     },
-    { box: true },
+    failing ? { box: true } : { location: testLocation() },
   );
+  return records;
 }
 
 /**
@@ -119,7 +124,7 @@ export async function expectCheck(response: ApiResponse, checks: Check[], option
  */
 export async function observe(requirement: string, observation: string, response?: ApiResponse): Promise<void> {
   const description = secrets.redactText(observation);
-  await test.step(`observe ${requirement}`, async () => {
+  await step(`observe ${requirement}`, async () => {
     currentLog()?.checks.push({ requirement, level: 'OBSERVE', verdict: 'info', check: 'observation', expected: 'not shown by the spec', actual: description, exchange: response?.exchange });
     test.info().annotations.push({ type: 'info', description: `${requirement}: ${description}` });
   });

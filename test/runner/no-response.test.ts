@@ -4,19 +4,19 @@
 import { test, after, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer, type Server, type Socket } from 'node:net';
-import { request as playwrightRequest, type APIRequestContext } from '@playwright/test';
 import { describeNoResponse } from '../../lib/no-response.ts';
 import { renderHtml } from '../../report/html.ts';
 import { renderJunit } from '../../report/junit.ts';
 import { explainUnanswered, noResponseLines } from '../../report/playwright-reporter.ts';
 import { summarise, type Results, type TestRecord } from '../../report/results.ts';
 import { ApiClient } from '../../suites/support/client.ts';
+import { HttpTransport } from '../../suites/support/http.ts';
 import { newLog, type Exchange } from '../../suites/support/log.ts';
 import { runContext } from '../../suites/support/run-context.ts';
 
 const servers: Server[] = [];
 const sockets: Socket[] = [];
-let request: APIRequestContext;
+let http: HttpTransport;
 
 async function listen(onConnection: (socket: Socket) => void): Promise<number> {
   const server = createServer((socket) => {
@@ -39,18 +39,18 @@ async function closedPort(): Promise<number> {
 /** Calls GET /companies/status at the port and returns the recorded exchange and the thrown message. */
 async function callAt(port: number, timeoutMs = 10_000): Promise<{ exchange: Exchange; message: string }> {
   const log = newLog();
-  const client = new ApiClient(request, { ...runContext({}), baseUrl: `http://127.0.0.1:${port}/v1/api` }, log, { steps: false });
+  const client = new ApiClient(http, { ...runContext({}), baseUrl: `http://127.0.0.1:${port}/v1/api` }, log, { steps: false });
   const error = await client.get('/companies/status', { auth: 'apiKey', timeoutMs }).then(() => undefined, (caught: Error) => caught);
   assert.ok(error instanceof Error, 'the call should have failed');
   return { exchange: log.exchanges[0], message: error.message };
 }
 
 before(async () => {
-  request = await playwrightRequest.newContext();
+  http = new HttpTransport(undefined);
 });
 
 after(async () => {
-  await request.dispose();
+  await http.close();
   for (const socket of sockets) socket.destroy();
   await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
 });

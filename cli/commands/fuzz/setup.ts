@@ -3,7 +3,6 @@
 // change the company they are made for, and one document in the first company's inbox, sent
 // electronically by the second, and one it sent itself, so the operations that take an id have
 // something to find.
-import { request } from '@playwright/test';
 import type { Casing } from '../../../lib/casing.ts';
 import type { Target } from '../../../lib/target.ts';
 import { createFixtures } from '../../../fixtures/generators.ts';
@@ -14,7 +13,7 @@ import { newLog } from '../../../suites/support/log.ts';
 import { uploadAndSend } from '../../../suites/support/outbound.ts';
 import { entriesOf, listIncoming } from '../../../suites/support/inbound.ts';
 import { runContext } from '../../../suites/support/run-context.ts';
-import { requestNetworkOptions } from '../../../suites/support/request-network.ts';
+import { HttpTransport } from '../../../suites/support/http.ts';
 
 export interface FuzzData {
   clientToken: string;
@@ -46,8 +45,7 @@ export async function prepareFuzzData(target: Pick<Target, 'baseUrl' | 'apiKey' 
   const context = { ...runContext({ DXS_BASE_URL: target.baseUrl, DXS_API_KEY: target.apiKey, DXS_ASYNC_TIMEOUT: String(asyncTimeoutSeconds), DXS_REPORT_DIR: reportDir }), connection: target.connection };
   const runPrefix = newRunPrefix();
   const fixtures = createFixtures({ runPrefix });
-  // The proxy and the client certificate; the CA bundle is the process's own (see setup-process.ts).
-  const http = await request.newContext(requestNetworkOptions(target.baseUrl, target.connection));
+  const http = new HttpTransport(target.connection);
   try {
     const api = new ApiClient(http, context, newLog(), { steps: false });
     const registering = performance.now();
@@ -75,6 +73,6 @@ export async function prepareFuzzData(target: Pick<Target, 'baseUrl' | 'apiKey' 
       backgroundMs: Math.round(Math.max(registrationMs, deliveryMs)),
     };
   } finally {
-    await http.dispose();
+    await http.close();
   }
 }
