@@ -95,6 +95,18 @@ export function fixtureSpans(steps: readonly TestStep[], runStartMs: number): Re
   return spans;
 }
 
+/**
+ * When a test ended, from its run start: the end of its last step (its after hooks). Playwright's
+ * duration leaves out the worker fixtures the test waited for (they run on their own clock), so a
+ * test that first needs a company would end, by its duration alone, before its body ran.
+ */
+export function testEndMs(result: Pick<TestResult, 'startTime' | 'duration' | 'steps'>, runStartMs: number): number {
+  const startMs = result.startTime.getTime() - runStartMs;
+  let endMs = startMs + Math.max(0, result.duration);
+  for (const step of result.steps) endMs = Math.max(endMs, step.startTime.getTime() - runStartMs + Math.max(0, step.duration));
+  return endMs;
+}
+
 export default class DxsReporter implements Reporter {
   private suite: Suite | undefined;
   private readonly records = new Map<string, TestRecord>();
@@ -171,7 +183,7 @@ export default class DxsReporter implements Reporter {
       worker: result.parallelIndex,
       process: result.workerIndex,
       startMs,
-      endMs: startMs + Math.max(0, result.duration),
+      endMs: testEndMs(result, runStart),
       fixtures: fixtureSpans(result.steps, runStart),
     });
     const log = readLog(result);

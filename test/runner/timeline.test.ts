@@ -4,7 +4,7 @@
 // and the critical path is the chain that ended last.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fixtureSpans } from '../../report/playwright-reporter.ts';
+import { fixtureSpans, testEndMs } from '../../report/playwright-reporter.ts';
 import { addRunPhases, criticalPath, criticalPathLine, layoutTimeline, workerTimeLine, workerTimeSummary, type RecordedRun, type RunTimeline } from '../../report/timeline.ts';
 import { renderTimeline } from '../../report/timeline-html.ts';
 
@@ -121,4 +121,7 @@ test('the fixtures of a test are its outermost fixture steps of the before hooks
     step('After Hooks', 'hook', 1000, 300, [step('Fixture "api"', 'fixture', 1000, 300)]),
   ];
   assert.deepEqual(fixtureSpans(steps, 1_000_000), [{ name: 'registeredCompanyOutcome', startMs: 10, endMs: 810 }]);
+  // Playwright's duration leaves out the 800 ms of the worker fixture: the test ends with its after hooks, at 1300 ms.
+  assert.equal(testEndMs({ startTime: at(0), duration: 500, steps }, 1_000_000), 1300);
+  assert.equal(testEndMs({ startTime: at(0), duration: 2000, steps }, 1_000_000), 2000);
 });
