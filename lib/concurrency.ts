@@ -78,3 +78,12 @@ export function chooseWorkers(input: ConcurrencyInput): ConcurrencyChoice {
   const measured = `target latency ${Math.max(0, input.latencyMs).toFixed(0)} ms${input.backgroundDelayMs === undefined ? '' : `, background step ${input.backgroundAtLeast === true ? 'over ' : ''}${Math.round(input.backgroundDelayMs)} ms`}`;
   return { workers, reason: `${measured}: ${decided}` };
 }
+
+/** Runs work for each item, at most `limit` at a time, in the items' order of starting; resolves when all have ended. */
+export async function forEachAtOnce<T>(items: readonly T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length) await work(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
+}
