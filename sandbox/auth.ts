@@ -25,11 +25,21 @@ function checkApiKey(context: SandboxContext, request: FastifyRequest): string {
   return apiKey.Key;
 }
 
-/** Faults auth-not-enforced and apikey-as-client-token act for the latest company (of the key, if one is given). */
-function latestCompany(context: SandboxContext, apiKey?: string): Company | undefined {
+/** Faults auth-not-enforced and apikey-as-client-token act for the latest company (of the key, of the country, if one is given). */
+function latestCompany(context: SandboxContext, apiKey?: string, countryCode?: string): Company | undefined {
   let latest: Company | undefined;
-  for (const company of context.store.liveCompanies()) if (apiKey === undefined || company.ApiKey === apiKey) latest = company;
+  for (const company of context.store.liveCompanies()) if ((apiKey === undefined || company.ApiKey === apiKey) && (countryCode === undefined || company.Fields.CountryCode === countryCode)) latest = company;
   return latest;
+}
+
+/**
+ * Fault empty-header-on-provider-a acts for the latest company onboarded with provider A, else the latest
+ * Swedish one: the calls serve only those, so the door it opens answers 2xx whatever the order of registrations.
+ */
+function providerACompany(context: SandboxContext): Company | undefined {
+  let onboarded: Company | undefined;
+  for (const company of context.store.liveCompanies()) if (company.ProviderA !== undefined) onboarded = company;
+  return onboarded ?? latestCompany(context, undefined, 'SE');
 }
 
 /** The route a request reached, as "METHOD /path" under the API prefix: the access faults (issue 40) open one door each. */
@@ -62,7 +72,7 @@ export function authenticateClientToken(context: SandboxContext, request: Fastif
     const apiKey = header(request, 'apikey');
     const company = hasFault(context, 'auth-not-enforced') ? latestCompany(context)
       : apiKey !== undefined && context.store.apiKeys.has(apiKey) && accessFault(context, request, 'apikey-acts-as-company') ? latestCompany(context, apiKey)
-        : request.headers.clienttoken === '' && accessFault(context, request, 'empty-header-on-provider-a') ? latestCompany(context)
+        : request.headers.clienttoken === '' && accessFault(context, request, 'empty-header-on-provider-a') ? providerACompany(context)
           : undefined;
     if (company === undefined) throw new ApiError(401, 'clientTokenMissing');
     request.auth = { apiKey: company.ApiKey, company };

@@ -115,7 +115,7 @@ export const FAULTS: Record<string, string> = {
   'expired-token-accepted-on-send': 'an expired client token is still accepted on upload and send',
   'revoked-token-accepted-on-provider-a': 'a revoked client token is still accepted on the provider A calls',
   'unknown-token-on-identifiers': 'a ClientToken the service never issued acts for the latest company on add identifier',
-  'empty-header-on-provider-a': 'an empty ClientToken header acts for the latest company on the provider A calls',
+  'empty-header-on-provider-a': 'an empty ClientToken header acts for the latest company onboarded with provider A (else the latest Swedish one) on the provider A calls',
   'outbound-download-unauthenticated': 'the outbound download serves any document to a call with no credential',
   'inbound-filename-header-injection': 'the inbound download decodes the file name\'s escapes and writes it raw: lines after a CRLF (%0D%0A) in it become headers',
   'deep-nesting-500': 'a JSON body nested deeper than 10 000 levels is answered 500 (a parser without a bound)',
