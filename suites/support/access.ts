@@ -2,8 +2,7 @@
 // credential forms of the matrix (a revoked, an expired and a search token, made once and bounded
 // by the async timeout), an upload and a sent document; and a receiving company with a real
 // inbound document sent by the first.
-import { createFixtures, deriveSeed, fixtureFile, type Fixtures } from '../../fixtures/index.ts';
-import { configuredIdentifierTypes } from './companies-more.ts';
+import { fixtureFile, type Fixtures } from '../../fixtures/index.ts';
 import type { ApiClient, ApiResponse } from './client.ts';
 import { createClientToken, registerCompany, revokeClientToken, SetupFailed, untilTokenRefused, type RegisteredCompany } from './companies.ts';
 import { deliverInvoice, markedInvoice, registerReceivingCompany } from './inbound.ts';
@@ -71,11 +70,6 @@ async function accessSetting(api: ApiClient, target: RunContext, fixtures: Fixtu
   };
 }
 
-/** The access setting's own data: seeded apart from the worker's stream, its ids under a prefix of their own. */
-function accessFixtures(target: RunContext, workerIndex: number): Fixtures {
-  return createFixtures({ seed: deriveSeed(target.seed, `w${workerIndex}:access`), runPrefix: `${target.runPrefix}-w${workerIndex}a`, identifierTypes: configuredIdentifierTypes() });
-}
-
 /** Company B's real objects, and the third company C that reads them. */
 export interface Foreign {
   /** B: the receiving company of the access setting, which also sent a document of its own. */
@@ -108,25 +102,8 @@ async function foreignSetting(api: ApiClient, target: RunContext, fixtures: Fixt
  * The access suites' fixtures, merged into the one pool of every suite (suite-test.ts): a pool of
  * their own would give their tests workers of their own, started and set up again (issue 27).
  */
-export const test = base.extend<{ access: AccessSetting; accessInbox: AccessInbox; foreign: Foreign }, { accessStart: Promise<Outcome<AccessSetting>> | undefined; accessOutcome: Outcome<AccessSetting>; accessInboxOutcome: Outcome<AccessInbox>; foreignOutcome: Outcome<Foreign> }>({
-  // The access setting's chain (a company registered, tokens revoked and expired, a document sent)
-  // takes seconds of background work on a staging: started when the worker starts, it runs while the
-  // worker's first tests do, instead of holding up the first access test (issue 42). Its data comes
-  // from a stream of its own, so the worker's other data is drawn as before, whatever the timing.
-  accessStart: [
-    async ({ setupApi, target }, use, workerInfo) => {
-      const selected = (target.grep === undefined || target.grep === '') && (target.areas.length === 0 || target.areas.includes('access'));
-      const started = selected ? settle(() => accessSetting(setupApi, target, accessFixtures(target, workerInfo.workerIndex))) : undefined;
-      // Handled here too: an error is the access tests' to show (accessOutcome awaits it), not an
-      // unhandled rejection failing whichever test runs when it comes.
-      started?.catch(() => undefined);
-      await use(started);
-      // Before the worker's client is closed: no call of the setting is left in flight.
-      await started?.catch(() => undefined);
-    },
-    { scope: 'worker', auto: true },
-  ],
-  accessOutcome: [async ({ accessStart, setupApi, target }, use, workerInfo) => use(await (accessStart ?? settle(() => accessSetting(setupApi, target, accessFixtures(target, workerInfo.workerIndex))))), { scope: 'worker' }],
+export const test = base.extend<{ access: AccessSetting; accessInbox: AccessInbox; foreign: Foreign }, { accessOutcome: Outcome<AccessSetting>; accessInboxOutcome: Outcome<AccessInbox>; foreignOutcome: Outcome<Foreign> }>({
+  accessOutcome: [async ({ setupApi, target, fixtures }, use) => use(await settle(() => accessSetting(setupApi, target, fixtures))), { scope: 'worker' }],
   accessInboxOutcome: [
     async ({ setupApi, target, fixtures, accessOutcome }, use) => {
       await use(await settle(async () => {

@@ -4,7 +4,6 @@
 // instead of waiting out the async timeout again. A blocked test ends at once, skipped by
 // Playwright (a failure would cost a new worker process per test) with a `blocked` annotation
 // carrying the root cause; the reporter turns that into the verdict blocked.
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { test, type TestInfo } from '@playwright/test';
@@ -82,16 +81,12 @@ export function recordBroken(cause: RootCause): RootCause {
   return redacted;
 }
 
-/**
- * Worker fixtures set up inside settle(); there no test can be skipped, so broken() throws instead.
- * Per chain of calls, not a count for the process: a setup started in the background (access.ts)
- * runs beside tests, whose own broken() must still skip them.
- */
-const settling = new AsyncLocalStorage<true>();
+/** Worker fixtures set up inside settle(); there no test can be skipped, so broken() throws instead. */
+let settling = 0;
 
 /** Whether a worker fixture is being set up (settle), where no test can be skipped. */
 export function settingUp(): boolean {
-  return settling.getStore() === true;
+  return settling > 0;
 }
 
 /**
@@ -100,7 +95,7 @@ export function settingUp(): boolean {
  * requirement failed, and what it blocked apart.
  */
 export function broken(cause: RootCause): never {
-  if (settingUp()) throw new PrerequisiteBroken(cause);
+  if (settling > 0) throw new PrerequisiteBroken(cause);
   const info = test.info();
   if (info.tags.includes(`@${cause.requirement}`)) {
     const requirement = requirementById(cause.requirement);
@@ -123,7 +118,7 @@ export function recordTestStarted(info: TestInfo): void {
 
 /** The running test's time, for a wait inside it; none inside a worker fixture, which has a timeout of its own. */
 export function runningTestTime(): TestTime | undefined {
-  if (settingUp() || testStarted === undefined) return undefined;
+  if (settling > 0 || testStarted === undefined) return undefined;
   let info: TestInfo;
   try {
     info = test.info();
@@ -146,11 +141,14 @@ export type Outcome<T> = { value: T } | { cause: RootCause };
 
 /** Sets up a worker fixture's value, keeping a broken prerequisite as its outcome instead of throwing. */
 export async function settle<T>(setup: () => Promise<T>): Promise<Outcome<T>> {
+  settling++;
   try {
-    return { value: await settling.run(true, setup) };
+    return { value: await setup() };
   } catch (error) {
     if (error instanceof PrerequisiteBroken) return { cause: error.rootCause };
     throw error;
+  } finally {
+    settling--;
   }
 }
 
