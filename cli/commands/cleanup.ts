@@ -7,6 +7,7 @@ import { setMaxListeners } from 'node:events';
 import { API_KEY_HEADER } from '../../lib/defaults.ts';
 import { secrets } from '../../lib/redact.ts';
 import { flatHeaders, send, type Connection } from '../../lib/transport.ts';
+import { forEachAtOnce } from '../../lib/concurrency.ts';
 import type { CleanupCompany, CleanupReport } from '../../report/cleanup.ts';
 import {
   appendJournal, JOURNAL_LINES_FILE, readJournal, writeJournal, type Journal, type JournalCompany, type KeyLabel,
@@ -74,47 +75,43 @@ export async function deleteCompanies(companies: readonly JournalCompany[], opti
   const deleted: CleanupCompany[] = [];
   const left: CleanupCompany[] = [];
   const stopped = new Map<KeyLabel, string>();
-  const queue = [...companies];
   const budget = options.gateway === undefined ? undefined : budgetFor(options.gateway);
   const gate = options.gateway?.gate ?? gateFor({});
   const pacer = options.gateway?.gate === undefined ? pacerFor({ maxRps: options.gateway?.maxRps }) : undefined;
   // Behind a gateway the run met, the parallel deletes leave a little apart, as the head start does:
   // all at once, each one in flight when the first 429 comes back meets the gateway too.
   const spread = options.gateway?.gate?.met === true;
-  const worker = async (): Promise<void> => {
-    for (let company = queue.shift(); company !== undefined; company = queue.shift()) {
-      const entry = shown(company);
-      const apiKey = options.keys[company.key];
-      const stop = stopped.get(company.key);
-      if (company.key === 'apiKeyWithoutDelete' && isSharedErpId(company.ErpId)) {
-        left.push({ ...entry, reason: 'the one company every run registers again under the key without DeleteRegistration (its ErpId derives from the key\'s fingerprint): kept on purpose, it does not add up' });
-      } else if (apiKey === undefined) {
-        left.push({ ...entry, reason: company.key === 'other' ? 'registered under an API key dxs was not given' : `no ${company.key === 'apiKey' ? '--api-key' : '--api-key-without-delete'} configured to delete it with` });
-      } else if (stop !== undefined) {
-        left.push({ ...entry, reason: stop });
-      } else if (options.signal?.aborted) {
-        left.push({ ...entry, reason: 'the cleanup was interrupted' });
-      } else if (Date.now() >= deadline) {
-        left.push({ ...entry, reason: `the cleanup's deadline of ${Math.round((options.deadlineMs ?? CLEANUP_DEADLINE_MS) / 1000)} s passed` });
-      } else {
-        try {
-          const sendDelete = () => deleteOne(options.baseUrl, apiKey, company.ErpId, Math.min(REQUEST_TIMEOUT_MS, Math.max(1, deadline - Date.now())), options.signal, options.connection ?? { insecure: false });
-          const answer = budget === undefined ? { response: await sendDelete(), gaveUp: undefined } : await sendThroughGateway({ endpoint: 'POST /companies/delete', send: sendDelete, pacer, gate, budget, start: spread });
-          const status = answer.response.status;
-          const reason = answer.gaveUp !== undefined ? `rate limited by the target: POST /companies/delete answered ${answer.gaveUp} after the run's budget of waiting was spent` : stopReason(status);
-          if (status === 200 || status === 202) deleted.push({ ...entry, status });
-          else if (reason !== undefined) {
-            stopped.set(company.key, reason);
-            left.push({ ...entry, status, reason });
-          } else left.push({ ...entry, status, reason: `POST /companies/delete answered ${status}` });
-        } catch (error) {
-          const cause = (error as Error & { cause?: Error }).cause?.message ?? (error as Error).message;
-          left.push({ ...entry, reason: secrets.redactText(`no answer: ${options.signal?.aborted ? 'the cleanup was interrupted' : cause}`) });
-        }
+  await forEachAtOnce(companies, options.concurrency ?? CLEANUP_CONCURRENCY, async (company) => {
+    const entry = shown(company);
+    const apiKey = options.keys[company.key];
+    const stop = stopped.get(company.key);
+    if (company.key === 'apiKeyWithoutDelete' && isSharedErpId(company.ErpId)) {
+      left.push({ ...entry, reason: 'the one company every run registers again under the key without DeleteRegistration (its ErpId derives from the key\'s fingerprint): kept on purpose, it does not add up' });
+    } else if (apiKey === undefined) {
+      left.push({ ...entry, reason: company.key === 'other' ? 'registered under an API key dxs was not given' : `no ${company.key === 'apiKey' ? '--api-key' : '--api-key-without-delete'} configured to delete it with` });
+    } else if (stop !== undefined) {
+      left.push({ ...entry, reason: stop });
+    } else if (options.signal?.aborted) {
+      left.push({ ...entry, reason: 'the cleanup was interrupted' });
+    } else if (Date.now() >= deadline) {
+      left.push({ ...entry, reason: `the cleanup's deadline of ${Math.round((options.deadlineMs ?? CLEANUP_DEADLINE_MS) / 1000)} s passed` });
+    } else {
+      try {
+        const sendDelete = () => deleteOne(options.baseUrl, apiKey, company.ErpId, Math.min(REQUEST_TIMEOUT_MS, Math.max(1, deadline - Date.now())), options.signal, options.connection ?? { insecure: false });
+        const answer = budget === undefined ? { response: await sendDelete(), gaveUp: undefined } : await sendThroughGateway({ endpoint: 'POST /companies/delete', send: sendDelete, pacer, gate, budget, start: spread });
+        const status = answer.response.status;
+        const reason = answer.gaveUp !== undefined ? `rate limited by the target: POST /companies/delete answered ${answer.gaveUp} after the run's budget of waiting was spent` : stopReason(status);
+        if (status === 200 || status === 202) deleted.push({ ...entry, status });
+        else if (reason !== undefined) {
+          stopped.set(company.key, reason);
+          left.push({ ...entry, status, reason });
+        } else left.push({ ...entry, status, reason: `POST /companies/delete answered ${status}` });
+      } catch (error) {
+        const cause = (error as Error & { cause?: Error }).cause?.message ?? (error as Error).message;
+        left.push({ ...entry, reason: secrets.redactText(`no answer: ${options.signal?.aborted ? 'the cleanup was interrupted' : cause}`) });
       }
     }
-  };
-  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? CLEANUP_CONCURRENCY) }, worker));
+  });
   return { deleted, left };
 }
 

@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { brotliDecompress, gunzip, inflate, type InputType, type ZlibOptions } from 'node:zlib';
 import { Agent, ProxyAgent, request, type Dispatcher } from 'undici';
 import { proxyAuthorization } from '../../lib/proxy.ts';
-import { tlsOptionsOf, type Connection } from '../../lib/transport.ts';
+import { flatHeaders, tlsOptionsOf, type Connection } from '../../lib/transport.ts';
 
 export interface MultipartFile {
   name: string;
@@ -85,14 +85,6 @@ export function multipartBody(fields: Record<string, string | MultipartFile>): {
   return { contentType: `multipart/form-data; boundary=${boundary}`, body: Buffer.concat(parts) };
 }
 
-function flat(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const result: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined) result[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return result;
-}
-
 /** A transport failure as one line that names its cause the way lib/no-response.ts reads it (the errno name, a timeout). */
 function failureMessage(error: unknown, timedOut: boolean, timeoutMs: number): string {
   if (timedOut) return `Timeout ${timeoutMs}ms exceeded`;
@@ -142,7 +134,8 @@ export class HttpTransport {
     try {
       const answer = await request(input.url, { method: input.method as Dispatcher.HttpMethod, headers, body, dispatcher: this.dispatcher, signal: controller.signal });
       const raw = Buffer.from(await answer.body.arrayBuffer());
-      const answerHeaders = flat(answer.headers);
+      // undici names them in lower case, as node:http does.
+      const answerHeaders = flatHeaders(answer.headers);
       // Only a coding the call asked for is undone: one it did not ask for is shown as it came.
       const asked = Object.entries(headers).some(([name, value]) => name.toLowerCase() === 'accept-encoding' && value !== '');
       return { status: answer.statusCode, headers: answerHeaders, body: asked ? await decoded(raw, answerHeaders['content-encoding']) : raw };
