@@ -190,6 +190,6 @@ for (const operation of ACCESS_OPERATIONS) {
   const title = `${operation.endpoint} is refused with every credential form that is no credential for it`;
   const details = { tag: tags('access', ...requirementsOf(operation), ...(operation.endpoint in EFFECTS ? ['ACC-19'] : [])) };
   // Only the inbox rows ask for the inbox: a worker that runs none of them never delivers its invoice (issue 42).
-  if (INBOX_ROWS.has(operation.endpoint)) test(title, details, async ({ api, target, fixtures, access, accessInboxOutcome }) => row({ api, target, fixtures, access }, unwrap(accessInboxOutcome)));
+  if (INBOX_ROWS.has(operation.endpoint)) test(title, details, async ({ api, target, fixtures, accessInboxOutcome, access }) => row({ api, target, fixtures, access }, unwrap(accessInboxOutcome)));
   else test(title, details, async ({ api, target, fixtures, access }) => row({ api, target, fixtures, access }, undefined));
 }

@@ -44,8 +44,13 @@ async function expiredToken(api: ApiClient, target: RunContext, company: Registe
 }
 
 async function accessSetting(api: ApiClient, target: RunContext, fixtures: Fixtures): Promise<AccessSetting> {
+  // The search token needs no company: asked for while the company registers.
+  const searchAnswered = beside(api.post('/clienttokens/createsearchtoken', { auth: 'apiKey', json: { SearchId: fixtures.searchId() } }));
   // Its own company: cells answered 2xx (both headers, an open reading of rule 7) change only it.
-  const company = await registerCompany(api, target, fixtures.company('SE'));
+  const company = await registerCompany(api, target, fixtures.company('SE')).catch(async (error: unknown) => {
+    await Promise.allSettled([searchAnswered]);
+    throw error;
+  });
   // The expired token first: its two seconds run while the rest is made.
   const validTo = new Date(Date.now() + 2_000);
   const expired = expiredToken(api, target, company, validTo, createClientToken(api, company.erpId, { ValidTo: validTo.toISOString() }));
@@ -56,7 +61,7 @@ async function accessSetting(api: ApiClient, target: RunContext, fixtures: Fixtu
     await untilTokenRefused(api, target, token);
     return token;
   })();
-  const searchAnswer = await api.post('/clienttokens/createsearchtoken', { auth: 'apiKey', json: { SearchId: fixtures.searchId() } });
+  const searchAnswer = await searchAnswered;
   const search = typeof searchAnswer.data?.Token === 'string' ? (searchAnswer.data.Token as string) : { missing: `no search token could be created (${searchAnswer.status})` };
   const spare = (await createClientToken(api, company.erpId)).token ?? company.token;
   const sent = await sentDocument(api, fixtures, company.token, 'PDF');
@@ -85,9 +90,8 @@ export interface Foreign {
   reader: RegisteredCompany;
 }
 
-async function foreignSetting(api: ApiClient, target: RunContext, fixtures: Fixtures, access: AccessSetting, inbox: AccessInbox): Promise<Foreign> {
+async function foreignSetting(api: ApiClient, target: RunContext, fixtures: Fixtures, access: AccessSetting, inbox: AccessInbox, readerPromise: Promise<RegisteredCompany>): Promise<Foreign> {
   const holder = inbox.company;
-  const readerPromise = registerCompany(api, target, fixtures.company('SE'));
   const marker = `${fixtures.sendDocument('PDF', { documentUri: 'pending' }).Document.ErpDocumentId}-foreign`;
   const upload = await uploadFile(api, holder.token, { name: `${marker}.xml`, mimeType: fixtureFile('invoice.xml').contentType, buffer: markedInvoice(marker) });
   if (upload.reference === undefined) throw new SetupFailed(`company B could not upload: ${upload.response.status}`);
@@ -98,31 +102,91 @@ async function foreignSetting(api: ApiClient, target: RunContext, fixtures: Fixt
   return { holder, uploadReference: upload.reference, marker, documentId: sent.documentId, inboundId: delivery.entry.Id, inboundMarker: delivery.marker, reader: await readerPromise };
 }
 
+/** A setting's call started beside another: judged where it is awaited, never an unhandled rejection meanwhile. */
+function beside<T>(work: Promise<T>): Promise<T> {
+  work.catch(() => undefined);
+  return work;
+}
+
+/** The outcome of `first`; when it is broken or throws, `work` is settled before: no call of a failed setting is left in flight. */
+async function before<T>(first: Promise<Outcome<T>>, work: Promise<unknown>): Promise<Outcome<T>> {
+  let outcome: Outcome<T>;
+  try {
+    outcome = await first;
+  } catch (error) {
+    await Promise.allSettled([work]);
+    throw error;
+  }
+  if ('cause' in outcome) await Promise.allSettled([work]);
+  return outcome;
+}
+
+/**
+ * The worker's access settings, each made once, when a test first asks for it (so a worker that
+ * runs no inbox row delivers no invoice). What a setting needs that waits on no other is started
+ * beside it: the inbox's receiving company registers while the sender's setting is made, and the
+ * foreign setting's reader while both are. Each chain waits a registration's background work, so
+ * side by side they take the longest one, not the sum (issue 42). Every call is made inside the
+ * settle() of the fixture that asked, before its test runs, as before.
+ */
+class AccessWork {
+  private setting?: Promise<Outcome<AccessSetting>>;
+  private inbox?: Promise<Outcome<AccessInbox>>;
+  private foreign?: Promise<Outcome<Foreign>>;
+
+  private readonly api: ApiClient;
+  private readonly target: RunContext;
+  private readonly fixtures: Fixtures;
+
+  constructor(api: ApiClient, target: RunContext, fixtures: Fixtures) {
+    this.api = api;
+    this.target = target;
+    this.fixtures = fixtures;
+  }
+
+  accessOutcome(): Promise<Outcome<AccessSetting>> {
+    return (this.setting ??= settle(() => accessSetting(this.api, this.target, this.fixtures)));
+  }
+
+  accessInboxOutcome(): Promise<Outcome<AccessInbox>> {
+    return (this.inbox ??= settle(async () => {
+      const receiving = beside(registerReceivingCompany(this.api, this.target, this.fixtures, 'access'));
+      const sender = unwrap(await before(this.accessOutcome(), receiving)).company;
+      const company = await receiving;
+      const delivery = await deliverInvoice(this.api, this.target, this.fixtures, sender, company);
+      return { company, documentId: delivery.entry.Id };
+    }));
+  }
+
+  foreignOutcome(): Promise<Outcome<Foreign>> {
+    return (this.foreign ??= settle(async () => {
+      const reader = beside(registerCompany(this.api, this.target, this.fixtures.company('SE')));
+      const access = unwrap(await before(this.accessOutcome(), reader));
+      // B's two deliveries go one after the other: each first marks handled what the inbox holds, so
+      // this one, made beside the inbox's, could mark the other's document (or its own) handled.
+      const inbox = unwrap(await before(this.accessInboxOutcome(), reader));
+      try {
+        return await foreignSetting(this.api, this.target, this.fixtures, access, inbox, reader);
+      } catch (error) {
+        await Promise.allSettled([reader]);
+        throw error;
+      }
+    }));
+  }
+}
+
 /**
  * The access suites' fixtures, merged into the one pool of every suite (suite-test.ts): a pool of
- * their own would give their tests workers of their own, started and set up again (issue 27).
+ * their own would give their tests workers of their own, started and set up again (issue 27). A
+ * test that needs the inbox or the foreign setting names it before `access`: Playwright sets up a
+ * test's fixtures in the order it names them, and the first starts the settings side by side.
  */
-export const test = base.extend<{ access: AccessSetting; accessInbox: AccessInbox; foreign: Foreign }, { accessOutcome: Outcome<AccessSetting>; accessInboxOutcome: Outcome<AccessInbox>; foreignOutcome: Outcome<Foreign> }>({
-  accessOutcome: [async ({ setupApi, target, fixtures }, use) => use(await settle(() => accessSetting(setupApi, target, fixtures))), { scope: 'worker' }],
-  accessInboxOutcome: [
-    async ({ setupApi, target, fixtures, accessOutcome }, use) => {
-      await use(await settle(async () => {
-        const sender = unwrap(accessOutcome).company;
-        const company = await registerReceivingCompany(setupApi, target, fixtures, 'access');
-        const delivery = await deliverInvoice(setupApi, target, fixtures, sender, company);
-        return { company, documentId: delivery.entry.Id };
-      }));
-    },
-    { scope: 'worker' },
-  ],
-  foreignOutcome: [
-    async ({ setupApi, target, fixtures, accessOutcome, accessInboxOutcome }, use) => {
-      await use(await settle(() => foreignSetting(setupApi, target, fixtures, unwrap(accessOutcome), unwrap(accessInboxOutcome))));
-    },
-    { scope: 'worker' },
-  ],
+export const test = base.extend<{ access: AccessSetting; accessInbox: AccessInbox; foreign: Foreign }, { accessWork: AccessWork; accessOutcome: Outcome<AccessSetting>; accessInboxOutcome: Outcome<AccessInbox>; foreignOutcome: Outcome<Foreign> }>({
+  accessWork: [async ({ setupApi, target, fixtures }, use) => use(new AccessWork(setupApi, target, fixtures)), { scope: 'worker' }],
+  accessOutcome: [async ({ accessWork }, use) => use(await accessWork.accessOutcome()), { scope: 'worker' }],
+  accessInboxOutcome: [async ({ accessWork }, use) => use(await accessWork.accessInboxOutcome()), { scope: 'worker' }],
+  foreignOutcome: [async ({ accessWork }, use) => use(await accessWork.foreignOutcome()), { scope: 'worker' }],
   access: async ({ accessOutcome }, use) => use(unwrap(accessOutcome)),
   accessInbox: async ({ accessInboxOutcome }, use) => use(unwrap(accessInboxOutcome)),
   foreign: async ({ foreignOutcome }, use) => use(unwrap(foreignOutcome)),
 });
-
