@@ -43,14 +43,34 @@ async function expiredToken(api: ApiClient, target: RunContext, company: Registe
   return token;
 }
 
+/** A setting's call started beside another: judged where it is awaited, never an unhandled rejection meanwhile. */
+function beside<T>(work: Promise<T>): Promise<T> {
+  work.catch(() => undefined);
+  return work;
+}
+
+/** The value of `first`; when it throws, `work` (started beside it) is settled before: no call of a failed setting is left in flight. */
+async function settledBeside<T>(first: Promise<T>, work: Promise<unknown>): Promise<T> {
+  try {
+    return await first;
+  } catch (error) {
+    await Promise.allSettled([work]);
+    throw error;
+  }
+}
+
+/** A worker setting's value, as unwrap() gives it; when the setting is broken, `work` is settled before. */
+async function unwrapBeside<T>(setting: Promise<Outcome<T>>, work: Promise<unknown>): Promise<T> {
+  const outcome = await settledBeside(setting, work);
+  if ('cause' in outcome) await Promise.allSettled([work]);
+  return unwrap(outcome);
+}
+
 async function accessSetting(api: ApiClient, target: RunContext, fixtures: Fixtures): Promise<AccessSetting> {
   // The search token needs no company: asked for while the company registers.
   const searchAnswered = beside(api.post('/clienttokens/createsearchtoken', { auth: 'apiKey', json: { SearchId: fixtures.searchId() } }));
   // Its own company: cells answered 2xx (both headers, an open reading of rule 7) change only it.
-  const company = await registerCompany(api, target, fixtures.company('SE')).catch(async (error: unknown) => {
-    await Promise.allSettled([searchAnswered]);
-    throw error;
-  });
+  const company = await settledBeside(registerCompany(api, target, fixtures.company('SE')), searchAnswered);
   // The expired token first: its two seconds run while the rest is made.
   const validTo = new Date(Date.now() + 2_000);
   const expired = expiredToken(api, target, company, validTo, createClientToken(api, company.erpId, { ValidTo: validTo.toISOString() }));
@@ -102,25 +122,6 @@ async function foreignSetting(api: ApiClient, target: RunContext, fixtures: Fixt
   return { holder, uploadReference: upload.reference, marker, documentId: sent.documentId, inboundId: delivery.entry.Id, inboundMarker: delivery.marker, reader: await readerPromise };
 }
 
-/** A setting's call started beside another: judged where it is awaited, never an unhandled rejection meanwhile. */
-function beside<T>(work: Promise<T>): Promise<T> {
-  work.catch(() => undefined);
-  return work;
-}
-
-/** The outcome of `first`; when it is broken or throws, `work` is settled before: no call of a failed setting is left in flight. */
-async function before<T>(first: Promise<Outcome<T>>, work: Promise<unknown>): Promise<Outcome<T>> {
-  let outcome: Outcome<T>;
-  try {
-    outcome = await first;
-  } catch (error) {
-    await Promise.allSettled([work]);
-    throw error;
-  }
-  if ('cause' in outcome) await Promise.allSettled([work]);
-  return outcome;
-}
-
 /**
  * The worker's access settings, each made once, when a test first asks for it (so a worker that
  * runs no inbox row delivers no invoice). What a setting needs that waits on no other is started
@@ -151,7 +152,7 @@ class AccessWork {
   accessInboxOutcome(): Promise<Outcome<AccessInbox>> {
     return (this.inbox ??= settle(async () => {
       const receiving = beside(registerReceivingCompany(this.api, this.target, this.fixtures, 'access'));
-      const sender = unwrap(await before(this.accessOutcome(), receiving)).company;
+      const sender = (await unwrapBeside(this.accessOutcome(), receiving)).company;
       const company = await receiving;
       const delivery = await deliverInvoice(this.api, this.target, this.fixtures, sender, company);
       return { company, documentId: delivery.entry.Id };
@@ -161,16 +162,11 @@ class AccessWork {
   foreignOutcome(): Promise<Outcome<Foreign>> {
     return (this.foreign ??= settle(async () => {
       const reader = beside(registerCompany(this.api, this.target, this.fixtures.company('SE')));
-      const access = unwrap(await before(this.accessOutcome(), reader));
+      const access = await unwrapBeside(this.accessOutcome(), reader);
       // B's two deliveries go one after the other: each first marks handled what the inbox holds, so
       // this one, made beside the inbox's, could mark the other's document (or its own) handled.
-      const inbox = unwrap(await before(this.accessInboxOutcome(), reader));
-      try {
-        return await foreignSetting(this.api, this.target, this.fixtures, access, inbox, reader);
-      } catch (error) {
-        await Promise.allSettled([reader]);
-        throw error;
-      }
+      const inbox = await unwrapBeside(this.accessInboxOutcome(), reader);
+      return settledBeside(foreignSetting(this.api, this.target, this.fixtures, access, inbox, reader), reader);
     }));
   }
 }
