@@ -79,11 +79,13 @@ function recordBody(body: Buffer | string | undefined, contentType: string | und
     if (body.length > LARGE_BODY_BYTES) {
       // Redacting every value of a body of megabytes (a 500000-SSN lookup) takes seconds. Only the
       // shown head is redacted, with a margin, so a secret cut by the limit is still replaced whole.
-      const text = JSON.stringify(json);
+      // A request's body is already its JSON text: serialised once, not again for the report.
+      const text = typeof body === 'string' ? body : JSON.stringify(json);
       return `${secrets.redactText(text.slice(0, RECORDED_BODY_LIMIT + 1024)).slice(0, RECORDED_BODY_LIMIT)}… (${text.length} characters)`;
     }
-    const serialised = JSON.stringify(secrets.redactValue(json));
-    return serialised.length > RECORDED_BODY_LIMIT ? secrets.redactText(truncate(serialised, RECORDED_BODY_LIMIT)) : secrets.redactValue(json);
+    const redacted = secrets.redactValue(json);
+    const serialised = JSON.stringify(redacted);
+    return serialised.length > RECORDED_BODY_LIMIT ? secrets.redactText(truncate(serialised, RECORDED_BODY_LIMIT)) : redacted;
   }
   if (!isTextType(contentType)) return `(${body.length} bytes of ${contentType})`;
   return secrets.redactText(truncate(body.toString(), RECORDED_BODY_LIMIT));

@@ -41,11 +41,25 @@ let sequence = 0;
 /** Deeper than this, a body is a test of the target's parser (JSON nested 10000 deep), not data to reuse. */
 const DEPTH_LIMIT = 32;
 
-function leaves(value: unknown, path: Array<string | number>, visit: (path: Array<string | number>, leaf: string | number | boolean | null) => void): void {
-  if (path.length > DEPTH_LIMIT) return;
-  if (Array.isArray(value)) value.forEach((item, index) => leaves(item, [...path, index], visit));
-  else if (typeof value === 'object' && value !== null) for (const [key, inner] of Object.entries(value)) leaves(inner, [...path, key], visit);
-  else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null) visit(path, value);
+/**
+ * Past this many leaves a body is a test of the target's limits (500000 SSNs, arrays of 100000),
+ * whose values no later call reuses: the walk stops there (it took 0.3 s of a worker's CPU).
+ */
+const LEAVES_LIMIT = 20_000;
+
+function leaves(value: unknown, path: Array<string | number>, visit: (path: Array<string | number>, leaf: string | number | boolean | null) => void, budget = { left: LEAVES_LIMIT }): void {
+  if (path.length > DEPTH_LIMIT || budget.left <= 0) return;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length && budget.left > 0; index++) leaves(value[index], [...path, index], visit, budget);
+  } else if (typeof value === 'object' && value !== null) {
+    for (const key in value) {
+      if (budget.left <= 0) return;
+      if (Object.hasOwn(value, key)) leaves((value as Record<string, unknown>)[key], [...path, key], visit, budget);
+    }
+  } else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' || value === null) {
+    budget.left--;
+    visit(path, value);
+  }
 }
 
 function markOurs(text: string, runPrefix: string | undefined): void {
