@@ -5,7 +5,7 @@
 import { fixtureFile, type Fixtures } from '../../fixtures/index.ts';
 import type { ApiClient, ApiResponse } from './client.ts';
 import { createClientToken, registerCompany, revokeClientToken, SetupFailed, untilTokenRefused, type RegisteredCompany } from './companies.ts';
-import { deliverInvoice, markedInvoice, registerReceivingCompany } from './inbound.ts';
+import { deliverInvoice, deliverInvoices, markedInvoice, registerReceivingCompany, type Delivery } from './inbound.ts';
 import { sendDocument, sentDocument, uploadFile } from './outbound.ts';
 import { settle, unwrap, type Outcome } from './prerequisites.ts';
 import type { RunContext } from './run-context.ts';
@@ -95,6 +95,12 @@ async function accessSetting(api: ApiClient, target: RunContext, fixtures: Fixtu
   };
 }
 
+/** B's inbox, and the foreign setting's inbound document when it came in the same wait. */
+interface InboxDeliveries {
+  inbox: AccessInbox;
+  foreignInbound?: Delivery;
+}
+
 /** Company B's real objects, and the third company C that reads them. */
 export interface Foreign {
   /** B: the receiving company of the access setting, which also sent a document of its own. */
@@ -110,7 +116,8 @@ export interface Foreign {
   reader: RegisteredCompany;
 }
 
-async function foreignSetting(api: ApiClient, target: RunContext, fixtures: Fixtures, access: AccessSetting, inbox: AccessInbox, readerPromise: Promise<RegisteredCompany>): Promise<Foreign> {
+/** `inbound`: B's inbound document, when it was delivered with the inbox's; else it is delivered here. */
+async function foreignSetting(api: ApiClient, target: RunContext, fixtures: Fixtures, access: AccessSetting, inbox: AccessInbox, readerPromise: Promise<RegisteredCompany>, inbound: Delivery | undefined): Promise<Foreign> {
   const holder = inbox.company;
   const marker = `${fixtures.sendDocument('PDF', { documentUri: 'pending' }).Document.ErpDocumentId}-foreign`;
   const upload = await uploadFile(api, holder.token, { name: `${marker}.xml`, mimeType: fixtureFile('invoice.xml').contentType, buffer: markedInvoice(marker) });
@@ -118,7 +125,7 @@ async function foreignSetting(api: ApiClient, target: RunContext, fixtures: Fixt
   // The same ErpDocumentId as A's document: each company's byerpid must find its own.
   const sent = await sendDocument(api, holder.token, fixtures.sendDocument('PDF', { documentUri: upload.reference, documentFormat: fixtureFile('invoice.xml').documentFormat, erpDocumentId: access.erpDocumentId }));
   if (sent.documentId === undefined) throw new SetupFailed(`company B could not send with A's ErpDocumentId: ${sent.response.status}`);
-  const delivery = await deliverInvoice(api, target, fixtures, access.company, holder);
+  const delivery = inbound ?? (await deliverInvoice(api, target, fixtures, access.company, holder));
   return { holder, uploadReference: upload.reference, marker, documentId: sent.documentId, inboundId: delivery.entry.Id, inboundMarker: delivery.marker, reader: await readerPromise };
 }
 
@@ -132,6 +139,7 @@ async function foreignSetting(api: ApiClient, target: RunContext, fixtures: Fixt
  */
 class AccessWork {
   private setting?: Promise<Outcome<AccessSetting>>;
+  private deliveries?: Promise<Outcome<InboxDeliveries>>;
   private inbox?: Promise<Outcome<AccessInbox>>;
   private foreign?: Promise<Outcome<Foreign>>;
 
@@ -149,24 +157,33 @@ class AccessWork {
     return (this.setting ??= settle(() => accessSetting(this.api, this.target, this.fixtures)));
   }
 
-  accessInboxOutcome(): Promise<Outcome<AccessInbox>> {
-    return (this.inbox ??= settle(async () => {
+  /**
+   * B's inbox: the receiving company and the invoice A delivers to it. Asked for by the foreign
+   * setting first, the foreign setting's own inbound document is delivered in the same wait (the
+   * two sent together after one marking of what the inbox holds); asked for by an inbox row first,
+   * the foreign setting delivers its own later, one after the other (each first marks handled what
+   * the inbox holds, so two made side by side could mark each other's document).
+   */
+  private inboxDeliveries(withForeign: boolean): Promise<Outcome<InboxDeliveries>> {
+    return (this.deliveries ??= settle(async () => {
       const receiving = beside(registerReceivingCompany(this.api, this.target, this.fixtures, 'access'));
       const sender = (await unwrapBeside(this.accessOutcome(), receiving)).company;
       const company = await receiving;
-      const delivery = await deliverInvoice(this.api, this.target, this.fixtures, sender, company);
-      return { company, documentId: delivery.entry.Id };
+      const [delivery, foreignInbound] = await deliverInvoices(this.api, this.target, this.fixtures, sender, company, withForeign ? 2 : 1);
+      return { inbox: { company, documentId: delivery.entry.Id }, foreignInbound };
     }));
+  }
+
+  accessInboxOutcome(): Promise<Outcome<AccessInbox>> {
+    return (this.inbox ??= settle(async () => unwrap(await this.inboxDeliveries(false)).inbox));
   }
 
   foreignOutcome(): Promise<Outcome<Foreign>> {
     return (this.foreign ??= settle(async () => {
       const reader = beside(registerCompany(this.api, this.target, this.fixtures.company('SE')));
       const access = await unwrapBeside(this.accessOutcome(), reader);
-      // B's two deliveries go one after the other: each first marks handled what the inbox holds, so
-      // this one, made beside the inbox's, could mark the other's document (or its own) handled.
-      const inbox = await unwrapBeside(this.accessInboxOutcome(), reader);
-      return settledBeside(foreignSetting(this.api, this.target, this.fixtures, access, inbox, reader), reader);
+      const deliveries = await unwrapBeside(this.inboxDeliveries(true), reader);
+      return settledBeside(foreignSetting(this.api, this.target, this.fixtures, access, deliveries.inbox, reader, deliveries.foreignInbound), reader);
     }));
   }
 }

@@ -374,17 +374,37 @@ export async function awaitDeliveries(api: ApiClient, context: RunContext, recip
  * here (nothing arrived within the async timeout), it is recorded and this test is blocked too.
  */
 export async function deliverInvoice(api: ApiClient, context: RunContext, fixtures: Fixtures, sender: RegisteredCompany, recipient: RegisteredCompany, upload?: InvoiceUpload): Promise<Delivery> {
+  return (await deliver(api, context, fixtures, sender, recipient, [upload]))[0];
+}
+
+/**
+ * `count` invoices from sender to recipient, sent one after the other and awaited together: one
+ * wait for the background work of all, where deliverInvoice after deliverInvoice waits for each.
+ */
+export async function deliverInvoices(api: ApiClient, context: RunContext, fixtures: Fixtures, sender: RegisteredCompany, recipient: RegisteredCompany, count: number): Promise<Delivery[]> {
+  return deliver(api, context, fixtures, sender, recipient, Array.from({ length: count }, () => undefined));
+}
+
+async function deliver(api: ApiClient, context: RunContext, fixtures: Fixtures, sender: RegisteredCompany, recipient: RegisteredCompany, uploads: Array<InvoiceUpload | undefined>): Promise<Delivery[]> {
   requirePrerequisites('inbox-delivery');
   // What earlier tests left unmarked is marked handled, so the delivery shows on a first page too;
   // what the inbox still holds before the send is not downloaded while waiting.
   const before = new Set(entriesOf(await handleLeftovers(api, recipient.token)).map((entry) => entry.Id));
-  const sent = await sendInvoice(api, fixtures, sender, recipient, 'both', upload);
-  const found = await awaitDeliveries(api, context, recipient, [sent], { known: before }).catch(async (error: Error) => {
+  const sent: Sent[] = [];
+  // One after the other: the invoices draw their data from the worker's seeded stream in a fixed order.
+  for (const upload of uploads) sent.push(await sendInvoice(api, fixtures, sender, recipient, 'both', upload));
+  let failure: unknown;
+  const found = await awaitDeliveries(api, context, recipient, sent, { known: before, all: true }).catch((error: Error) => {
     if (!(error instanceof SetupFailed)) throw error;
-    const list = await listIncoming(api, recipient.token);
-    return blockOnWait(error, { prerequisite: 'inbox-delivery', requirement: 'FLOW-04', message: `an electronic invoice sent to a company registered with ReceiveInvoices never arrived in its inbox within ${context.asyncTimeoutSeconds} s: ${shortly(sent.send)} with Location ${sent.send.headers['location'] ?? '(none)'}; ${shortly(list)}` });
+    failure = error;
+    return new Map<Sent, Delivery>();
   });
-  return found.get(sent) as Delivery;
+  const missing = sent.find((item) => !found.has(item));
+  if (missing !== undefined) {
+    const list = await listIncoming(api, recipient.token);
+    blockOnWait(failure, { prerequisite: 'inbox-delivery', requirement: 'FLOW-04', message: `an electronic invoice sent to a company registered with ReceiveInvoices never arrived in its inbox within ${context.asyncTimeoutSeconds} s: ${shortly(missing.send)} with Location ${missing.send.headers['location'] ?? '(none)'}; ${shortly(list)}` });
+  }
+  return sent.map((item) => found.get(item) as Delivery);
 }
 
 /**
