@@ -3,8 +3,10 @@
 // require one casing strictly. The k6 scripts use the standalone build of the same schemas
 // (generated/k6/validators.js, see scripts/build/10-validators.ts).
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { Ajv2020, type AnySchemaObject } from 'ajv/dist/2020.js';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import type { Ajv2020, AnySchemaObject } from 'ajv/dist/2020.js';
 import { casingViolations, normaliseKeys, type Casing } from '../lib/casing.ts';
 import { DXS_FORMATS } from './formats.ts';
 import { describeErrors } from './describe-errors.ts';
@@ -65,16 +67,47 @@ export function resolveSchemaName(nameOrTitle: string): string | undefined {
   return titles.get(nameOrTitle);
 }
 
+// Loaded when first needed: a process that validates with the precompiled validators (below) never
+// loads ajv, about 0.2 s of CPU, nor compiles a schema, 10 to 15 ms each.
+const requireAjv = (): typeof import('ajv/dist/2020.js') => createRequire(import.meta.url)('ajv/dist/2020.js');
+
 /** A fresh ajv holding every schema; the build step passes code options for the standalone output. */
 export function createAjv(options: ConstructorParameters<typeof Ajv2020>[0] = {}): Ajv2020 {
-  const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, formats: DXS_FORMATS, ...options });
+  const ajv = new (requireAjv().Ajv2020)({ allErrors: true, strict: true, strictRequired: false, formats: DXS_FORMATS, ...options });
   for (const schema of schemaDocuments().values()) ajv.addSchema(schema);
   return ajv;
 }
 
 let shared: Ajv2020 | undefined;
 
+type Validate = (schemaName: string, body: unknown) => ValidationResult;
+let precompiled: Validate | undefined;
+
+/** The standalone build of these schemas (scripts/build/10-validators.ts), which the k6 scripts load too. */
+export const PRECOMPILED_VALIDATORS_PATH = new URL('../generated/k6/validators.js', import.meta.url).pathname;
+
+/**
+ * Validates with the standalone build from here on, when it was built from the schemas as they
+ * are now (the same schemas and formats compiled ahead of time, the same results: see
+ * validators-bundle.test.ts); otherwise with ajv, as before. Each Playwright worker calls it once
+ * (issue 42: ajv's load and compiles were about 0.5 s of a worker's start on a run of 16).
+ */
+export async function usePrecompiledValidators(path: string = PRECOMPILED_VALIDATORS_PATH): Promise<boolean> {
+  if (precompiled !== undefined) return true;
+  if (!existsSync(path)) return false;
+  try {
+    const bundle = (await import(pathToFileURL(path).href)) as { schemasDigest?: unknown; validate?: Validate };
+    if (bundle.schemasDigest !== schemasDigest() || typeof bundle.validate !== 'function') return false;
+    precompiled = bundle.validate;
+    return true;
+  } catch {
+    // A bundle that cannot be loaded (a partial build): ajv validates, as before.
+    return false;
+  }
+}
+
 export function validate(schemaName: string, body: unknown): ValidationResult {
+  if (precompiled !== undefined) return precompiled(schemaName, body);
   shared ??= createAjv();
   const name = resolveSchemaName(schemaName);
   const validator = name === undefined ? undefined : shared.getSchema(schemaId(name));

@@ -13,6 +13,7 @@ import { relative } from 'node:path';
 import { test as base } from '@playwright/test';
 import { createFixtures, type Fixtures } from '../../fixtures/index.ts';
 import { secrets } from '../../lib/redact.ts';
+import { usePrecompiledValidators } from '../../schemas/index.ts';
 import { ApiClient } from './client.ts';
 import { registerCompany, type RegisteredCompany } from './companies.ts';
 import { LOG_ATTACHMENT, newLog, setCurrentLog } from './log.ts';
@@ -52,6 +53,8 @@ interface WorkerFixtures {
   otherCompanyOutcome: Outcome<RegisteredCompany>;
   /** Writes where the worker's time went when it stops (timing.ts). */
   workerTiming: void;
+  /** The schemas' precompiled validators, when built (schemas/index.ts): no ajv in the worker. */
+  validators: void;
 }
 
 /** A worker fixture's company: registered (from its early register call, if any) and Registered, or why not. */
@@ -119,6 +122,15 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
       await use(headStart);
       await headStart.settled();
     },
+    { scope: 'worker', auto: true },
+  ],
+
+  validators: [
+    async ({}, use) => {
+      await usePrecompiledValidators();
+      await use();
+    },
+    // After the head start: its register calls are out while the validators load.
     { scope: 'worker', auto: true },
   ],
 
