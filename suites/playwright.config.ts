@@ -39,6 +39,9 @@ export default defineConfig({
   grep: selection(),
   grepInvert: context.destructive ? undefined : /@destructive/,
   outputDir: join(reportDir, 'test-results'),
+  // Built code (the schemas' precompiled validators, 330 kB) is loaded as it is: Playwright would
+  // otherwise transform it with babel in each worker that misses its cache.
+  build: { external: ['**/generated/**'] },
   reporter: [
     ['list'],
     [new URL('../report/playwright-reporter.ts', import.meta.url).pathname],
