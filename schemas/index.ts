@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Ajv2020, AnySchemaObject } from 'ajv/dist/2020.js';
 import { casingViolations, normaliseKeys, type Casing } from '../lib/casing.ts';
 import { DXS_FORMATS } from './formats.ts';
@@ -84,7 +84,7 @@ type Validate = (schemaName: string, body: unknown) => ValidationResult;
 let precompiled: Validate | undefined;
 
 /** The standalone build of these schemas (scripts/build/10-validators.ts), which the k6 scripts load too. */
-export const PRECOMPILED_VALIDATORS_PATH = new URL('../generated/k6/validators.js', import.meta.url).pathname;
+export const PRECOMPILED_VALIDATORS_PATH = fileURLToPath(new URL('../generated/k6/validators.js', import.meta.url));
 
 /**
  * Validates with the standalone build from here on, when it was built from the schemas as they

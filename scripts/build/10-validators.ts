@@ -8,10 +8,10 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { _ } from 'ajv/dist/2020.js';
 import standaloneModule from 'ajv/dist/standalone/index.js';
-import { createAjv, resolveSchemaName, schemaDocuments, schemaId, schemaNames, schemasDigest, COMMON_SCHEMA } from '../../schemas/index.ts';
+import { createAjv, resolveSchemaName, schemaDocuments, schemaId, schemaNames, schemasDigest, COMMON_SCHEMA, PRECOMPILED_VALIDATORS_PATH } from '../../schemas/index.ts';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-export const VALIDATORS_OUTPUT = join(root, 'generated', 'k6', 'validators.js');
+export const VALIDATORS_OUTPUT = PRECOMPILED_VALIDATORS_PATH;
 
 /** The standalone module source and the entry that maps names onto its exports. */
 export function standaloneSources(): { standalone: string; entry: string } {
