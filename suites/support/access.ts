@@ -140,7 +140,6 @@ async function foreignSetting(api: ApiClient, target: RunContext, fixtures: Fixt
 class AccessWork {
   private setting?: Promise<Outcome<AccessSetting>>;
   private deliveries?: Promise<Outcome<InboxDeliveries>>;
-  private inbox?: Promise<Outcome<AccessInbox>>;
   private foreign?: Promise<Outcome<Foreign>>;
 
   private readonly api: ApiClient;
@@ -175,7 +174,7 @@ class AccessWork {
   }
 
   accessInboxOutcome(): Promise<Outcome<AccessInbox>> {
-    return (this.inbox ??= settle(async () => unwrap(await this.inboxDeliveries(false)).inbox));
+    return this.inboxDeliveries(false).then((outcome) => ('cause' in outcome ? outcome : { value: outcome.value.inbox }));
   }
 
   foreignOutcome(): Promise<Outcome<Foreign>> {
