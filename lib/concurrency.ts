@@ -87,3 +87,23 @@ export async function forEachAtOnce<T>(items: readonly T[], limit: number, work:
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, items.length)) }, lane));
 }
+
+/** A gate for work started from many places: at most `limit` run at once, the others start in the order they asked. */
+export type AtOnce = <T>(work: () => Promise<T>) => Promise<T>;
+
+export function atMostAtOnce(limit: number): AtOnce {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  return async <T>(work: () => Promise<T>): Promise<T> => {
+    if (running >= Math.max(1, limit)) await new Promise<void>((resolve) => waiting.push(resolve));
+    else running++;
+    try {
+      return await work();
+    } finally {
+      // The place passes straight to the next in line, so `running` never undercounts.
+      const next = waiting.shift();
+      if (next !== undefined) next();
+      else running--;
+    }
+  };
+}

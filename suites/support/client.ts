@@ -5,6 +5,7 @@
 // - records the request and the response, redacted, in the test's exchange log, and
 // - waits for the gateway's 429s and 503s with Retry-After and sends again (gateway.ts), so no check judges them.
 import { test } from '@playwright/test';
+import type { AtOnce } from '../../lib/concurrency.ts';
 import { normaliseKeys } from '../../lib/casing.ts';
 import { parseJsonOrUndefined } from '../../lib/json.ts';
 import type { ObservedResponse } from '../../lib/checks.ts';
@@ -116,13 +117,19 @@ export class ApiClient {
   private readonly context: RunContext;
   private readonly log: ExchangeLog;
   private readonly steps: boolean;
+  private readonly atOnce: AtOnce | undefined;
 
-  /** steps: false for worker-scoped setup, which runs outside any test's step tree. */
-  constructor(http: HttpTransport, context: RunContext, log: ExchangeLog, options: { steps?: boolean } = {}) {
+  /**
+   * steps: false for worker-scoped setup, which runs outside any test's step tree. atOnce: a gate
+   * for a client whose calls come from many chains at once (the run's setup), so the target sees
+   * no more calls at once than the run's workers would send it.
+   */
+  constructor(http: HttpTransport, context: RunContext, log: ExchangeLog, options: { steps?: boolean; atOnce?: AtOnce } = {}) {
     this.http = http;
     this.context = context;
     this.log = log;
     this.steps = options.steps ?? true;
+    this.atOnce = options.atOnce;
   }
 
   get(path: string, options: CallOptions = {}): Promise<ApiResponse> {
@@ -139,6 +146,7 @@ export class ApiClient {
 
   async call(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse> {
     const title = `${method} ${path.split('?')[0]}`;
+    if (this.atOnce !== undefined) return this.atOnce(() => this.perform(method, path, title, options));
     if (!this.steps) return this.perform(method, path, title, options);
     return step(title, () => this.perform(method, path, title, options));
   }

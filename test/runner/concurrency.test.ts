@@ -2,7 +2,7 @@
 // pure functions, checked on their figures (no clock involved).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { chooseWorkers, MAX_DEFAULT_WORKERS, MIN_DEFAULT_WORKERS, TESTS_PER_WORKER } from '../../lib/concurrency.ts';
+import { atMostAtOnce, chooseWorkers, MAX_DEFAULT_WORKERS, MIN_DEFAULT_WORKERS, TESTS_PER_WORKER } from '../../lib/concurrency.ts';
 import { checkNames } from '../../sandbox/faults.ts';
 import { addedLatencyMs, variantStepDelayMs } from '../../sandbox/timing-variants.ts';
 import { backgroundKind, nextPollWait, recordBackgroundWait } from '../../suites/support/timing.ts';
@@ -61,4 +61,26 @@ test('polls back off within bounds, and once a completion was seen they sleep th
   const later = Array.from({ length: 12 }, (_, waits) => nextPollWait('provider A', 4000, waits, 80));
   assert.ok(later.every((wait) => wait >= 50 && wait <= 1000), 'past it, the waits stay between 50 ms and 1 s');
   assert.equal(nextPollWait('other', 0, 0), 50, 'other waits are never paced by another kind');
+});
+
+test('a gate for work from many places: never more than its limit at once, each in the order it asked, a failure frees its place', async () => {
+  const atOnce = atMostAtOnce(3);
+  let running = 0;
+  let most = 0;
+  const started: number[] = [];
+  const work = (index: number) =>
+    atOnce(async () => {
+      started.push(index);
+      running++;
+      most = Math.max(most, running);
+      await new Promise((resolve) => setTimeout(resolve, 5 + (index % 4)));
+      running--;
+      if (index % 5 === 0) throw new Error(`work ${index}`);
+      return index;
+    });
+  const outcomes = await Promise.allSettled(Array.from({ length: 20 }, (_, index) => work(index)));
+  assert.equal(most, 3);
+  assert.deepEqual(started, Array.from({ length: 20 }, (_, index) => index));
+  assert.equal(outcomes.filter((outcome) => outcome.status === 'rejected').length, 4);
+  assert.equal(await atOnce(async () => 'after'), 'after', 'every place was given back');
 });
