@@ -21,8 +21,8 @@ export interface TimelineEvent {
 }
 
 export interface TimelineRow {
-  /** The worker's slot (Playwright's parallelIndex), or 'run' for the phases of dxs itself. */
-  worker: number | 'run';
+  /** The worker's slot (Playwright's parallelIndex), 'run' for the phases of dxs itself, 'setup' for the run's setup it makes for the workers. */
+  worker: number | 'run' | 'setup';
   label: string;
   events: TimelineEvent[];
   /** Worker processes that ran in this slot: more than one where a worker was replaced. */
@@ -131,6 +131,17 @@ export function addRunPhases(timeline: RunTimeline, phases: ReadonlyArray<Omit<T
   return { ...timeline, wallMs, rows };
 }
 
+/**
+ * The run's setup (suites/support/run-setup.ts) as a row of its own under dxs's: the companies and
+ * settings it made for the workers while they started, which their fixtures then found made.
+ */
+export function addRunSetupRow(timeline: RunTimeline, setup: { name: string; startMs: number; endMs: number }): RunTimeline {
+  if (setup.endMs <= setup.startMs) return timeline;
+  const row: TimelineRow = { worker: 'setup', label: 'run setup', events: [{ kind: 'fixture', name: setup.name, startMs: setup.startMs, endMs: setup.endMs }] };
+  const at = timeline.rows.findIndex((candidate) => candidate.worker === 'run') + 1;
+  return { ...timeline, wallMs: Math.max(timeline.wallMs, setup.endMs), rows: [...timeline.rows.slice(0, at), row, ...timeline.rows.slice(at)] };
+}
+
 export interface CriticalPath {
   /** The worker whose chain ended last. */
   worker: number;
@@ -163,7 +174,7 @@ export function criticalPath(timeline: RunTimeline): CriticalPath | undefined {
   let last: { row: TimelineRow; events: TimelineEvent[]; endMs: number } | undefined;
   let idleAtEndMs = 0;
   for (const row of timeline.rows) {
-    if (row.worker === 'run') continue;
+    if (typeof row.worker !== 'number') continue;
     const events = busy(row);
     idleAtEndMs += row.events.slice(events.length).reduce((sum, event) => sum + (event.endMs - event.startMs), 0);
     const endMs = events.at(-1)?.endMs;
@@ -207,7 +218,7 @@ export interface WorkerTimeSummary {
 }
 
 export function workerTimeSummary(timeline: RunTimeline): WorkerTimeSummary {
-  const rows = timeline.rows.filter((row) => row.worker !== 'run');
+  const rows = timeline.rows.filter((row) => typeof row.worker === 'number');
   const sum = { startupMs: 0, fixtureMs: 0, testMs: 0, betweenTestsMs: 0, idleAtEndMs: 0 };
   for (const row of rows) {
     row.events.forEach((event, index) => {

@@ -18,6 +18,8 @@ export interface WorkerTiming {
   cpuMs?: number;
   /** Its resident memory when it stopped. */
   rssMb?: number;
+  /** The figures of the run's setup, made by dxs test itself (suites/support/run-setup.ts). */
+  setup?: boolean;
 }
 
 export interface RunTiming {
@@ -65,7 +67,8 @@ export function collectTiming(folder: string, choice: { workers: number; workers
     } catch {
       continue;
     }
-    timing.workerProcesses++;
+    // The run's own setup made calls, but is no worker process.
+    if (worker.setup !== true) timing.workerProcesses++;
     timing.calls += worker.calls;
     timing.networkMs += worker.networkMs;
     timing.backgroundMs += worker.backgroundMs;

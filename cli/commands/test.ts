@@ -18,7 +18,7 @@ import { connectionInfo, connectionLines } from '../../report/connection.ts';
 import { WORKER_MEMORY_MB } from '../../lib/concurrency.ts';
 import { collectTiming, timingLines } from '../../report/timing.ts';
 import { longestTests, type FirstTest } from '../../report/schedule.ts';
-import { addRunPhases, criticalPath, criticalPathLine, workerTimeLine, workerTimeSummary } from '../../report/timeline.ts';
+import { addRunPhases, addRunSetupRow, criticalPath, criticalPathLine, workerTimeLine, workerTimeSummary } from '../../report/timeline.ts';
 import { TIMING_FOLDER } from '../../suites/support/timing.ts';
 import { newRunPrefix, runSeed } from '../../fixtures/run-prefix.ts';
 import { REQUIREMENT_AREAS } from '../../schemas/requirements.ts';
@@ -32,6 +32,7 @@ import { RUN_CONTEXT_ENV, type CasingMode, type RunContext } from '../../suites/
 import { addOptions, exitTwoOnUsageError } from '../options.ts';
 import { CLEANUP_CONCURRENCY, cleanUpAfterRun, cleanupLine } from './cleanup.ts';
 import { startJournal } from '../../suites/support/journal.ts';
+import { planRunSetup, removeRunSetup, runSetupLine, type RunSetupSummary } from '../../suites/support/setup-items.ts';
 import { chooseRunWorkers } from './test-workers.ts';
 import { startRunPace } from '../../suites/support/run-pace.ts';
 import { budgetFor } from '../../suites/support/gateway.ts';
@@ -381,6 +382,10 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   if (target.latencyMs !== undefined) context.latencyMs = Math.round(target.latencyMs);
   console.error(`dxs test: ${target.embedded ? 'embedded sandbox at ' : ''}${target.baseUrl}, profile ${selection.profile} (${selection.areas.join(', ')})${selection.strict ? ', strict' : ''}, ${workers} workers (${chosen.reason})${context.maxRps !== undefined ? `, at most ${context.maxRps} requests/s (--max-rps)` : ''}`);
 
+  // The first workers' companies and access settings, made while Playwright starts them (suites/support/run-setup.ts).
+  const setupPlan = lastFailed === undefined ? planRunSetup(context, workers, join(tmpdir(), `dxs-setup-${process.pid}-${started.getTime()}`)) : undefined;
+  if (setupPlan !== undefined) context.setup = setupPlan;
+
   const args = ['test', '-c', PLAYWRIGHT_CONFIG, '--workers', String(workers)];
   const maxFailures = options.failFast === true ? 1 : (options.maxFailures as number | undefined);
   if (maxFailures !== undefined) args.push('--max-failures', String(maxFailures));
@@ -393,15 +398,31 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   let playwrightStartedAt: number | undefined;
   let playwrightEndedAt: number | undefined;
   let cleanupEndedAt: number | undefined;
+  let setupSummary: RunSetupSummary | undefined;
   const network = childNetwork(target.connection, env);
+  let setup: Promise<RunSetupSummary | undefined> | undefined;
   try {
     playwrightStartedAt = Date.now();
-    code = await runPlaywright(args, { ...network.env, [RUN_CONTEXT_ENV]: JSON.stringify(context) }, (received) => {
+    const playwright = runPlaywright(args, { ...network.env, [RUN_CONTEXT_ENV]: JSON.stringify(context) }, (received) => {
       interrupted = true;
       signal ??= received;
     });
+    // Loaded only now, while Playwright loads the suites: the suites' code costs the start a second of CPU.
+    if (setupPlan !== undefined) {
+      setup = import('../../suites/support/run-setup.ts')
+        .then(({ runSetup }) => runSetup(context, setupPlan, started.getTime()))
+        .catch((error: unknown) => {
+          // The workers then wait for their items in vain and say so; the cause is said here once.
+          console.error(`dxs test: the run's setup stopped: ${secrets.redactText(String((error as Error).message ?? error))}`);
+          return undefined;
+        });
+    }
+    code = await playwright;
   } finally {
     playwrightEndedAt = Date.now();
+    // Every wait of the setup is bounded; what it registered is in the journal the cleanup reads.
+    setupSummary = await setup;
+    removeRunSetup(setupPlan);
     network.dispose();
     // Before the embedded sandbox stops, and after a failed or interrupted run too.
     // As many deletes at once as the run had workers (at least the usual 4): the target has had that many calls at once.
@@ -446,9 +467,10 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
       { kind: 'cleanup', name: `the cleanup: ${cleanupLine(cleanup).replace(/^cleanup: /, '')}`, startMs: playwrightEndedAt - from, endMs: (cleanupEndedAt ?? playwrightEndedAt) - from },
     ]);
   }
+  if (results.timeline !== undefined && setupSummary !== undefined) results.timeline = addRunSetupRow(results.timeline, { name: runSetupLine(setupSummary), startMs: setupSummary.startMs, endMs: setupSummary.endMs });
   if (results.timeline !== undefined && firstTests.length > 0) results.timeline.scheduledFirst = firstTests.map((test) => `${test.file} › ${test.title}`);
   const path = results.timeline === undefined ? undefined : criticalPath(results.timeline);
-  for (const line of [...timingLines(results.timing), ...(path === undefined || results.timeline === undefined ? [] : [workerTimeLine(workerTimeSummary(results.timeline)), criticalPathLine(path)])]) console.error(`dxs test: ${line}`);
+  for (const line of [...timingLines(results.timing), ...(setupSummary === undefined ? [] : [runSetupLine(setupSummary)]), ...(path === undefined || results.timeline === undefined ? [] : [workerTimeLine(workerTimeSummary(results.timeline)), criticalPathLine(path)])]) console.error(`dxs test: ${line}`);
   console.error(`dxs test: ${cleanupLine(cleanup)}`);
   if (judge !== undefined) results.baseline = applyBaseline(results, judge);
   if (lastFailed !== undefined) results.lastFailed = judgeLastFailed(lastFailed, results);

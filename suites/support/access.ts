@@ -7,7 +7,9 @@ import type { ApiClient, ApiResponse } from './client.ts';
 import { createClientToken, registerCompany, revokeClientToken, SetupFailed, untilTokenRefused, type RegisteredCompany } from './companies.ts';
 import { deliverInvoice, deliverInvoices, markedInvoice, registerReceivingCompany, type Delivery } from './inbound.ts';
 import { sendDocument, sentDocument, uploadFile } from './outbound.ts';
+import type { PreparedSetup } from './prepared.ts';
 import { settle, unwrap, type Outcome } from './prerequisites.ts';
+import { ACCESS_INBOX_ITEM, ACCESS_ITEM, FOREIGN_ITEM } from './setup-items.ts';
 import type { RunContext } from './run-context.ts';
 import { test as base } from './fixtures.ts';
 
@@ -137,7 +139,7 @@ async function foreignSetting(api: ApiClient, target: RunContext, fixtures: Fixt
  * side by side they take the longest one, not the sum (issue 42). Every call is made inside the
  * settle() of the fixture that asked, before its test runs, as before.
  */
-class AccessWork {
+export class AccessWork {
   private setting?: Promise<Outcome<AccessSetting>>;
   private deliveries?: Promise<Outcome<InboxDeliveries>>;
   private foreign?: Promise<Outcome<Foreign>>;
@@ -145,15 +147,18 @@ class AccessWork {
   private readonly api: ApiClient;
   private readonly target: RunContext;
   private readonly fixtures: Fixtures;
+  private readonly prepared: PreparedSetup | undefined;
 
-  constructor(api: ApiClient, target: RunContext, fixtures: Fixtures) {
+  constructor(api: ApiClient, target: RunContext, fixtures: Fixtures, prepared: PreparedSetup | undefined) {
     this.api = api;
     this.target = target;
     this.fixtures = fixtures;
+    this.prepared = prepared;
   }
 
+  /** Made by the run for this worker while it started, or made now. */
   accessOutcome(): Promise<Outcome<AccessSetting>> {
-    return (this.setting ??= settle(() => accessSetting(this.api, this.target, this.fixtures)));
+    return (this.setting ??= this.prepared?.outcome<AccessSetting>(ACCESS_ITEM) ?? settle(() => accessSetting(this.api, this.target, this.fixtures)));
   }
 
   /**
@@ -174,11 +179,13 @@ class AccessWork {
   }
 
   accessInboxOutcome(): Promise<Outcome<AccessInbox>> {
+    const prepared = this.prepared?.outcome<AccessInbox>(ACCESS_INBOX_ITEM);
+    if (prepared !== undefined) return prepared;
     return this.inboxDeliveries(false).then((outcome) => ('cause' in outcome ? outcome : { value: outcome.value.inbox }));
   }
 
   foreignOutcome(): Promise<Outcome<Foreign>> {
-    return (this.foreign ??= settle(async () => {
+    return (this.foreign ??= this.prepared?.outcome<Foreign>(FOREIGN_ITEM) ?? settle(async () => {
       const reader = beside(registerCompany(this.api, this.target, this.fixtures.company('SE')));
       const access = await unwrapBeside(this.accessOutcome(), reader);
       const deliveries = await unwrapBeside(this.inboxDeliveries(true), reader);
@@ -194,7 +201,7 @@ class AccessWork {
  * test's fixtures in the order it names them, and the first starts the settings side by side.
  */
 export const test = base.extend<{ access: AccessSetting; accessInbox: AccessInbox; foreign: Foreign }, { accessWork: AccessWork; accessOutcome: Outcome<AccessSetting>; accessInboxOutcome: Outcome<AccessInbox>; foreignOutcome: Outcome<Foreign> }>({
-  accessWork: [async ({ setupApi, target, fixtures }, use) => use(new AccessWork(setupApi, target, fixtures)), { scope: 'worker' }],
+  accessWork: [async ({ setupApi, target, fixtures, prepared }, use) => use(new AccessWork(setupApi, target, fixtures, prepared)), { scope: 'worker' }],
   accessOutcome: [async ({ accessWork }, use) => use(await accessWork.accessOutcome()), { scope: 'worker' }],
   accessInboxOutcome: [async ({ accessWork }, use) => use(await accessWork.accessInboxOutcome()), { scope: 'worker' }],
   foreignOutcome: [async ({ accessWork }, use) => use(await accessWork.foreignOutcome()), { scope: 'worker' }],

@@ -15,13 +15,14 @@ import { createFixtures, type Fixtures } from '../../fixtures/index.ts';
 import { secrets } from '../../lib/redact.ts';
 import { usePrecompiledValidators } from '../../schemas/index.ts';
 import { ApiClient } from './client.ts';
-import { registerCompany, type RegisteredCompany } from './companies.ts';
+import type { RegisteredCompany } from './companies.ts';
 import { LOG_ATTACHMENT, newLog, setCurrentLog } from './log.ts';
 import { recordTestStarted, settle, unwrap, type Outcome } from './prerequisites.ts';
 import { runContext, type RunContext } from './run-context.ts';
 import { configuredIdentifierTypes } from './companies-more.ts';
 import { HttpTransport } from './http.ts';
 import { HeadStart, type CompanyRole } from './head-start.ts';
+import { PreparedSetup } from './prepared.ts';
 import { recordWorkerStarted, writeWorkerTiming } from './timing.ts';
 import { REPRODUCE_ATTACHMENT, scriptStem, writeReproduction, writeSetupTraffic } from './replay.ts';
 
@@ -47,6 +48,8 @@ interface WorkerFixtures {
   http: HttpTransport;
   /** A client for worker-scoped setup: no test steps, its log is not attached to any test. */
   setupApi: ApiClient;
+  /** What the run made for this worker while it started (run-setup.ts); undefined for a worker started later. */
+  prepared: PreparedSetup | undefined;
   /** The worker's companies, their register calls sent when the worker starts (head-start.ts). */
   headStart: HeadStart;
   registeredCompanyOutcome: Outcome<RegisteredCompany>;
@@ -57,9 +60,9 @@ interface WorkerFixtures {
   validators: void;
 }
 
-/** A worker fixture's company: registered (from its early register call, if any) and Registered, or why not. */
-export function registerRole(headStart: HeadStart, setupApi: ApiClient, target: RunContext, role: CompanyRole): Promise<Outcome<RegisteredCompany>> {
-  return settle(() => registerCompany(setupApi, target, headStart.input(role), 'apiKey', headStart.take(role)));
+/** A worker fixture's company: made by the run for this worker, or registered (from its early register call, if any) and Registered; or why not. */
+export function registerRole(headStart: HeadStart, setupApi: ApiClient, role: CompanyRole): Promise<Outcome<RegisteredCompany>> {
+  return settle(() => headStart.company(role, setupApi));
 }
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
@@ -115,9 +118,11 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: 'worker', auto: true },
   ],
 
+  prepared: [async ({ target }, use, workerInfo) => use(PreparedSetup.of(target, workerInfo.workerIndex)), { scope: 'worker' }],
+
   headStart: [
-    async ({ setupApi, target, fixtures }, use, workerInfo) => {
-      const headStart = new HeadStart({ fixtures, target, workerIndex: workerInfo.workerIndex });
+    async ({ setupApi, target, fixtures, prepared }, use, workerInfo) => {
+      const headStart = new HeadStart({ fixtures, target, stream: `w${workerInfo.workerIndex}`, prepared });
       headStart.start(setupApi);
       await use(headStart);
       await headStart.settled();
@@ -135,15 +140,15 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   ],
 
   registeredCompanyOutcome: [
-    async ({ setupApi, target, headStart }, use) => {
-      await use(await registerRole(headStart, setupApi, target, 'registeredCompany'));
+    async ({ setupApi, headStart }, use) => {
+      await use(await registerRole(headStart, setupApi, 'registeredCompany'));
     },
     { scope: 'worker' },
   ],
 
   otherCompanyOutcome: [
-    async ({ setupApi, target, headStart }, use) => {
-      await use(await registerRole(headStart, setupApi, target, 'otherCompany'));
+    async ({ setupApi, headStart }, use) => {
+      await use(await registerRole(headStart, setupApi, 'otherCompany'));
     },
     { scope: 'worker' },
   ],

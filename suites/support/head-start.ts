@@ -7,45 +7,67 @@
 // when the fixture asks, inside settle(), so a refusal blocks exactly the tests it blocked before
 // and no verdict depends on when the call was made. A run narrowed by --grep makes no early call
 // (a handful of tests should not register companies they may not use).
+//
+// Under `dxs test` the run itself makes the whole of each role's company for the first workers
+// while they start (run-setup.ts); a worker then takes it from there (prepared.ts) and makes no
+// early call for it.
 import { deriveSeed, generateGln, generateOrgNo, mulberry32, vatNumberFor, type CompanyInput, type Fixtures } from '../../fixtures/index.ts';
 import type { ApiClient, ApiResponse } from './client.ts';
+import { activatedCompany } from './companies-more.ts';
+import { registerCompany, type RegisteredCompany } from './companies.ts';
+import { unwrap } from './prerequisites.ts';
+import type { PreparedSetup } from './prepared.ts';
 import type { RunContext } from './run-context.ts';
+import { selectedRoles, type CompanyRole } from './setup-items.ts';
+
+export type { CompanyRole };
 
 export interface RoleContext {
   fixtures: Fixtures;
   target: RunContext;
-  workerIndex: number;
+  /** Whose companies are drawn: `w<workerIndex>` for a worker's own, `s<workerIndex>` for the run's setup of that worker. */
+  stream: string;
+  /** What the run's setup made for this worker; absent, the worker makes its companies itself. */
+  prepared?: PreparedSetup;
 }
 
 interface Role {
-  /** Areas whose tests use the role's company: the early start is made only when the run selects one. */
-  areas: readonly string[] | 'all';
   input: (context: RoleContext) => CompanyInput;
+  /** The role's company made from its body and the answer to its early register call; registered and Registered unless said. */
+  make?: (api: ApiClient, context: RoleContext, input: CompanyInput, early: Promise<ApiResponse | undefined>) => Promise<RegisteredCompany>;
 }
 
-/** The worker-scoped companies of the suites: their register bodies, in the order they are drawn. */
+/** The worker-scoped companies of the suites: their register bodies (the areas that use each are in setup-items.ts). */
 export const COMPANY_ROLES = {
-  registeredCompany: { areas: 'all', input: ({ fixtures }) => fixtures.company('SE') },
-  otherCompany: { areas: ['companies', 'outbound', 'provider-a', 'security', 'inbound', 'flows'], input: ({ fixtures }) => fixtures.company('DK') },
-  outboundRecipient: { areas: ['outbound', 'flows'], input: ({ fixtures }) => fixtures.company('DK', { processes: ['ReceiveInvoices', 'SendInvoices'] }) },
+  registeredCompany: { input: ({ fixtures }) => fixtures.company('SE') },
+  otherCompany: { input: ({ fixtures }) => fixtures.company('DK') },
+  outboundRecipient: { input: ({ fixtures }) => fixtures.company('DK', { processes: ['ReceiveInvoices', 'SendInvoices'] }) },
   // Provider A requires a company registered in Sweden.
-  b2cSender: { areas: ['outbound', 'provider-a', 'flows'], input: ({ fixtures }) => fixtures.company('SE') },
+  b2cSender: { input: ({ fixtures }) => fixtures.company('SE') },
   recipientCompany: {
-    areas: ['inbound', 'flows'],
-    input: ({ fixtures, target, workerIndex }) => {
+    input: ({ fixtures, target, stream }) => {
       const input = fixtures.company('FI', { processes: ['ReceiveInvoices', 'SendInvoices'] });
       // The seed repeats between runs (always 1 when Playwright is run directly), and a target
       // routes by these identifiers: drawn from the run prefix, no earlier run's company shares them.
-      const random = mulberry32(deriveSeed(target.seed, `${target.runPrefix}:w${workerIndex}:recipient`));
+      const random = mulberry32(deriveSeed(target.seed, `${target.runPrefix}:${stream}:recipient`));
       const orgNo = generateOrgNo('FI', random);
       return { ...input, OrgNo: orgNo, VatNo: vatNumberFor('FI', orgNo), GLN: generateGln(random, 'FI') };
     },
+    // Registered with ReceiveInvoices and its services activated: whether register alone
+    // activates the process is a reading (register "activates services"; POST /companies/services
+    // "activates services on a registered company"), and the recipient is active under both.
+    make: (api, { fixtures, target }, input, early) => activatedCompany(api, target, input, fixtures.searchId(), early),
   },
-  providerACompany: { areas: ['provider-a', 'flows'], input: ({ fixtures }) => fixtures.company('SE') },
-  swedishCompany: { areas: ['provider-a'], input: ({ fixtures }) => fixtures.company('SE') },
-} satisfies Record<string, Role>;
+  providerACompany: { input: ({ fixtures }) => fixtures.company('SE') },
+  swedishCompany: { input: ({ fixtures }) => fixtures.company('SE') },
+} satisfies Record<CompanyRole, Role>;
 
-export type CompanyRole = keyof typeof COMPANY_ROLES;
+
+/** A role's company, made as its fixture makes it (run-setup.ts makes it so for a worker). */
+export function makeRoleCompany(api: ApiClient, context: RoleContext, role: CompanyRole, input: CompanyInput, early: Promise<ApiResponse | undefined> = Promise.resolve(undefined)): Promise<RegisteredCompany> {
+  const make = (COMPANY_ROLES[role] as Role).make;
+  return make === undefined ? registerCompany(api, context.target, input, 'apiKey', early) : make(api, context, input, early);
+}
 
 export class HeadStart {
   private readonly inputs = new Map<CompanyRole, CompanyInput>();
@@ -66,16 +88,23 @@ export class HeadStart {
     return input;
   }
 
-  /** Sends the register call of every role the run's selection may use, all at once, without waiting. */
+  /** Sends the register call of every role the run's selection may use and the run did not make, all at once, without waiting. */
   start(api: ApiClient): void {
-    const { target } = this.context;
-    if (target.grep !== undefined && target.grep !== '') return;
-    for (const [role, definition] of Object.entries(COMPANY_ROLES) as Array<[CompanyRole, Role]>) {
-      const areas = definition.areas;
-      if (areas !== 'all' && target.areas.length > 0 && !areas.some((area) => target.areas.includes(area))) continue;
+    for (const role of selectedRoles(this.context.target)) {
+      if (this.context.prepared?.has(role) === true) continue;
       // A call that got no answer is made again by the fixture, which then judges it.
       this.registrations.set(role, api.post('/companies/register', { auth: 'apiKey', json: this.input(role), headStart: true }).catch(() => undefined));
     }
+  }
+
+  /**
+   * The role's company, inside the fixture's settle(): the one the run made for this worker, or
+   * made now (from the early register call's answer). A broken prerequisite throws as it would have.
+   */
+  async company(role: CompanyRole, api: ApiClient): Promise<RegisteredCompany> {
+    const prepared = this.context.prepared?.outcome<RegisteredCompany>(role);
+    if (prepared !== undefined) return unwrap(await prepared);
+    return makeRoleCompany(api, this.context, role, this.input(role), this.take(role));
   }
 
   /** The answer to the early register call of a role, once; undefined when none was made or it got no answer. */

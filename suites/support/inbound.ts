@@ -12,7 +12,7 @@ import { blockOnWait, SetupFailed, pollUntil, type RegisteredCompany } from './c
 import { activatedCompany } from './companies-more.ts';
 import type { ApiClient, ApiResponse } from './client.ts';
 import { registerRole, test as base } from './fixtures.ts';
-import { requirePrerequisites, settle, unwrap, type Outcome } from './prerequisites.ts';
+import { requirePrerequisites, unwrap, type Outcome } from './prerequisites.ts';
 import { peppolIdentifiersOf } from './network.ts';
 import { sendDocument, uploadFile, type Upload } from './outbound.ts';
 import type { RunContext } from './run-context.ts';
@@ -38,12 +38,10 @@ interface InboundTestFixtures {
 
 export const test = base.extend<InboundTestFixtures, InboundWorkerFixtures>({
   recipientCompanyOutcome: [
-    async ({ setupApi, target, fixtures, headStart }, use) => {
-      // Registered with ReceiveInvoices and its services activated: whether register alone
-      // activates the process is a reading (register "activates services"; POST /companies/services
-      // "activates services on a registered company"), and the recipient is active under both.
-      // Its identifiers are drawn from the run prefix (head-start.ts): a target routes by them.
-      await use(await settle(() => activatedCompany(setupApi, target, headStart.input('recipientCompany'), fixtures.searchId(), headStart.take('recipientCompany'))));
+    async ({ setupApi, headStart }, use) => {
+      // Registered with ReceiveInvoices and its services activated (head-start.ts), its identifiers
+      // drawn from the run prefix: a target routes by them.
+      await use(await registerRole(headStart, setupApi, 'recipientCompany'));
     },
     { scope: 'worker' },
   ],

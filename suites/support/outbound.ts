@@ -11,7 +11,7 @@ import { fixtureFile, type FixtureFileName, type Fixtures } from '../../fixtures
 import type { Check } from '../../lib/checks.ts';
 import { FINAL_STATUSES, isFinalStatus, MAY_BE_LAST_STATUSES } from '../../lib/document-statuses.ts';
 import type { ApiClient, ApiResponse, MultipartFile } from './client.ts';
-import { blockOnWait, pollUntil, registerCompany, restingMs, SetupFailed, TestTimeRanOut, type RegisteredCompany } from './companies.ts';
+import { blockOnWait, pollUntil, restingMs, SetupFailed, TestTimeRanOut, type RegisteredCompany } from './companies.ts';
 import { registerRole, test as base } from './fixtures.ts';
 import { broken, recordBroken, requirePrerequisites, settle, unwrap, type Outcome } from './prerequisites.ts';
 import { providerACause, providerARefused } from './provider-a.ts';
@@ -339,8 +339,8 @@ interface OutboundTestFixtures {
 
 export const test = base.extend<OutboundTestFixtures, OutboundWorkerFixtures>({
   outboundRecipientOutcome: [
-    async ({ setupApi, target, headStart }, use) => {
-      await use(await registerRole(headStart, setupApi, target, 'outboundRecipient'));
+    async ({ setupApi, headStart }, use) => {
+      await use(await registerRole(headStart, setupApi, 'outboundRecipient'));
     },
     { scope: 'worker' },
   ],
@@ -349,7 +349,7 @@ export const test = base.extend<OutboundTestFixtures, OutboundWorkerFixtures>({
     async ({ setupApi, target, fixtures, headStart }, use) => {
       const outcome = await settle(async () => {
         // Provider A requires a company registered in Sweden (head-start.ts draws one).
-        const company = await registerCompany(setupApi, target, headStart.input('b2cSender'), 'apiKey', headStart.take('b2cSender'));
+        const company = await headStart.company('b2cSender', setupApi);
         await activateProviderA(setupApi, target, fixtures, company);
         return company;
       });

@@ -8,7 +8,7 @@
 import type { CompanyInput, ProviderARegistrationInput } from '../../fixtures/bodies.ts';
 import { fieldSatisfies, type Check } from '../../lib/checks.ts';
 import type { ApiClient, ApiResponse } from './client.ts';
-import { blockOnWait, createClientToken, pollUntil, registerCompany, registrationCause, SetupFailed, shortly, TestTimeRanOut, type RegisteredCompany } from './companies.ts';
+import { blockOnWait, createClientToken, pollUntil, registrationCause, SetupFailed, shortly, TestTimeRanOut, type RegisteredCompany } from './companies.ts';
 import { registerRole, test as base } from './fixtures.ts';
 import { broken, recordBroken, requirePrerequisites, settle, unwrap, type Outcome, type RootCause } from './prerequisites.ts';
 import type { RunContext } from './run-context.ts';
@@ -186,7 +186,7 @@ export const test = base.extend<ProviderATestFixtures, ProviderAWorkerFixtures>(
   providerACompanyOutcome: [
     async ({ setupApi, target, fixtures, headStart }, use) => {
       const outcome = await settle(async () => {
-        const company = await registerCompany(setupApi, target, headStart.input('providerACompany'), 'apiKey', headStart.take('providerACompany'));
+        const company = await headStart.company('providerACompany', setupApi);
         return onboardProviderA(setupApi, target, company, fixtures.providerARegistration(company.input));
       });
       await use(outcome);
@@ -197,8 +197,8 @@ export const test = base.extend<ProviderATestFixtures, ProviderAWorkerFixtures>(
   ],
 
   swedishCompanyOutcome: [
-    async ({ setupApi, target, headStart }, use) => {
-      await use(await registerRole(headStart, setupApi, target, 'swedishCompany'));
+    async ({ setupApi, headStart }, use) => {
+      await use(await registerRole(headStart, setupApi, 'swedishCompany'));
     },
     { scope: 'worker' },
   ],

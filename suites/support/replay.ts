@@ -224,7 +224,7 @@ export function writeReproduction(context: RunContext, log: ExchangeLog, test: {
 }
 
 /** The worker fixtures' calls, redacted as recorded, for traffic.har (report/har.ts adds them). */
-export function writeSetupTraffic(context: RunContext, workerIndex: number, log: ExchangeLog): void {
+export function writeSetupTraffic(context: RunContext, workerIndex: number | 'run', log: ExchangeLog): void {
   try {
     const folder = join(context.reportDir, SETUP_TRAFFIC_FOLDER);
     mkdirSync(folder, { recursive: true });

@@ -50,6 +50,17 @@ export interface RunContext {
   latencyMs?: number;
   /** --schedule-from: the earlier run's longest tests, queued before the others (report/schedule.ts). */
   firstTests?: FirstTest[];
+  /** What `dxs test` makes for the workers while they start (run-setup.ts); absent, each worker makes its own. */
+  setup?: RunSetupPlan;
+}
+
+/** The run's setup: for workers 0 to workers - 1 (Playwright's workerIndex), the items made for each. */
+export interface RunSetupPlan {
+  /** A folder of 0600 files outside the report directory (the outcomes carry tokens). */
+  folder: string;
+  workers: number;
+  /** A company role of head-start.ts, or 'access' (access.ts). */
+  items: string[];
 }
 
 /** A test queued first with --schedule-from (report/schedule.ts): its file (under suites/) and its own title, as Playwright's filter sees them. */
@@ -61,6 +72,11 @@ export interface FirstTest {
 }
 
 let cached: RunContext | undefined;
+
+/** In `dxs test` itself, where the run's setup runs the suites' code outside Playwright: the context it hands the workers. */
+export function useRunContext(context: RunContext): void {
+  cached = context;
+}
 
 /**
  * The context of this run. Without DXS_RUN_CONTEXT (someone ran `npx playwright test -c

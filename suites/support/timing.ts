@@ -54,6 +54,17 @@ export function writeWorkerTiming(context: RunContext, workerIndex: number): voi
   }
 }
 
+/** The run's setup's figures (run-setup.ts), from the dxs test process: its calls, not a worker process. */
+export function writeSetupTiming(context: RunContext): void {
+  try {
+    const folder = join(context.reportDir, TIMING_FOLDER);
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, `run-setup-${process.pid}.json`), JSON.stringify({ ...figures, setup: true }));
+  } catch {
+    // As for a worker's.
+  }
+}
+
 /** The kinds of background work whose completions pace later polls; any other wait is 'other'. */
 const KINDS: Array<[RegExp, string]> = [
   [/reaching Status Registered/, 'registration'],

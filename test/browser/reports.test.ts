@@ -179,9 +179,9 @@ describe('reports in a real browser', { skip: skipReason }, () => {
   });
 
   test('conformance index.html draws the timeline of the run: a row per worker, a titled bar per test, the legend and the critical path', async (t) => {
-    const results = JSON.parse(readFileSync(join(conformance, 'results.json'), 'utf8')) as { tests: TestRecord[]; timeline?: { rows: Array<{ worker: number | 'run'; events: Array<{ kind: string; name: string }> }> } };
+    const results = JSON.parse(readFileSync(join(conformance, 'results.json'), 'utf8')) as { tests: TestRecord[]; timeline?: { rows: Array<{ worker: number | 'run' | 'setup'; events: Array<{ kind: string; name: string }> }> } };
     const rows = results.timeline?.rows ?? [];
-    const workers = rows.filter((row) => row.worker !== 'run');
+    const workers = rows.filter((row) => typeof row.worker === 'number');
     assert.ok(workers.length > 0, 'results.json holds a timeline with worker rows');
     const { page, outside } = await openReport(browser as Browser, join(conformance, 'index.html'));
     try {
@@ -198,7 +198,7 @@ describe('reports in a real browser', { skip: skipReason }, () => {
         assert.ok(box !== null && box.width > 100 && box.height > 5, `worker ${row.worker}'s row is drawn (${JSON.stringify(box)})`);
         assert.equal(await drawn.locator('rect.bar').count(), row.events.length, `worker ${row.worker}: a bar per phase`);
       }
-      assert.equal(await figure.locator('g.timeline-row').count(), workers.length + 1, 'no row beyond the workers and dxs');
+      assert.equal(await figure.locator('g.timeline-row').count(), rows.length, 'no row beyond the workers, dxs and the run setup');
       // Every test bar's tooltip names a test of the run; the ones that ran are all there.
       const titles = await figure.locator('rect.bar.test > title').allTextContents();
       const names = new Set(results.tests.map((record) => record.title));

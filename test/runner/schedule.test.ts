@@ -57,7 +57,7 @@ test('the same selection in file order and longest first: the same tests, each o
     // The chosen tests were queued first: the first test each worker ran was one of them, as far as there were enough.
     const chosen = new Set(after.timeline?.scheduledFirst ?? []);
     assert.ok(chosen.size > 0, 'the run names the tests it started first');
-    const firstOfEachWorker = (after.timeline?.rows ?? []).filter((row) => row.worker !== 'run').map((row) => row.events.find((event) => event.kind === 'test')?.testId);
+    const firstOfEachWorker = (after.timeline?.rows ?? []).filter((row) => typeof row.worker === 'number').map((row) => row.events.find((event) => event.kind === 'test')?.testId);
     const started = firstOfEachWorker.map((id) => after.tests.find((test) => test.id === id)).filter((test): test is TestRecord => test !== undefined).map((test) => `${test.file} › ${test.title}`);
     assert.equal(started.filter((name) => chosen.has(name)).length, Math.min(chosen.size, started.length), `the workers began with the chosen tests: ${started.join(' | ')}`);
   } finally {

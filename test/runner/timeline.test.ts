@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fixtureSpans, testEndMs } from '../../report/playwright-reporter.ts';
-import { addRunPhases, criticalPath, criticalPathLine, layoutTimeline, workerTimeLine, workerTimeSummary, type RecordedRun, type RunTimeline } from '../../report/timeline.ts';
+import { addRunSetupRow, addRunPhases, criticalPath, criticalPathLine, layoutTimeline, workerTimeLine, workerTimeSummary, type RecordedRun, type RunTimeline } from '../../report/timeline.ts';
 import { renderTimeline } from '../../report/timeline-html.ts';
 
 const recorded: RecordedRun = {
@@ -124,4 +124,15 @@ test('the fixtures of a test are its outermost fixture steps of the before hooks
   // Playwright's duration leaves out the 800 ms of the worker fixture: the test ends with its after hooks, at 1300 ms.
   assert.equal(testEndMs({ startTime: at(0), duration: 500, steps }, 1_000_000), 1300);
   assert.equal(testEndMs({ startTime: at(0), duration: 2000, steps }, 1_000_000), 2000);
+});
+
+test("the run's setup is a row of its own under dxs's: drawn, but neither a worker nor on the critical path", () => {
+  const timeline = laidOut();
+  const withSetup = addRunSetupRow(timeline, { name: "the run's setup: 20 companies and settings for the first 2 workers", startMs: 400, endMs: 2600 });
+  assert.deepEqual(withSetup.rows.map((row) => row.worker), ['run', 'setup', 0, 1]);
+  assert.deepEqual(criticalPath(withSetup), criticalPath(timeline));
+  assert.deepEqual(workerTimeSummary(withSetup), workerTimeSummary(timeline));
+  const html = renderTimeline(withSetup);
+  assert.match(html, /<g class="timeline-row" data-worker="setup"><text[^>]*>run setup<\/text><rect class="bar fixture"/);
+  assert.equal(addRunSetupRow(timeline, { name: 'nothing', startMs: 5, endMs: 5 }), timeline, 'a setup that took no time adds no row');
 });

@@ -1,0 +1,79 @@
+// What the run's setup (run-setup.ts) made for one worker, as the worker reads it: an item's
+// outcome, written by `dxs test` to a file of its own once made. The outcome is what the worker's
+// fixture would have had making the item itself (a value, a broken prerequisite, or the error it
+// threw), so the fixture goes on exactly as before: only when the calls were made has moved.
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { secrets } from '../../lib/redact.ts';
+import { SetupFailed } from './companies.ts';
+import type { Outcome, RootCause } from './prerequisites.ts';
+import type { RunContext, RunSetupPlan } from './run-context.ts';
+
+/** An item's outcome as stored: with the secrets its calls received, which the worker redacts too. */
+export type StoredOutcome<T> = ({ value: T } | { cause: RootCause } | { error: string }) & { secrets: string[] };
+
+function itemFile(plan: RunSetupPlan, workerIndex: number, item: string): string {
+  return join(plan.folder, `w${workerIndex}-${item}.json`);
+}
+
+/** Written whole under another name first, then renamed: a worker never reads half a file. */
+export function writeStoredOutcome<T>(plan: RunSetupPlan, workerIndex: number, item: string, stored: StoredOutcome<T>): void {
+  mkdirSync(plan.folder, { recursive: true, mode: 0o700 });
+  const file = itemFile(plan, workerIndex, item);
+  writeFileSync(`${file}.part`, JSON.stringify(stored), { mode: 0o600 });
+  renameSync(`${file}.part`, file);
+}
+
+/**
+ * How long a worker waits for an item the run is still making: every wait of its making is bounded
+ * by the async timeout, and an item chains a few (registration, activation, a token's expiry).
+ */
+export function preparedWaitMs(target: RunContext): number {
+  return target.asyncTimeoutSeconds * 1000 * 4 + 60_000;
+}
+
+export class PreparedSetup {
+  private readonly plan: RunSetupPlan;
+  private readonly workerIndex: number;
+  private readonly waitMs: number;
+
+  constructor(plan: RunSetupPlan, workerIndex: number, waitMs: number) {
+    this.plan = plan;
+    this.workerIndex = workerIndex;
+    this.waitMs = waitMs;
+  }
+
+  /** What the run's setup made for this worker, if anything: a worker Playwright started later to replace one gets nothing. */
+  static of(target: RunContext, workerIndex: number): PreparedSetup | undefined {
+    const plan = target.setup;
+    return plan === undefined || workerIndex >= plan.workers ? undefined : new PreparedSetup(plan, workerIndex, preparedWaitMs(target));
+  }
+
+  has(item: string): boolean {
+    return this.plan.items.includes(item);
+  }
+
+  /**
+   * The item's outcome, once the run has made it; undefined when the run makes none for this worker.
+   * An error the making threw is thrown here, where the fixture would have thrown it.
+   */
+  outcome<T>(item: string): Promise<Outcome<T>> | undefined {
+    if (!this.has(item)) return undefined;
+    return this.read<T>(item);
+  }
+
+  private async read<T>(item: string): Promise<Outcome<T>> {
+    const file = itemFile(this.plan, this.workerIndex, item);
+    const deadline = Date.now() + this.waitMs;
+    let pause = 10;
+    while (!existsSync(file)) {
+      if (Date.now() > deadline) throw new SetupFailed(`the run's setup never made ${item} for worker ${this.workerIndex} (waited ${Math.round(this.waitMs / 1000)} s)`);
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      pause = Math.min(pause * 2, 200);
+    }
+    const stored = JSON.parse(readFileSync(file, 'utf8')) as StoredOutcome<T>;
+    for (const secret of stored.secrets) secrets.add(secret);
+    if ('error' in stored) throw new SetupFailed(stored.error);
+    return 'cause' in stored ? { cause: stored.cause } : { value: stored.value };
+  }
+}
