@@ -62,7 +62,6 @@ export const COMPANY_ROLES = {
   swedishCompany: { input: ({ fixtures }) => fixtures.company('SE') },
 } satisfies Record<CompanyRole, Role>;
 
-
 /** A role's company, made as its fixture makes it (run-setup.ts makes it so for a worker). */
 export function makeRoleCompany(api: ApiClient, context: RoleContext, role: CompanyRole, input: CompanyInput, early: Promise<ApiResponse | undefined> = Promise.resolve(undefined)): Promise<RegisteredCompany> {
   const make = (COMPANY_ROLES[role] as Role).make;
