@@ -146,9 +146,9 @@ export class ApiClient {
 
   async call(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse> {
     const title = `${method} ${path.split('?')[0]}`;
-    if (this.atOnce !== undefined) return this.atOnce(() => this.perform(method, path, title, options));
-    if (!this.steps) return this.perform(method, path, title, options);
-    return step(title, () => this.perform(method, path, title, options));
+    const atOnce = this.atOnce;
+    const perform = atOnce === undefined ? () => this.perform(method, path, title, options) : () => atOnce(() => this.perform(method, path, title, options));
+    return this.steps ? step(title, perform) : perform();
   }
 
   private authHeaders(auth: Auth): Record<string, string> {

@@ -62,8 +62,8 @@ export const COMPANY_ROLES = {
   swedishCompany: { input: ({ fixtures }) => fixtures.company('SE') },
 } satisfies Record<CompanyRole, Role>;
 
-/** A role's company, made as its fixture makes it (run-setup.ts makes it so for a worker). */
-export function makeRoleCompany(api: ApiClient, context: RoleContext, role: CompanyRole, input: CompanyInput, early: Promise<ApiResponse | undefined> = Promise.resolve(undefined)): Promise<RegisteredCompany> {
+/** A role's company, made as its fixture makes it. */
+function makeRoleCompany(api: ApiClient, context: RoleContext, role: CompanyRole, input: CompanyInput, early: Promise<ApiResponse | undefined> = Promise.resolve(undefined)): Promise<RegisteredCompany> {
   const make = (COMPANY_ROLES[role] as Role).make;
   return make === undefined ? registerCompany(api, context.target, input, 'apiKey', early) : make(api, context, input, early);
 }
@@ -90,10 +90,14 @@ export class HeadStart {
   /** Sends the register call of every role the run's selection may use and the run did not make, all at once, without waiting. */
   start(api: ApiClient): void {
     for (const role of selectedRoles(this.context.target)) {
-      if (this.context.prepared?.has(role) === true) continue;
-      // A call that got no answer is made again by the fixture, which then judges it.
-      this.registrations.set(role, api.post('/companies/register', { auth: 'apiKey', json: this.input(role), headStart: true }).catch(() => undefined));
+      if (this.context.prepared?.has(role) !== true) this.startRole(role, api);
     }
+  }
+
+  /** Sends the register call of one role without waiting: spread by the run's pace before any gateway answer (gateway.ts). */
+  startRole(role: CompanyRole, api: ApiClient): void {
+    // A call that got no answer is made again by the fixture, which then judges it.
+    this.registrations.set(role, api.post('/companies/register', { auth: 'apiKey', json: this.input(role), headStart: true }).catch(() => undefined));
   }
 
   /**

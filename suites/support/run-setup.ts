@@ -16,7 +16,7 @@ import { secrets } from '../../lib/redact.ts';
 import { AccessWork } from './access.ts';
 import { ApiClient } from './client.ts';
 import { configuredIdentifierTypes } from './companies-more.ts';
-import { HeadStart, makeRoleCompany, type RoleContext } from './head-start.ts';
+import { HeadStart, type RoleContext } from './head-start.ts';
 import { HttpTransport } from './http.ts';
 import { newLog } from './log.ts';
 import { writeStoredOutcome, type StoredOutcome } from './prepared.ts';
@@ -41,10 +41,10 @@ function workerItems(api: ApiClient, context: RunContext, plan: RunSetupPlan, wo
   const roles = plan.items.filter((item) => !ACCESS_ITEMS.includes(item)) as CompanyRole[];
   roles.forEach((role, index) => {
     const roleContext: RoleContext = { fixtures: streamFixtures(context, workerIndex, role, index), target: context, stream: `s${workerIndex}` };
-    const input = new HeadStart(roleContext).input(role);
-    // As the head start sends it (head-start.ts): spread by the run's pace before any gateway answer, judged by the making.
-    const early = api.post('/companies/register', { auth: 'apiKey', json: input, headStart: true }).catch(() => undefined);
-    items.set(role, settle(() => makeRoleCompany(api, roleContext, role, input, early)));
+    // As the worker's head start would: the register call sent at once, judged by the making.
+    const headStart = new HeadStart(roleContext);
+    headStart.startRole(role, api);
+    items.set(role, settle(() => headStart.company(role, api)));
   });
   if (plan.items.some((item) => ACCESS_ITEMS.includes(item))) {
     const work = new AccessWork(api, context, streamFixtures(context, workerIndex, ACCESS_ITEM, roles.length), undefined);

@@ -43,26 +43,24 @@ export function quickestCompletion(kind: string): number | undefined {
   return figures.firstCompletions[kind];
 }
 
-/** Writes this worker's figures (once, when it stops): a file per worker process, never shared. */
-export function writeWorkerTiming(context: RunContext, workerIndex: number): void {
+function writeFigures(context: RunContext, name: string, extra: Partial<WorkerTiming>): void {
   try {
     const folder = join(context.reportDir, TIMING_FOLDER);
     mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, `worker-${workerIndex}-${process.pid}.json`), JSON.stringify({ ...figures, cpuMs: cpuMs(), rssMb: Math.round(process.memoryUsage().rss / 2 ** 20) }));
+    writeFileSync(join(folder, `${name}-${process.pid}.json`), JSON.stringify({ ...figures, ...extra }));
   } catch {
     // The figures are for the report's reading; a run is not failed for them.
   }
 }
 
+/** Writes this worker's figures (once, when it stops): a file per worker process, never shared. */
+export function writeWorkerTiming(context: RunContext, workerIndex: number): void {
+  writeFigures(context, `worker-${workerIndex}`, { cpuMs: cpuMs(), rssMb: Math.round(process.memoryUsage().rss / 2 ** 20) });
+}
+
 /** The run's setup's figures (run-setup.ts), from the dxs test process: its calls, not a worker process. */
 export function writeSetupTiming(context: RunContext): void {
-  try {
-    const folder = join(context.reportDir, TIMING_FOLDER);
-    mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, `run-setup-${process.pid}.json`), JSON.stringify({ ...figures, setup: true }));
-  } catch {
-    // As for a worker's.
-  }
+  writeFigures(context, 'run-setup', { setup: true });
 }
 
 /** The kinds of background work whose completions pace later polls; any other wait is 'other'. */
