@@ -18,10 +18,10 @@ import { openTarget, targetOptionsOf, type Target } from '../../lib/target.ts';
 import { buildOpenApi } from '../../schemas/openapi.ts';
 import { addOptions, exitTwoOnUsageError } from '../options.ts';
 import { schemathesisCandidates } from '../tools.ts';
-import { describeRelaxations, excludedChecksArguments, fuzzConfigToml, listedMethods, requiredStringFields, resourceWaitSeconds, type FuzzExport } from './fuzz/config.ts';
+import { checksArguments, describeRelaxations, fuzzConfigToml, SLOW_ANSWER_MS, listedMethods, requiredStringFields, resourceWaitSeconds, type FuzzExport } from './fuzz/config.ts';
 import { createdBySchemathesis, describeCreated } from './fuzz/created.ts';
 import { writeFuzzReport } from './fuzz/report.ts';
-import { writeFuzzHar } from './fuzz/har.ts';
+import { slowAnswers, writeFuzzHar } from './fuzz/har.ts';
 import { HAR_FILE } from '../../report/har.ts';
 import { childNetwork } from '../../lib/child-network.ts';
 import { connectionInfo, connectionLines } from '../../report/connection.ts';
@@ -153,7 +153,7 @@ async function fuzz(flags: Record<string, unknown>): Promise<number> {
     const junitFile = join(reportDir, 'fuzz-junit.xml');
     const args = [
       '--config-file', configFile, '--no-color', 'run', openapiFile, '--url', target.baseUrl,
-      '--checks', 'all', ...excludedChecksArguments(exportKind), '--max-examples', String(options.maxExamples),
+      ...checksArguments(exportKind), '--max-examples', String(options.maxExamples),
       // The HAR goes to the private folder: it holds the key and the tokens until writeFuzzHar redacts them.
       '--report', 'junit,har', '--report-junit-path', junitFile, '--report-har-path', join(work, 'traffic.har'),
       '--seed', String(seed),
@@ -168,12 +168,15 @@ async function fuzz(flags: Record<string, unknown>): Promise<number> {
     } catch (error) {
       console.error(`dxs fuzz: no traffic.har: ${secrets.redactText((error as Error).message)}`);
     }
+    const slow = slowAnswers(join(reportDir, HAR_FILE), SLOW_ANSWER_MS);
+    for (const line of slow.slice(0, 5)) console.error(`dxs fuzz: warning: ${line}`);
+    if (slow.length > 5) console.error(`dxs fuzz: warning: ${slow.length - 5} more answer(s) over ${SLOW_ANSWER_MS / 1000} s, in fuzz.html`);
     // What Schemathesis created is deleted with the setup's companies (finally below); the report says what is left.
     const cleanup = await cleanUp({ reportDir: journalDir, baseUrl: target.baseUrl, keys: { apiKey: target.apiKey }, keepData: options.keepData === true, connection: target.connection, gateway: { reportDir: journalDir, runPrefix: 'cleanup', maxRps: options.maxRps as number | undefined } });
     cleanedUp = true;
     const created = describeCreated(createdBySchemathesis(journalDir), cleanup);
     const repeat = repeatCommand(flags, seed);
-    const summary = writeFuzzReport(reportDir, { junitFile, outputFile: join(reportDir, 'fuzz-output.txt'), target: target.baseUrl, relaxations: describeRelaxations(exportKind), started, seed, repeat, created });
+    const summary = writeFuzzReport(reportDir, { junitFile, outputFile: join(reportDir, 'fuzz-output.txt'), target: target.baseUrl, relaxations: describeRelaxations(exportKind), started, seed, repeat, created, slowAnswers: slow });
     console.error(`dxs fuzz: ${cleanupLine(cleanup)}`);
     for (const line of created) console.error(`dxs fuzz: ${line}`);
     console.error(`dxs fuzz: ${summary.failures} failure(s) in ${summary.operations} operation(s), seed ${seed}; report in ${reportDir}`);

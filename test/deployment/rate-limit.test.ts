@@ -27,9 +27,12 @@ function withDirectory(prefix: string, work: (directory: string) => Promise<void
     const directory = mkdtempSync(join(tmpdir(), prefix));
     try {
       await work(directory);
-    } finally {
-      rmSync(directory, { recursive: true, force: true });
+    } catch (error) {
+      // A failed run's report (its HAR, its output) is what explains it: kept, and named.
+      (error as Error).message += `\n(the run's report is kept in ${directory})`;
+      throw error;
     }
+    rmSync(directory, { recursive: true, force: true });
   };
 }
 

@@ -1,4 +1,4 @@
-// dxs fuzz against the embedded sandbox: Schemathesis with --checks all finds nothing wrong with
+// dxs fuzz against the embedded sandbox: Schemathesis with every check but the clock's finds nothing wrong with
 // the sandbox, judged by the spec export (as every implementation is) and by its own sandbox-exact
 // export (its self-check), and every operation gets an answer other than 401/403 and 404 (the
 // run's config fails on Schemathesis' missing_auth and missing_test_data warnings).
@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SANDBOX_API_KEY } from '../../lib/defaults.ts';
 import { parseJunit, writeFuzzReport } from '../../cli/commands/fuzz/report.ts';
-import { HOOK_RELAXATIONS, HOOKS_FILE, describeRelaxations, disabledChecksOf, fuzzConfigToml, relaxationsOf, requiredStringFields, resourceWaitSeconds } from '../../cli/commands/fuzz/config.ts';
+import { slowAnswers } from '../../cli/commands/fuzz/har.ts';
+import { FUZZ_CHECKS, HOOK_RELAXATIONS, HOOKS_FILE, SLOW_ANSWER_MS, checksArguments, describeRelaxations, disabledChecksOf, fuzzConfigToml, relaxationsOf, requiredStringFields, resourceWaitSeconds } from '../../cli/commands/fuzz/config.ts';
 import { buildOpenApi } from '../../schemas/openapi.ts';
 import { startSandbox } from '../../sandbox/index.ts';
 import { SPEC_QUOTES } from '../../schemas/openapi-spec.ts';
@@ -74,7 +75,9 @@ test('dxs fuzz against a sandbox with the spec export: 0 failures, every operati
   assert.match(readFileSync(join(reportDir, 'fuzz.html'), 'utf8'), /Seed 1\. To repeat this run: <code>dxs fuzz .*--seed 1<\/code>/);
   assert.match(readFileSync(join(reportDir, 'fuzz-setup', 'created.jsonl'), 'utf8'), /"by": "schemathesis", "kind": "company"/);
   assert.match(output, /\(spec export in camelCase\)/);
-  assert.match(output, /--exclude-checks negative_data_rejection,unsupported_method,allow_header_conformance/);
+  const checks = checksOfCommand(output);
+  for (const off of ['negative_data_rejection', 'unsupported_method', 'allow_header_conformance', 'max_response_time']) assert.ok(!checks.includes(off), `${off} in ${checks}`);
+  assert.ok(checks.includes('not_a_server_error'), checks.join(','));
   const index = readFileSync(join(reportDir, 'index.html'), 'utf8');
   assert.match(index, /createClientToken: positive_data_acceptance also accepts 4XX, because .*spec: &quot;A client token is obtained/);
   assert.match(readFileSync(join(reportDir, 'openapi.json'), 'utf8'), /x-dxs-spec/);
@@ -111,6 +114,11 @@ async function fiveSeeds(name: string, extra: string[]): Promise<string[]> {
   return outputs;
 }
 
+/** The checks of the Schemathesis command the run printed. */
+function checksOfCommand(output: string): string[] {
+  return /--checks (\S+)/.exec(output)?.[1].split(',') ?? [];
+}
+
 test('dxs fuzz against the embedded sandbox with 5 fixed seeds: 0 failures with each', { skip: skipWithoutPython, timeout: 600_000 }, async () => {
   await fiveSeeds('seeds', []);
 });
@@ -118,7 +126,9 @@ test('dxs fuzz against the embedded sandbox with 5 fixed seeds: 0 failures with 
 test('dxs fuzz --sandbox-exact: the sandbox passes its own export with the sandbox rules relaxed', { skip: skipWithoutPython, timeout: 300_000 }, async () => {
   const { output, reportDir } = await fuzzWithoutFailures('sandbox-exact', ['--sandbox-exact']);
   assert.match(output, /\(sandbox-exact export in camelCase\)/);
-  assert.doesNotMatch(output, /--exclude-checks/);
+  const checks = checksOfCommand(output);
+  for (const on of ['negative_data_rejection', 'unsupported_method', 'allow_header_conformance']) assert.ok(checks.includes(on), `${on} not in ${checks}`);
+  assert.ok(!checks.includes('max_response_time'), checks.join(','));
   assert.match(readFileSync(join(reportDir, 'index.html'), 'utf8'), /createClientToken: positive_data_acceptance also accepts 400, because the ErpId must be registered/);
 });
 
@@ -191,6 +201,44 @@ test('beside a dxs test report, index.html gets a fuzz section with the failures
   assert.equal(index.match(/<section id="fuzz">/g)?.length, 1);
   assert.match(index, /GET \/companies\/status: ST108/);
   assert.match(readFileSync(join(reportDir, 'fuzz.html'), 'utf8'), /body &lt;x&gt;/);
+});
+
+test('no check judges an answer by the clock: max_response_time is left out of every export, and answers slower than its limit are warnings of the report', () => {
+  const help = spawnSync(join(root, '.tools', 'venv', 'bin', 'schemathesis'), ['run', '--help'], { encoding: 'utf8' });
+  for (const exportKind of ['spec', 'sandbox-exact'] as const) {
+    const [flag, list, timeoutFlag, timeout] = checksArguments(exportKind);
+    assert.equal(flag, '--checks');
+    // Schemathesis's own request timeout is the same 10 s: it would make the slow answers errors again.
+    assert.deepEqual([timeoutFlag, Number(timeout) > SLOW_ANSWER_MS / 1000], ['--request-timeout', true]);
+    const checks = list.split(',');
+    assert.ok(!checks.includes('max_response_time') && !checks.includes('all'), list);
+    for (const disabled of disabledChecksOf(exportKind)) assert.ok(!checks.includes(disabled.check), disabled.check);
+    assert.ok(describeRelaxations(exportKind).some((line) => line.startsWith('every operation: max_response_time is off, because the spec gives no response time')));
+  }
+  // Every check Schemathesis can run (its --exclude-checks choices) is in FUZZ_CHECKS: none dropped by the explicit list.
+  if (help.status === 0) {
+    const choices = /--exclude-checks[\s\S]*?\[possible values: ([^\]]*)\]/.exec(help.stdout)?.[1].split(',').map((name) => name.trim()).filter((name) => name !== 'all');
+    assert.deepEqual([...(choices ?? [])].sort(), [...FUZZ_CHECKS].sort());
+  }
+  const reportDir = join(work, 'slow');
+  mkdirSync(reportDir, { recursive: true });
+  const har = join(reportDir, 'traffic.har');
+  writeFileSync(har, JSON.stringify({ log: { entries: [
+    { time: 120, _dxs: { endpoint: 'GET /companies/status' } },
+    { time: SLOW_ANSWER_MS + 2345, _dxs: { endpoint: 'POST /documents/send' } },
+    { time: SLOW_ANSWER_MS + 500, _dxs: { endpoint: 'GET /documents/inbox' } },
+  ] } }));
+  const slow = slowAnswers(har, SLOW_ANSWER_MS);
+  assert.equal(slow.length, 2);
+  assert.match(slow[0], /^POST \/documents\/send answered in 12\.3 s, over 10 s/);
+  assert.match(slow[1], /^GET \/documents\/inbox answered in 10\.5 s/);
+  const junitFile = join(reportDir, 'fuzz-junit.xml');
+  writeFileSync(junitFile, '<testsuites><testsuite><testcase name="POST /documents/send" time="12" /></testsuite></testsuites>');
+  const summary = writeFuzzReport(reportDir, { junitFile, outputFile: join(reportDir, 'none.txt'), target: 'http://127.0.0.1:1/v1/api', relaxations: ['r1'], started: new Date(), slowAnswers: slow });
+  assert.equal(summary.failures, 0);
+  const page = readFileSync(join(reportDir, 'fuzz.html'), 'utf8');
+  assert.match(page, /<h2>Warnings<\/h2><ul><li>POST \/documents\/send answered in 12\.3 s/);
+  assert.deepEqual(slowAnswers(join(reportDir, 'no-such.har'), SLOW_ANSWER_MS), []);
 });
 
 test('every required string field of every request body is one the hooks accept a refusal of "" for, e.g. the Id of POST /companies/delete', () => {

@@ -107,6 +107,35 @@ const SPEC_DISABLED: readonly DisabledCheck[] = [
 ];
 
 /**
+ * Every check of Schemathesis's `--checks all` but max_response_time, which `all` turns on with a
+ * 10 s limit (ST112). The spec gives no response time, so a slow answer is no failure of a sentence,
+ * and one judged on a clock fails on a loaded machine: the report lists answers slower than
+ * SLOW_ANSWER_MS as warnings instead. A call not answered within REQUEST_TIMEOUT_SECONDS is still
+ * an error.
+ */
+export const FUZZ_CHECKS = [
+  'not_a_server_error', 'status_code_conformance', 'content_type_conformance', 'response_headers_conformance',
+  'response_schema_conformance', 'negative_data_rejection', 'positive_data_acceptance', 'missing_required_header',
+  'unsupported_method', 'allow_header_conformance', 'use_after_free', 'ensure_resource_availability', 'ignored_auth',
+  'object_level_authorization',
+] as const;
+
+/** The limit `--checks all` would judge answers by; slower ones are the report's warnings. */
+export const SLOW_ANSWER_MS = 10_000;
+
+/**
+ * How long Schemathesis waits for an answer before it calls the call an error. Its own default is
+ * SLOW_ANSWER_MS, which would turn the slow answers back into errors; three times that still bounds a hang.
+ */
+export const REQUEST_TIMEOUT_SECONDS = 30;
+
+/** The check left out for every export, with why (no spec sentence to quote: the spec is silent on time). */
+export const UNTIMED: DisabledCheck = {
+  check: 'max_response_time',
+  rule: `the spec gives no response time: an answer slower than ${SLOW_ANSWER_MS / 1000} s is a warning of the report, not a failure (a call not answered within ${REQUEST_TIMEOUT_SECONDS} s is still an error)`,
+};
+
+/**
  * What the hooks (hooks.py, filter_failure) relax for every export, each with its ground. They
  * drop a failure only in the case named; the check stays on for everything else.
  */
@@ -198,7 +227,7 @@ const quoted = (quotes: SpecQuote[] | undefined): string => (quotes === undefine
 /** One line per relaxation, for --help, docs/fuzz.md and the report. */
 export function describeRelaxations(exportKind: FuzzExport = 'spec'): string[] {
   return [
-    ...disabledChecksOf(exportKind).map((disabled) => `every operation: ${disabled.check} is off, because ${disabled.rule}${quoted(disabled.quotes)}`),
+    ...[UNTIMED, ...disabledChecksOf(exportKind)].map((disabled) => `every operation: ${disabled.check} is off, because ${disabled.rule}${quoted(disabled.quotes)}`),
     ...relaxationsOf(exportKind).map((relaxation) => `${relaxation.operationId}: ${relaxation.check} also accepts ${relaxation.allows}, because ${relaxation.rule}${quoted(relaxation.quotes)}`),
     ...HOOK_RELAXATIONS.map((relaxation) => `every operation: ${relaxation.check} is relaxed (hooks.py), because ${relaxation.rule}${quoted(relaxation.quotes)}`),
     'every JSON body: generated bodies with a __proto__ key at any depth are not sent, because a service written in JavaScript may refuse them (400) and JSON Schema can forbid the key only where a schema names the properties',
@@ -270,8 +299,8 @@ export function fuzzConfigToml(input: FuzzConfigInput): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The --exclude-checks argument of the run, when the export turns checks off. */
-export function excludedChecksArguments(exportKind: FuzzExport): string[] {
-  const disabled = disabledChecksOf(exportKind);
-  return disabled.length === 0 ? [] : ['--exclude-checks', disabled.map((item) => item.check).join(',')];
+/** The --checks argument of the run (FUZZ_CHECKS but those the export turns off), and the request timeout. */
+export function checksArguments(exportKind: FuzzExport): string[] {
+  const disabled = new Set(disabledChecksOf(exportKind).map((item) => item.check));
+  return ['--checks', FUZZ_CHECKS.filter((check) => !disabled.has(check)).join(','), '--request-timeout', String(REQUEST_TIMEOUT_SECONDS)];
 }

@@ -57,3 +57,16 @@ export function writeFuzzHar(raw: string, destination: string, baseUrl: string, 
   writeFileSync(destination, `${registry.redactText(JSON.stringify({ ...har, log }, null, 1))}\n`);
   return true;
 }
+
+/**
+ * The answers of the report's HAR that took longer than limitMs (Schemathesis's `time`: until the
+ * headers came), slowest first, one line each. The spec gives no response time, so they are warnings.
+ */
+export function slowAnswers(har: string, limitMs: number): string[] {
+  if (!existsSync(har)) return [];
+  const entries = ((JSON.parse(readFileSync(har, 'utf8')) as { log?: { entries?: Array<{ time?: number; _dxs?: { endpoint?: string } }> } }).log?.entries ?? []);
+  return entries
+    .filter((entry) => typeof entry.time === 'number' && entry.time > limitMs)
+    .sort((a, b) => (b.time as number) - (a.time as number))
+    .map((entry) => `${entry._dxs?.endpoint ?? 'a call'} answered in ${((entry.time as number) / 1000).toFixed(1)} s, over ${limitMs / 1000} s (the spec gives no response time: not a failure)`);
+}

@@ -47,6 +47,8 @@ export interface FuzzReportInput {
   repeat?: string;
   /** What the run created at the target (the setup and Schemathesis) and what is left, one line each. */
   created?: string[];
+  /** Answers slower than the limit --checks all would judge them by (fuzz/har.ts slowAnswers): warnings. */
+  slowAnswers?: string[];
 }
 
 function page(summary: FuzzSummary, input: FuzzReportInput, warnings: string[]): string {
@@ -84,7 +86,7 @@ const SECTION_END = '<!-- /dxs fuzz -->';
 export function writeFuzzReport(reportDir: string, input: FuzzReportInput): FuzzSummary {
   const summary = existsSync(input.junitFile) ? parseJunit(secrets.redactText(readFileSync(input.junitFile, 'utf8'))) : { operations: 0, failures: 0, cases: [] };
   if (existsSync(input.junitFile)) writeFileSync(input.junitFile, secrets.redactText(readFileSync(input.junitFile, 'utf8')));
-  const warnings = existsSync(input.outputFile) ? warningsOf(readFileSync(input.outputFile, 'utf8')) : [];
+  const warnings = [...(existsSync(input.outputFile) ? warningsOf(readFileSync(input.outputFile, 'utf8')) : []), ...(input.slowAnswers ?? [])];
   const html = secrets.redactText(page(summary, input, warnings));
   writeFileSync(join(reportDir, 'fuzz.html'), html);
   const index = join(reportDir, 'index.html');
