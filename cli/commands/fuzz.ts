@@ -18,10 +18,10 @@ import { openTarget, targetOptionsOf, type Target } from '../../lib/target.ts';
 import { buildOpenApi } from '../../schemas/openapi.ts';
 import { addOptions, exitTwoOnUsageError } from '../options.ts';
 import { schemathesisCandidates } from '../tools.ts';
-import { checksArguments, describeRelaxations, fuzzConfigToml, SLOW_ANSWER_MS, listedMethods, requiredStringFields, resourceWaitSeconds, type FuzzExport } from './fuzz/config.ts';
+import { checksArguments, describeRelaxations, fuzzConfigToml, REQUEST_TIMEOUT_SECONDS, SLOW_ANSWER_MS, listedMethods, requiredStringFields, resourceWaitSeconds, type FuzzExport } from './fuzz/config.ts';
 import { createdBySchemathesis, describeCreated } from './fuzz/created.ts';
 import { writeFuzzReport } from './fuzz/report.ts';
-import { slowAnswers, writeFuzzHar } from './fuzz/har.ts';
+import { slowAnswers, writeFuzzHar, type FuzzHarEntry } from './fuzz/har.ts';
 import { HAR_FILE } from '../../report/har.ts';
 import { childNetwork } from '../../lib/child-network.ts';
 import { connectionInfo, connectionLines } from '../../report/connection.ts';
@@ -153,7 +153,7 @@ async function fuzz(flags: Record<string, unknown>): Promise<number> {
     const junitFile = join(reportDir, 'fuzz-junit.xml');
     const args = [
       '--config-file', configFile, '--no-color', 'run', openapiFile, '--url', target.baseUrl,
-      ...checksArguments(exportKind), '--max-examples', String(options.maxExamples),
+      ...checksArguments(exportKind), '--request-timeout', String(REQUEST_TIMEOUT_SECONDS), '--max-examples', String(options.maxExamples),
       // The HAR goes to the private folder: it holds the key and the tokens until writeFuzzHar redacts them.
       '--report', 'junit,har', '--report-junit-path', junitFile, '--report-har-path', join(work, 'traffic.har'),
       '--seed', String(seed),
@@ -163,12 +163,13 @@ async function fuzz(flags: Record<string, unknown>): Promise<number> {
     console.error(`dxs fuzz: schemathesis ${args.filter((arg) => arg !== configFile && arg !== '--config-file' && arg !== '--report-har-path' && !arg.startsWith(work)).join(' ')} (${exportKind} export in ${data.casing === 'camel' ? 'camelCase' : 'PascalCase'})`);
     const { code, interrupted } = await runSchemathesis(executable, args, join(reportDir, 'fuzz-output.txt'), (options.duration as number) * 1000, work, network.env, hooksConfig);
     if (interrupted) console.error(`dxs fuzz: stopped at --duration ${options.duration} s; the report holds what was found until then`);
+    let harEntries: FuzzHarEntry[] = [];
     try {
-      writeFuzzHar(join(work, 'traffic.har'), join(reportDir, HAR_FILE), target.baseUrl, (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version, secrets);
+      harEntries = writeFuzzHar(join(work, 'traffic.har'), join(reportDir, HAR_FILE), target.baseUrl, (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version, secrets);
     } catch (error) {
       console.error(`dxs fuzz: no traffic.har: ${secrets.redactText((error as Error).message)}`);
     }
-    const slow = slowAnswers(join(reportDir, HAR_FILE), SLOW_ANSWER_MS);
+    const slow = slowAnswers(harEntries, SLOW_ANSWER_MS);
     for (const line of slow.slice(0, 5)) console.error(`dxs fuzz: warning: ${line}`);
     if (slow.length > 5) console.error(`dxs fuzz: warning: ${slow.length - 5} more answer(s) over ${SLOW_ANSWER_MS / 1000} s, in fuzz.html`);
     // What Schemathesis created is deleted with the setup's companies (finally below); the report says what is left.

@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SANDBOX_API_KEY } from '../../lib/defaults.ts';
 import { parseJunit, writeFuzzReport } from '../../cli/commands/fuzz/report.ts';
-import { slowAnswers } from '../../cli/commands/fuzz/har.ts';
-import { FUZZ_CHECKS, HOOK_RELAXATIONS, HOOKS_FILE, SLOW_ANSWER_MS, checksArguments, describeRelaxations, disabledChecksOf, fuzzConfigToml, relaxationsOf, requiredStringFields, resourceWaitSeconds } from '../../cli/commands/fuzz/config.ts';
+import { slowAnswers, writeFuzzHar } from '../../cli/commands/fuzz/har.ts';
+import { SecretRegistry } from '../../lib/redact.ts';
+import { FUZZ_CHECKS, HOOK_RELAXATIONS, HOOKS_FILE, REQUEST_TIMEOUT_SECONDS, SLOW_ANSWER_MS, checksArguments, describeRelaxations, disabledChecksOf, fuzzConfigToml, relaxationsOf, requiredStringFields, resourceWaitSeconds } from '../../cli/commands/fuzz/config.ts';
 import { buildOpenApi } from '../../schemas/openapi.ts';
 import { startSandbox } from '../../sandbox/index.ts';
 import { SPEC_QUOTES } from '../../schemas/openapi-spec.ts';
@@ -78,6 +79,9 @@ test('dxs fuzz against a sandbox with the spec export: 0 failures, every operati
   const checks = checksOfCommand(output);
   for (const off of ['negative_data_rejection', 'unsupported_method', 'allow_header_conformance', 'max_response_time']) assert.ok(!checks.includes(off), `${off} in ${checks}`);
   assert.ok(checks.includes('not_a_server_error'), checks.join(','));
+  // Schemathesis's own request timeout is the same 10 s: it would make the slow answers errors again.
+  assert.ok(REQUEST_TIMEOUT_SECONDS > SLOW_ANSWER_MS / 1000);
+  assert.match(output, new RegExp(`--request-timeout ${REQUEST_TIMEOUT_SECONDS} `));
   const index = readFileSync(join(reportDir, 'index.html'), 'utf8');
   assert.match(index, /createClientToken: positive_data_acceptance also accepts 4XX, because .*spec: &quot;A client token is obtained/);
   assert.match(readFileSync(join(reportDir, 'openapi.json'), 'utf8'), /x-dxs-spec/);
@@ -206,10 +210,8 @@ test('beside a dxs test report, index.html gets a fuzz section with the failures
 test('no check judges an answer by the clock: max_response_time is left out of every export, and answers slower than its limit are warnings of the report', () => {
   const help = spawnSync(join(root, '.tools', 'venv', 'bin', 'schemathesis'), ['run', '--help'], { encoding: 'utf8' });
   for (const exportKind of ['spec', 'sandbox-exact'] as const) {
-    const [flag, list, timeoutFlag, timeout] = checksArguments(exportKind);
+    const [flag, list] = checksArguments(exportKind);
     assert.equal(flag, '--checks');
-    // Schemathesis's own request timeout is the same 10 s: it would make the slow answers errors again.
-    assert.deepEqual([timeoutFlag, Number(timeout) > SLOW_ANSWER_MS / 1000], ['--request-timeout', true]);
     const checks = list.split(',');
     assert.ok(!checks.includes('max_response_time') && !checks.includes('all'), list);
     for (const disabled of disabledChecksOf(exportKind)) assert.ok(!checks.includes(disabled.check), disabled.check);
@@ -222,23 +224,23 @@ test('no check judges an answer by the clock: max_response_time is left out of e
   }
   const reportDir = join(work, 'slow');
   mkdirSync(reportDir, { recursive: true });
-  const har = join(reportDir, 'traffic.har');
-  writeFileSync(har, JSON.stringify({ log: { entries: [
-    { time: 120, _dxs: { endpoint: 'GET /companies/status' } },
-    { time: SLOW_ANSWER_MS + 2345, _dxs: { endpoint: 'POST /documents/send' } },
-    { time: SLOW_ANSWER_MS + 500, _dxs: { endpoint: 'GET /documents/inbox' } },
+  const raw = join(reportDir, 'schemathesis.har');
+  writeFileSync(raw, JSON.stringify({ log: { entries: [
+    { time: 120, request: { method: 'GET', url: 'http://127.0.0.1:1/v1/api/companies/status' } },
+    { time: SLOW_ANSWER_MS + 2345, request: { method: 'POST', url: 'http://127.0.0.1:1/v1/api/documents/send' } },
+    { time: SLOW_ANSWER_MS + 500, request: { method: 'GET', url: 'http://127.0.0.1:1/v1/api/documents/outbound/d-1' } },
   ] } }));
-  const slow = slowAnswers(har, SLOW_ANSWER_MS);
+  const slow = slowAnswers(writeFuzzHar(raw, join(reportDir, 'traffic.har'), 'http://127.0.0.1:1/v1/api', '0', new SecretRegistry()), SLOW_ANSWER_MS);
   assert.equal(slow.length, 2);
   assert.match(slow[0], /^POST \/documents\/send answered in 12\.3 s, over 10 s/);
-  assert.match(slow[1], /^GET \/documents\/inbox answered in 10\.5 s/);
+  assert.match(slow[1], /^GET \/documents\/outbound\/{DocumentId} answered in 10\.5 s/);
   const junitFile = join(reportDir, 'fuzz-junit.xml');
   writeFileSync(junitFile, '<testsuites><testsuite><testcase name="POST /documents/send" time="12" /></testsuite></testsuites>');
   const summary = writeFuzzReport(reportDir, { junitFile, outputFile: join(reportDir, 'none.txt'), target: 'http://127.0.0.1:1/v1/api', relaxations: ['r1'], started: new Date(), slowAnswers: slow });
   assert.equal(summary.failures, 0);
   const page = readFileSync(join(reportDir, 'fuzz.html'), 'utf8');
   assert.match(page, /<h2>Warnings<\/h2><ul><li>POST \/documents\/send answered in 12\.3 s/);
-  assert.deepEqual(slowAnswers(join(reportDir, 'no-such.har'), SLOW_ANSWER_MS), []);
+  assert.deepEqual(slowAnswers(writeFuzzHar(join(reportDir, 'no-such.har'), join(reportDir, 'none.har'), 'http://127.0.0.1:1/v1/api', '0', new SecretRegistry()), SLOW_ANSWER_MS), []);
 });
 
 test('every required string field of every request body is one the hooks accept a refusal of "" for, e.g. the Id of POST /companies/delete', () => {

@@ -299,8 +299,8 @@ export function fuzzConfigToml(input: FuzzConfigInput): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The --checks argument of the run (FUZZ_CHECKS but those the export turns off), and the request timeout. */
+/** The --checks argument of the run: FUZZ_CHECKS but those the export turns off. */
 export function checksArguments(exportKind: FuzzExport): string[] {
   const disabled = new Set(disabledChecksOf(exportKind).map((item) => item.check));
-  return ['--checks', FUZZ_CHECKS.filter((check) => !disabled.has(check)).join(','), '--request-timeout', String(REQUEST_TIMEOUT_SECONDS)];
+  return ['--checks', FUZZ_CHECKS.filter((check) => !disabled.has(check)).join(',')];
 }

@@ -22,9 +22,15 @@ function redactHeaders(headers: NameValue[] | undefined, registry: SecretRegistr
   return headers.map(({ name, value }) => ({ name, value: registry.redactHeaders({ [name]: value })[name] ?? '' }));
 }
 
-/** Rewrites Schemathesis's HAR into the report; false when it wrote none. */
-export function writeFuzzHar(raw: string, destination: string, baseUrl: string, version: string, registry: SecretRegistry): boolean {
-  if (!existsSync(raw)) return false;
+/** A call as the report's HAR holds it: Schemathesis's `time` and the operation dxs named. */
+export interface FuzzHarEntry {
+  time?: unknown;
+  _dxs: { endpoint: string };
+}
+
+/** Rewrites Schemathesis's HAR into the report; returns its entries, none when it wrote no HAR. */
+export function writeFuzzHar(raw: string, destination: string, baseUrl: string, version: string, registry: SecretRegistry): FuzzHarEntry[] {
+  if (!existsSync(raw)) return [];
   const har = JSON.parse(readFileSync(raw, 'utf8')) as { log?: { entries?: RawEntry[]; creator?: unknown; comment?: string } };
   const base = new URL(baseUrl).pathname.replace(/\/+$/, '');
   // The tokens Schemathesis was handed: learnt from the answers first, so that the last pass replaces them everywhere.
@@ -55,18 +61,17 @@ export function writeFuzzHar(raw: string, destination: string, baseUrl: string, 
   });
   const log = { ...har.log, creator: { name: 'dxs fuzz (Schemathesis)', version }, comment: 'dxs fuzz: every call Schemathesis made; keys and tokens are [REDACTED]', entries };
   writeFileSync(destination, `${registry.redactText(JSON.stringify({ ...har, log }, null, 1))}\n`);
-  return true;
+  return entries;
 }
 
 /**
- * The answers of the report's HAR that took longer than limitMs (Schemathesis's `time`: until the
- * headers came), slowest first, one line each. The spec gives no response time, so they are warnings.
+ * The calls of the report's HAR (writeFuzzHar's entries) answered later than limitMs (Schemathesis's
+ * `time`: until the headers came), slowest first, one line each. The spec gives no response time, so
+ * they are warnings.
  */
-export function slowAnswers(har: string, limitMs: number): string[] {
-  if (!existsSync(har)) return [];
-  const entries = ((JSON.parse(readFileSync(har, 'utf8')) as { log?: { entries?: Array<{ time?: number; _dxs?: { endpoint?: string } }> } }).log?.entries ?? []);
+export function slowAnswers(entries: readonly FuzzHarEntry[], limitMs: number): string[] {
   return entries
-    .filter((entry) => typeof entry.time === 'number' && entry.time > limitMs)
-    .sort((a, b) => (b.time as number) - (a.time as number))
-    .map((entry) => `${entry._dxs?.endpoint ?? 'a call'} answered in ${((entry.time as number) / 1000).toFixed(1)} s, over ${limitMs / 1000} s (the spec gives no response time: not a failure)`);
+    .flatMap((entry) => (typeof entry.time === 'number' && entry.time > limitMs ? [{ time: entry.time, endpoint: entry._dxs.endpoint }] : []))
+    .sort((a, b) => b.time - a.time)
+    .map(({ time, endpoint }) => `${endpoint} answered in ${(time / 1000).toFixed(1)} s, over ${limitMs / 1000} s (the spec gives no response time: not a failure)`);
 }
