@@ -186,7 +186,7 @@ export const TEST_OPTIONS: readonly OptionSpec[] = [
     description: 'field-name casing required of responses: any accepts PascalCase and camelCase',
   },
   { key: 'baseline', kind: 'string', argument: 'PATH', description: 'results.json or report directory of an earlier run: exit 1 only for failures it did not have; its failures are listed as known, its fixed ones as fixed' },
-  { key: 'scheduleFrom', kind: 'string', argument: 'PATH', description: 'results.json or report directory of an earlier run (e.g. reports/latest): its longest tests, one per worker at most, start first; what each test checks is unchanged (a worker moving on to the other tests starts again; see docs/timeline.md)' },
+  { key: 'scheduleFrom', kind: 'string', argument: 'PATH', description: "results.json or report directory of an earlier run whose durations order the queue, the longest tests first (default reports/latest when there is one; the tests tagged @background-chain first in any case); none keeps Playwright's file order. What each test checks is unchanged (docs/timeline.md)" },
   { key: 'lastFailed', kind: 'string', argument: 'DIR', optionalArgument: 'reports/latest', description: 'run again only the tests that failed or were blocked in that report (default reports/latest); says which are fixed now, exit 0 when all are' },
   { key: 'expectFailures', kind: 'string', argument: 'FILE', description: 'JSON file of accepted failures (requirement or test id, reason, optional expiry date): they do not fail the run until they expire' },
   {

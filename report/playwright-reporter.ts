@@ -18,6 +18,7 @@ import { blockedBy, brokenPrerequisitesFile, describeCause, rootCausesOf } from 
 import { loadSecretsFile, writeReport } from './write.ts';
 import { layoutTimeline, type RecordedTest } from './timeline.ts';
 import { HAR_FILE, harEntry, harOf, type HarEntry } from './har.ts';
+import { orderBySchedule, scheduleKey } from './schedule.ts';
 
 const SUITES_ROOT = new URL('../suites/', import.meta.url).pathname;
 
@@ -120,9 +121,30 @@ export default class DxsReporter implements Reporter {
   private beganAt = Date.now();
   /** Every call of every test, for traffic.har. */
   private readonly traffic: HarEntry[] = [];
+  /** Each test's place in Playwright's file order: the report lists the tests so, whatever order they ran in. */
+  private readonly fileOrder = new Map<string, number>();
+  /** The tests queued first (file › titles), longest first. */
+  private scheduledFirst: string[] = [];
 
   printsToStdio(): boolean {
     return false;
+  }
+
+  private titlePathOf(test: TestCase): string[] {
+    // titlePath() is root, project, file, describe blocks..., title.
+    return test.titlePath().slice(3).filter((part) => part !== '');
+  }
+
+  private scheduleKeyOf(test: TestCase): string {
+    return scheduleKey(relative(SUITES_ROOT, test.location.file), this.titlePathOf(test));
+  }
+
+  /** Before Playwright queues the tests: the longest first (report/schedule.ts). */
+  async preprocess({ suite }: { suite: Suite }): Promise<void> {
+    suite.allTests().forEach((test, index) => this.fileOrder.set(test.id, index));
+    const schedule = runContext().schedule;
+    if (schedule === undefined) return;
+    this.scheduledFirst = orderBySchedule<TestCase>(suite, schedule, (test) => this.scheduleKeyOf(test)).map((test) => this.scheduleKeyOf(test));
   }
 
   onBegin(_config: unknown, suite: Suite): void {
@@ -151,8 +173,7 @@ export default class DxsReporter implements Reporter {
       id: test.id,
       title: test.title,
       file: relative(SUITES_ROOT, test.location.file),
-      // titlePath() is root, project, file, describe blocks..., title.
-      titlePath: test.titlePath().slice(3).filter((part) => part !== ''),
+      titlePath: this.titlePathOf(test),
       area: areaOf(tags),
       requirements,
       tags,
@@ -209,7 +230,8 @@ export default class DxsReporter implements Reporter {
     rmSync(brokenPrerequisitesFile(context), { force: true });
     const interrupted = result.status === 'interrupted' || result.status === 'timedout';
     const tests: TestRecord[] = [];
-    for (const test of this.suite?.allTests() ?? []) tests.push(this.records.get(test.id) ?? this.record(test, undefined, 'not run'));
+    const inFileOrder = [...(this.suite?.allTests() ?? [])].sort((a, b) => (this.fileOrder.get(a.id) ?? 0) - (this.fileOrder.get(b.id) ?? 0));
+    for (const test of inFileOrder) tests.push(this.records.get(test.id) ?? this.record(test, undefined, 'not run'));
     const summary = summarise(tests);
     let status = runStatus(summary, interrupted);
     const messages: string[] = [];
@@ -249,7 +271,7 @@ export default class DxsReporter implements Reporter {
       coverage: this.coverage,
       rootCauses: summary.blocked > 0 ? rootCausesOf(tests) : undefined,
       gateway: takeGatewaySummary(context),
-      timeline: layoutTimeline({ beganMs: this.beganAt - this.runStart(), endedMs: Date.now() - this.runStart(), tests: [...this.timed.values()] }),
+      timeline: { ...layoutTimeline({ beganMs: this.beganAt - this.runStart(), endedMs: Date.now() - this.runStart(), tests: [...this.timed.values()] }), ...(this.scheduledFirst.length > 0 ? { scheduledFirst: this.scheduledFirst } : {}) },
     };
     writeReport(context.reportDir, results, secrets);
     // Redacted once more as a whole, as every report file is: a token a later answer revealed.

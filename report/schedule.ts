@@ -1,37 +1,71 @@
-// A run that starts its longest tests first (issue 42, --schedule-from): from an earlier run's
-// results.json, the tests that took longest (those that follow background work through its
-// states), at most one per worker, so that no worker starts one of them when the others are done.
+// A run that ends with its longest chain (issue 42): the tests that wait on background work
+// (a document followed through its statuses, an invoice into an inbox) start first, so that no
+// worker begins one of them when the others are nearly done. The order comes from an earlier run's
+// durations (--schedule-from, by default reports/latest) and, for the tests it does not time, from
+// the tag @background-chain.
 //
-// Playwright (1.65) queues tests in the order of their files (by name) and of their declaration,
-// and offers no order of its own; the one lever is its projects: the tests of a first project are
-// queued before those of a second. The chosen tests go into the first, the others into the second,
-// by two complementary title filters, so every test runs exactly once and checks what it checked.
-// The price: a worker moving from one project to the other is a new process (its start, and its
-// companies registered again), once per chosen test at most.
-import type { FirstTest } from '../suites/support/run-context.ts';
+// Playwright (1.65) queues a project's tests in the order of its suite: files by name, then
+// declaration, and hands each free worker the first test in the queue. It offers no order option,
+// but a reporter's preprocess() is given that very suite before the queue is made from it; sorting
+// its entries there reorders the queue, in the same workers (no project of its own, so no worker
+// process is started again). Playwright keeps a file's tests together in the queue, so a file
+// goes as early as its longest test, and within it the longest go first.
+import type { ScheduledTest } from '../suites/support/run-context.ts';
+import { BACKGROUND_CHAIN_TAG } from '../suites/support/run-context.ts';
 import type { Results } from './results.ts';
 
-export type { FirstTest };
+export type { ScheduledTest };
 
-/** Below this a test is not worth a worker's restart. */
+/** Below this a test's place in the queue hardly changes when the run ends. */
 const LONG_TEST_MS = 1000;
 
-/** The earlier run's longest tests, longest first: at most one per worker, each at least a quarter of the longest. */
-export function longestTests(results: Pick<Results, 'tests'>, workers: number): FirstTest[] {
-  const ran = results.tests.filter((test) => test.verdict !== 'skipped' && test.durationMs > 0).sort((a, b) => b.durationMs - a.durationMs);
-  const longest = ran[0]?.durationMs ?? 0;
-  return ran
-    .filter((test) => test.durationMs >= Math.max(LONG_TEST_MS, longest / 4))
-    .slice(0, Math.max(0, workers))
-    .map((test) => ({ file: test.file, title: test.title, durationMs: test.durationMs }));
+/** The earlier run's tests that took long enough for their place to matter, longest first. */
+export function scheduleOf(results: Pick<Results, 'tests'>): ScheduledTest[] {
+  return results.tests
+    .filter((test) => test.verdict !== 'skipped' && test.durationMs >= LONG_TEST_MS)
+    .sort((a, b) => b.durationMs - a.durationMs)
+    .map((test) => ({ file: test.file, titlePath: test.titlePath, durationMs: test.durationMs }));
 }
 
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** A test as Playwright's suite holds it: enough to find it in a schedule. */
+export interface SchedulableTest {
+  tags: readonly string[];
+}
+
+/** A suite (root, project, file, describe block) whose entries() is the live list Playwright queues from. */
+export interface SchedulableSuite<T extends SchedulableTest> {
+  entries(): Array<SchedulableSuite<T> | T>;
+}
+
+const isSuite = <T extends SchedulableTest>(entry: SchedulableSuite<T> | T): entry is SchedulableSuite<T> => typeof (entry as SchedulableSuite<T>).entries === 'function';
+
+export const scheduleKey = (file: string, titlePath: readonly string[]): string => [file, ...titlePath].join(' › ');
 
 /**
- * The lookahead that tells the chosen tests from the others in Playwright's filter title (the
- * project, the file, the describe blocks and their tags, the title, its tags, joined by spaces).
+ * Sorts the suite's entries in place, the longest first (a suite as long as its longest test); the
+ * tests of equal weight keep their order, so with no schedule and no tag nothing moves. A test the
+ * earlier run did not time weighs as the longest it timed when it is tagged @background-chain.
+ * Returns the tests that weigh anything, in their new order: those queued first.
  */
-export function firstTestsPattern(tests: readonly FirstTest[]): string {
-  return `(?:${tests.map((test) => `${escapeRegExp(test.file)} [\\s\\S]*${escapeRegExp(test.title)}(?: @|$)`).join('|')})`;
+export function orderBySchedule<T extends SchedulableTest>(root: SchedulableSuite<T>, schedule: readonly ScheduledTest[], keyOf: (test: T) => string): T[] {
+  const durations = new Map(schedule.map((test) => [scheduleKey(test.file, test.titlePath), test.durationMs]));
+  const tagged = Math.max(LONG_TEST_MS, ...schedule.map((test) => test.durationMs));
+  const weights = new Map<SchedulableSuite<T> | T, number>();
+  const weigh = (entry: SchedulableSuite<T> | T): number => {
+    const weight = isSuite(entry) ? Math.max(0, ...entry.entries().map(weigh)) : (durations.get(keyOf(entry)) ?? (entry.tags.includes(BACKGROUND_CHAIN_TAG) ? tagged : 0));
+    weights.set(entry, weight);
+    return weight;
+  };
+  weigh(root);
+  const first: T[] = [];
+  const sort = (suite: SchedulableSuite<T>): void => {
+    // Array.prototype.sort is stable: entries of equal weight keep Playwright's order.
+    suite.entries().sort((a, b) => (weights.get(b) ?? 0) - (weights.get(a) ?? 0));
+    for (const entry of suite.entries()) {
+      if (isSuite(entry)) sort(entry);
+      else if ((weights.get(entry) ?? 0) > 0) first.push(entry);
+    }
+  };
+  sort(root);
+  return first;
 }

@@ -33,7 +33,7 @@ export interface RunTimeline {
   /** The run's wall time as far as it was recorded (the last event's end once dxs has added its phases). */
   wallMs: number;
   rows: TimelineRow[];
-  /** With --schedule-from: the tests queued first (file › title), longest first. */
+  /** The tests queued first (file › titles), longest first: timed by an earlier run or tagged @background-chain (report/schedule.ts). */
   scheduledFirst?: string[];
 }
 

@@ -4,7 +4,6 @@
 import { join, resolve } from 'node:path';
 import { defineConfig } from '@playwright/test';
 import { runContext, RUN_CONTEXT_ENV } from './support/run-context.ts';
-import { firstTestsPattern } from '../report/schedule.ts';
 
 const context = runContext();
 // Workers inherit the environment: without this, each would invent its own run prefix.
@@ -15,13 +14,9 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/**
- * Areas and --grep in one expression: Playwright matches it against the title and the tags. With
- * --schedule-from, `first` keeps only the earlier run's longest tests (true) or only the others (false).
- */
-function selection(first?: boolean): RegExp | undefined {
+/** Areas and --grep in one expression: Playwright matches it against the title and the tags. */
+function selection(): RegExp | undefined {
   const parts: string[] = [];
-  if (first !== undefined && context.firstTests !== undefined) parts.push(`(?${first ? '=' : '!'}[\\s\\S]*${firstTestsPattern(context.firstTests)})`);
   if (context.areas.length > 0) parts.push(`(?=[\\s\\S]*@area:(?:${context.areas.map(escapeRegExp).join('|')})(?![\\w-]))`);
   if (context.grep !== undefined && context.grep !== '') parts.push(`(?=[\\s\\S]*(?:${context.grep}))`);
   return parts.length > 0 ? new RegExp(`^${parts.join('')}`) : undefined;
@@ -44,9 +39,8 @@ export default defineConfig({
   build: { external: ['**/generated/**'] },
   reporter: [
     ['list'],
+    // Also queues the longest tests first (report/schedule.ts), in its preprocess().
     [new URL('../report/playwright-reporter.ts', import.meta.url).pathname],
     ['html', { outputFolder: join(reportDir, 'playwright'), open: 'never' }],
   ],
-  // Playwright queues a project's tests before the next project's: the longest tests start first (report/schedule.ts).
-  projects: context.firstTests !== undefined && context.firstTests.length > 0 ? [{ name: 'longest first', grep: selection(true) }, { name: 'the others', grep: selection(false) }] : undefined,
 });

@@ -17,7 +17,7 @@ import { childNetwork } from '../../lib/child-network.ts';
 import { connectionInfo, connectionLines } from '../../report/connection.ts';
 import { WORKER_MEMORY_MB } from '../../lib/concurrency.ts';
 import { collectTiming, timingLines } from '../../report/timing.ts';
-import { longestTests, type FirstTest } from '../../report/schedule.ts';
+import { scheduleOf } from '../../report/schedule.ts';
 import { addRunPhases, addRunSetupRow, criticalPath, criticalPathLine, workerTimeLine, workerTimeSummary } from '../../report/timeline.ts';
 import { TIMING_FOLDER } from '../../suites/support/timing.ts';
 import { newRunPrefix, runSeed } from '../../fixtures/run-prefix.ts';
@@ -28,7 +28,7 @@ import { baselineLines, loadBaselineInput } from '../../report/baseline-cli.ts';
 import { rootCauseLines } from '../../report/root-causes.ts';
 import { gatewayLine, mergeGatewaySummaries, takeGatewaySummary } from '../../report/rate-limits.ts';
 import { displayPath, folderTimestamp as timestamp, loadSecretsFile, readResults, writeReport } from '../../report/write.ts';
-import { RUN_CONTEXT_ENV, type CasingMode, type RunContext } from '../../suites/support/run-context.ts';
+import { BACKGROUND_CHAIN_TAG, RUN_CONTEXT_ENV, type CasingMode, type RunContext } from '../../suites/support/run-context.ts';
 import { addOptions, exitTwoOnUsageError } from '../options.ts';
 import { CLEANUP_CONCURRENCY, cleanUpAfterRun, cleanupLine } from './cleanup.ts';
 import { startJournal } from '../../suites/support/journal.ts';
@@ -256,13 +256,34 @@ function summaryLine(results: Results, reportDir: string): string {
   return `dxs test: ${verdict}: ${summary.passed} passed, ${summary.failed} failed, ${summary.warning} warning, ${summary.info} info, ${summary.skipped} skipped${summary.blocked ? `, ${summary.blocked} blocked` : ''}${run.message ? ` (${run.message})` : ''}${causes}\nreport: ${where}`;
 }
 
-/** --schedule-from: the earlier run whose longest tests start first; read before the report directory is prepared (it may be reports/latest). */
-function loadScheduleSource(path: string | undefined): Results | undefined {
-  if (path === undefined) return undefined;
-  const file = existsSync(path) && statSync(path).isFile() ? path : join(path, 'results.json');
+/** --schedule-from's value that keeps Playwright's file order: no earlier run, no tag. */
+const SCHEDULE_NONE = 'none';
+
+/** Where the order of the queue comes from (report/schedule.ts): an earlier run's durations, the tags, or neither. */
+interface ScheduleSource {
+  /** The earlier run, when there is one; undefined with the tags alone. */
+  earlier?: Results;
+  /** As the console names it. */
+  from?: string;
+  /** --schedule-from none: file order. */
+  none?: boolean;
+}
+
+/**
+ * --schedule-from, or by default the last run in reports/latest: read before the report directory
+ * is prepared (it may be reports/latest). The default is quiet when there is none or it does not
+ * read: the tags still order the queue.
+ */
+function loadScheduleSource(path: string | undefined): ScheduleSource {
+  if (path === SCHEDULE_NONE) return { none: true };
+  const given = path !== undefined;
+  const source = path ?? join('reports', 'latest');
+  const file = existsSync(source) && statSync(source).isFile() ? source : join(source, 'results.json');
+  if (!given && !existsSync(file)) return {};
   try {
-    return readResults(file);
+    return { earlier: readResults(file), from: source };
   } catch (error) {
+    if (!given) return {};
     throw new ConfigError(`--schedule-from ${path}: ${(error as Error).message}`);
   }
 }
@@ -272,14 +293,14 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   let options: ResolvedOptions;
   let selection: Selection;
   let judge: BaselineInput | undefined;
-  let earlier: Results | undefined;
+  let scheduleSource: ScheduleSource;
   let lastFailed: LastFailedInput | undefined;
   try {
     ({ options } = resolveCommandOptions(TEST_OPTIONS, flags, env, (path) => readFileSync(path, 'utf8')));
     selection = select(options);
     // Read before the report directory is prepared: it may be the baseline's own, or reports/latest.
     judge = loadBaselineInput(options.baseline as string | undefined, options.expectFailures as string | undefined);
-    earlier = loadScheduleSource(options.scheduleFrom as string | undefined);
+    scheduleSource = loadScheduleSource(options.scheduleFrom as string | undefined);
     lastFailed = loadLastFailed(options.lastFailed as string | undefined);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
@@ -376,9 +397,11 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   });
   const workers = chosen.workers;
   context.workers = workers;
-  const firstTests: FirstTest[] = earlier === undefined ? [] : longestTests(earlier, workers);
-  if (firstTests.length > 0) context.firstTests = firstTests;
-  if (earlier !== undefined) console.error(`dxs test: schedule: ${firstTests.length === 0 ? 'no test of the earlier run took long enough to start first: file order' : `${firstTests.length} test${firstTests.length === 1 ? '' : 's'} the earlier run shows longest start first (${firstTests.map((test) => `${(test.durationMs / 1000).toFixed(1)} s`).join(', ')})`}`);
+  if (!scheduleSource.none) {
+    context.schedule = scheduleSource.earlier === undefined ? [] : scheduleOf(scheduleSource.earlier);
+    const timed = context.schedule.length === 0 ? '' : `, then by ${displayPath(scheduleSource.from ?? '')}'s durations (${context.schedule.length} test${context.schedule.length === 1 ? '' : 's'} of 1 s or more, the longest ${(context.schedule[0].durationMs / 1000).toFixed(1)} s)`;
+    console.error(`dxs test: schedule: the longest tests first: those tagged ${BACKGROUND_CHAIN_TAG}${timed}`);
+  }
   if (target.latencyMs !== undefined) context.latencyMs = Math.round(target.latencyMs);
   console.error(`dxs test: ${target.embedded ? 'embedded sandbox at ' : ''}${target.baseUrl}, profile ${selection.profile} (${selection.areas.join(', ')})${selection.strict ? ', strict' : ''}, ${workers} workers (${chosen.reason})${context.maxRps !== undefined ? `, at most ${context.maxRps} requests/s (--max-rps)` : ''}`);
 
@@ -468,7 +491,6 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
     ]);
   }
   if (results.timeline !== undefined && setupSummary !== undefined) results.timeline = addRunSetupRow(results.timeline, { name: runSetupLine(setupSummary), startMs: setupSummary.startMs, endMs: setupSummary.endMs });
-  if (results.timeline !== undefined && firstTests.length > 0) results.timeline.scheduledFirst = firstTests.map((test) => `${test.file} › ${test.title}`);
   const path = results.timeline === undefined ? undefined : criticalPath(results.timeline);
   for (const line of [...timingLines(results.timing), ...(setupSummary === undefined ? [] : [runSetupLine(setupSummary)]), ...(path === undefined || results.timeline === undefined ? [] : [workerTimeLine(workerTimeSummary(results.timeline)), criticalPathLine(path)])]) console.error(`dxs test: ${line}`);
   console.error(`dxs test: ${cleanupLine(cleanup)}`);

@@ -1,6 +1,6 @@
 // Checks the kill table (test/faults) found missing: explicit statements and security rules that no
 // other test asserted, so a faulty target passed. Each names the catalog ID it guards.
-import { checks, createClientToken, expectCheck, pollUntil, registerCompany, tags, test, type ApiResponse } from '../support/index.ts';
+import { BACKGROUND_CHAIN_TAG, checks, createClientToken, expectCheck, pollUntil, registerCompany, tags, test, type ApiResponse } from '../support/index.ts';
 import { normaliseKeys } from '../../lib/casing.ts';
 import type { Check } from '../../lib/checks.ts';
 import { currentStatusOf, DOCUMENT_STATUSES, historyOf, pollStatus, sentDocument } from '../support/outbound.ts';
@@ -129,7 +129,7 @@ test.describe('service activation guards', () => {
 test.describe('outbound status guards', () => {
   // A status outside the list may show only for a moment (a read right after the send sees Pending):
   // the document is followed to its final status and every status read or in the history is judged.
-  test('every status a document passes through, current or in its history, is one of the DocumentStatus list', { tag: tags('outbound', 'OUT-STA-09') }, async ({ api, fixtures, registeredCompany, target }) => {
+  test('every status a document passes through, current or in its history, is one of the DocumentStatus list', { tag: tags('outbound', 'OUT-STA-09', BACKGROUND_CHAIN_TAG) }, async ({ api, fixtures, registeredCompany, target }) => {
     const sent = await sentDocument(api, fixtures, registeredCompany.token, 'PDF');
     const poll = await pollStatus(api, target, registeredCompany.token, sent.documentId);
     const statuses = [...new Set(poll.reads.flatMap((read) => [read.status ?? '(no status)', ...read.history]).concat(historyOf(poll.last.data)))];

@@ -4,7 +4,7 @@
 // The handled rules 1-3 are checked in suites/scenarios/electronic-routing.spec.ts.
 import { randomUUID } from 'node:crypto';
 import type { Check } from '../../lib/checks.ts';
-import { checks, expectCheck, observe, schema, schemaTypes, tags, type ApiResponse } from '../support/index.ts';
+import { BACKGROUND_CHAIN_TAG, checks, expectCheck, observe, schema, schemaTypes, tags, type ApiResponse } from '../support/index.ts';
 import {
   deliverInvoice, download, entriesOf, INCOMING_PATH, listIncoming, listed, markHandled, pageLeavesOpen, registerReceivingCompany, unmarkedListFor, walkIncoming, wholeAnswer, type IncomingWalk,
 } from '../support/inbound.ts';
@@ -68,7 +68,7 @@ test.describe('incoming list', () => {
 
 test.describe('a delivered invoice', () => {
   test('a delivered invoice is listed with its fields, downloads with the metadata headers and its info resolves', {
-    tag: tags('inbound', 'INB-03', 'INB-08', 'INB-09', 'INB-10', 'INB-11', 'INB-12', 'INB-13', 'INB-16', 'INB-18', 'INB-30'),
+    tag: tags('inbound', 'INB-03', 'INB-08', 'INB-09', 'INB-10', 'INB-11', 'INB-12', 'INB-13', 'INB-16', 'INB-18', 'INB-30', BACKGROUND_CHAIN_TAG),
   }, async ({ api, target, fixtures, registeredCompany, recipientCompany }) => {
     const delivery = await deliverInvoice(api, target, fixtures, registeredCompany, recipientCompany);
     const { entry } = delivery;
@@ -117,7 +117,7 @@ test.describe('a delivered invoice', () => {
     test.skip(unfollowable.length > 0, `not under the base URL, so not followed: ${unfollowable.join('; ')}`);
   });
 
-  test('marking a listed document handled answers 200 with no body', { tag: tags('inbound', 'INB-14') }, async ({ api, target, fixtures, registeredCompany, recipientCompany }) => {
+  test('marking a listed document handled answers 200 with no body', { tag: tags('inbound', 'INB-14', BACKGROUND_CHAIN_TAG) }, async ({ api, target, fixtures, registeredCompany, recipientCompany }) => {
     const { entry } = await deliverInvoice(api, target, fixtures, registeredCompany, recipientCompany);
     const response = await markHandled(api, recipientCompany.token, [entry.Id]);
     await expectCheck(response, [statusIs(200), bodyIsEmpty], { requirement: 'INB-14' });
@@ -132,7 +132,7 @@ test.describe('a delivered invoice', () => {
 
 test.describe('inbound security', () => {
   test('another company cannot download, read the info of, or mark a document of the recipient', {
-    tag: tags('inbound', 'INB-20', 'INB-21', 'INB-22'),
+    tag: tags('inbound', 'INB-20', 'INB-21', 'INB-22', BACKGROUND_CHAIN_TAG),
   }, async ({ api, target, fixtures, registeredCompany, recipientCompany, otherCompany }) => {
     const { entry } = await deliverInvoice(api, target, fixtures, registeredCompany, recipientCompany);
     // A company that is neither party of the document: a service may let the sender read what it
@@ -153,7 +153,7 @@ test.describe('inbound security', () => {
   });
 
   test('a delivered invoice shows in no other company\'s incoming list, download or info: both ways, in a third company\'s, and after it was handled', {
-    tag: tags('inbound', 'INB-18', 'INB-20', 'INB-21'),
+    tag: tags('inbound', 'INB-18', 'INB-20', 'INB-21', BACKGROUND_CHAIN_TAG),
   }, async ({ api, target, fixtures, recipientCompany }) => {
     // Both companies have data before anything is read: each one sends the other an invoice. A third
     // company receives nothing, the list a leak fills most visibly.

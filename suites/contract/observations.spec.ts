@@ -4,7 +4,7 @@
 // small and bounded: a burst of 20 calls, uploads of at most 2 MiB.
 import type { CompanyInput } from '../../fixtures/bodies.ts';
 import { minimalPdf } from '../../fixtures/index.ts';
-import { createClientToken, observe, tags, test, type ApiResponse } from '../support/index.ts';
+import { BACKGROUND_CHAIN_TAG, createClientToken, observe, tags, test, type ApiResponse } from '../support/index.ts';
 import { pollStatus, uploadAndSend, uploadFile } from '../support/outbound.ts';
 
 const BURST_CALLS = 20;
@@ -147,7 +147,7 @@ test.describe('not described', () => {
 });
 
 test.describe('timing and repetition', () => {
-  test('how long a sent document takes to reach a final status is recorded', { tag: tags('observe', 'OBS-11') }, async ({ api, target, registeredCompany, fixtures }) => {
+  test('how long a sent document takes to reach a final status is recorded', { tag: tags('observe', 'OBS-11', BACKGROUND_CHAIN_TAG) }, async ({ api, target, registeredCompany, fixtures }) => {
     const started = Date.now();
     const sent = await uploadAndSend(api, fixtures, registeredCompany.token, 'PDF');
     if (sent.documentId === undefined) {

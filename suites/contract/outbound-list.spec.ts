@@ -1,7 +1,7 @@
 // Contract of the outbound list: POST /documents/outbound/list. Its response schema, ordering,
 // paging defaults and credential are not shown: those are recorded, and only what the spec
 // names (Take, Skip, CreatedFrom, CreatedTo, UpdatedAfter accepted; a JSON answer) is asserted.
-import { checks, expectCheck, observe, tags, type ApiClient, type ApiResponse, type Auth } from '../support/index.ts';
+import { BACKGROUND_CHAIN_TAG, checks, expectCheck, observe, tags, type ApiClient, type ApiResponse, type Auth } from '../support/index.ts';
 import { fact, sentDocument, shapeOf } from '../support/outbound.ts';
 import { crossReads, documentsMovedOn, isolationSetting } from '../support/isolation.ts';
 import { test } from '../support/index.ts';
@@ -66,7 +66,7 @@ test.describe('outbound list', () => {
     await expectCheck(withApiKey, [notServerError], { requirement: 'OUT-LIST-05' });
   });
 
-  test("company A's list never holds company B's documents: both ways, in a third company's list, and once they moved on", { tag: tags('outbound', 'OUT-LIST-07') }, async ({ api, target, fixtures, registeredCompany, otherCompany }) => {
+  test("company A's list never holds company B's documents: both ways, in a third company's list, and once they moved on", { tag: tags('outbound', 'OUT-LIST-07', BACKGROUND_CHAIN_TAG) }, async ({ api, target, fixtures, registeredCompany, otherCompany }) => {
     const since = new Date(Date.now() - 60_000).toISOString();
     const setting = await isolationSetting(api, target, fixtures, [registeredCompany, otherCompany]);
     // Followed while the first reads go out (issue 27): the wait changes nothing the reads see.

@@ -4,7 +4,7 @@
 //   1. without sequenceNo the list holds the documents not yet marked, and they stay until marked;
 //   2. with sequenceNo the handled flag is ignored;
 //   3. after a marked document is fetched, it no longer appears in the list made without sequenceNo.
-import { checks, expectCheck, observe, schemaTypes, tags } from '../support/index.ts';
+import { BACKGROUND_CHAIN_TAG, checks, expectCheck, observe, schemaTypes, tags } from '../support/index.ts';
 import {
   awaitDeliveries, deliverInvoice, download, entriesOf, handleLeftovers, listed, listIncoming, listWithSequenceNo, markedLeftTheList, markHandled, pageLeavesOpen, sendInvoice, SINGLE_ADDRESSINGS,
   unmarkedListFor, type Sent,
@@ -31,7 +31,7 @@ function lists(id: string, yes: boolean): Check {
 
 test.describe('electronic routing into the recipient\'s inbox', () => {
   test('an electronic invoice from A reaches B\'s inbox, downloads, resolves its info, and once handled leaves the unmarked list but stays listed with sequenceNo', {
-    tag: tags('flows', 'FLOW-04', 'FLOW-05', 'FLOW-20', 'INB-09', 'INB-10', 'INB-12'),
+    tag: tags('flows', 'FLOW-04', 'FLOW-05', 'FLOW-20', 'INB-09', 'INB-10', 'INB-12', BACKGROUND_CHAIN_TAG),
   }, async ({ api, target, fixtures, registeredCompany, recipientCompany }) => {
     const token = recipientCompany.token;
     const delivery = await deliverInvoice(api, target, fixtures, registeredCompany, recipientCompany);
@@ -57,7 +57,7 @@ test.describe('electronic routing into the recipient\'s inbox', () => {
     await expectCheck(tracked.response, [statusIs(200), lists(entry.Id, true)], { requirement: 'FLOW-20' });
   });
 
-  test('rule 1: without sequenceNo an unmarked document stays listed, also after it was downloaded', { tag: tags('inbound', 'INB-05') }, async ({ api, target, fixtures, registeredCompany, recipientCompany }) => {
+  test('rule 1: without sequenceNo an unmarked document stays listed, also after it was downloaded', { tag: tags('inbound', 'INB-05', BACKGROUND_CHAIN_TAG) }, async ({ api, target, fixtures, registeredCompany, recipientCompany }) => {
     const token = recipientCompany.token;
     // The delivery itself downloaded the document once to recognise it.
     const { entry } = await deliverInvoice(api, target, fixtures, registeredCompany, recipientCompany);
@@ -70,7 +70,7 @@ test.describe('electronic routing into the recipient\'s inbox', () => {
     await markHandled(api, token, [entry.Id]);
   });
 
-  test('rule 2: with sequenceNo a document marked handled is still listed', { tag: tags('inbound', 'INB-06', 'FLOW-20', 'INB-17') }, async ({ api, target, fixtures, registeredCompany, recipientCompany }) => {
+  test('rule 2: with sequenceNo a document marked handled is still listed', { tag: tags('inbound', 'INB-06', 'FLOW-20', 'INB-17', BACKGROUND_CHAIN_TAG) }, async ({ api, target, fixtures, registeredCompany, recipientCompany }) => {
     const token = recipientCompany.token;
     const { entry } = await deliverInvoice(api, target, fixtures, registeredCompany, recipientCompany);
     const handled = await markHandled(api, token, [entry.Id]);
@@ -88,7 +88,7 @@ test.describe('electronic routing into the recipient\'s inbox', () => {
     );
   });
 
-  test('rule 3: after a marked document is fetched it no longer appears in the list without sequenceNo', { tag: tags('inbound', 'INB-07') }, async ({ api, target, fixtures, registeredCompany, recipientCompany }) => {
+  test('rule 3: after a marked document is fetched it no longer appears in the list without sequenceNo', { tag: tags('inbound', 'INB-07', BACKGROUND_CHAIN_TAG) }, async ({ api, target, fixtures, registeredCompany, recipientCompany }) => {
     const token = recipientCompany.token;
     const { entry } = await deliverInvoice(api, target, fixtures, registeredCompany, recipientCompany);
     const handled = await markHandled(api, token, [entry.Id]);
@@ -99,7 +99,7 @@ test.describe('electronic routing into the recipient\'s inbox', () => {
     await pageLeavesOpen('INB-07', after, entry.Id);
   });
 
-  test('which addressing fields route an electronic invoice is recorded', { tag: tags('flows', 'FLOW-21', 'FLOW-04') }, async ({ api, target, fixtures, registeredCompany, recipientCompany }) => {
+  test('which addressing fields route an electronic invoice is recorded', { tag: tags('flows', 'FLOW-21', 'FLOW-04', BACKGROUND_CHAIN_TAG) }, async ({ api, target, fixtures, registeredCompany, recipientCompany }) => {
     // What earlier tests left unmarked is marked handled, so the deliveries show on a first page too.
     const known = new Set(entriesOf(await handleLeftovers(api, recipientCompany.token)).map((entry) => entry.Id));
     const sent: Array<[string, Sent]> = [];

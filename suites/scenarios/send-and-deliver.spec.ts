@@ -6,7 +6,7 @@
 // shown either (oldest or newest first), so only its contents are judged.
 import type { SendDocumentAsType } from '../../fixtures/bodies.ts';
 import type { Fixtures } from '../../fixtures/index.ts';
-import { checks, expectCheck, observe, schema, tags, type ApiClient, type RegisteredCompany, type RunContext } from '../support/index.ts';
+import { BACKGROUND_CHAIN_TAG, checks, expectCheck, observe, schema, tags, type ApiClient, type RegisteredCompany, type RunContext } from '../support/index.ts';
 import { currentStatusOf, DOCUMENT_STATUSES, downloadOutbound, fact, refusedForUnregisteredSsn, sendableSsn, isBinaryDocument, historyOf, pollStatus, sentDocument, shapeOf, statusPath, uploadAndSend } from '../support/outbound.ts';
 import { test } from '../support/index.ts';
 
@@ -129,7 +129,7 @@ async function sendAndFollow({ type, requirement, deliveredIs }: Case, { api, fi
 function tagsOf({ type, requirement }: Case): string[] {
   const ids = [requirement, 'FLOW-14', 'FLOW-15', 'FLOW-19', 'OUT-SEND-06', 'OUT-STA-02', 'OUT-STA-04', 'OUT-STA-09', 'OUT-STA-10', 'OUT-STA-11', 'OUT-STA-15', 'OUT-STA-19', 'OUT-DL-01'];
   if (type === 'Electronic') ids.push('OUT-STA-14');
-  return tags('flows', ...new Set(ids));
+  return tags('flows', ...new Set(ids), BACKGROUND_CHAIN_TAG);
 }
 
 function titleOf({ type }: Case): string {

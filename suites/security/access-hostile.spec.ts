@@ -2,7 +2,7 @@
 // naming a local file, deep nesting, a gzip bomb, a PNG decompression bomb as the provider A icon,
 // CRLF and quotes in an uploaded file name, and arrays of 100 000 elements. Each is judged by no 5xx
 // and an answer within a bound (a hang is a failure), and what each waited is recorded.
-import { checks, expectCheck, observe, SetupFailed, tags, test, type ApiClient, type ApiResponse } from '../support/index.ts';
+import { BACKGROUND_CHAIN_TAG, checks, expectCheck, observe, SetupFailed, tags, test, type ApiClient, type ApiResponse } from '../support/index.ts';
 import { uploadAnswered, type Upload } from '../support/outbound.ts';
 import { deliverInvoice, registerReceivingCompany } from '../support/inbound.ts';
 import { fixtureFile, hostileBody } from '../../fixtures/index.ts';
@@ -129,7 +129,7 @@ test('CRLF and quotes in an uploaded file name leave Content-Disposition and X-F
   await expectCheck(download, [oneHeaderEach], { requirement: 'ACC-17' });
 });
 
-test('a document whose file name holds CRLF and quotes reaches its recipient with no 5xx, and its inbound download and info keep one header each', { tag: tags('access', 'ACC-15', 'ACC-17', 'ACC-18') }, async ({ api, target, fixtures, access }) => {
+test('a document whose file name holds CRLF and quotes reaches its recipient with no 5xx, and its inbound download and info keep one header each', { tag: tags('access', 'ACC-15', 'ACC-17', 'ACC-18', BACKGROUND_CHAIN_TAG) }, async ({ api, target, fixtures, access }) => {
   // The recipient side: what the sender's service passes on is read by another company.
   const recipient = await registerReceivingCompany(api, target, fixtures, 'access-hostile');
   const delivery = await deliverInvoice(api, target, fixtures, access.company, recipient, (marker, bytes) => uploadWithHostileName(api, access.company.token, `${marker}${HOSTILE_NAME}`, bytes)).catch((error: Error) => error);

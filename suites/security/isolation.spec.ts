@@ -1,7 +1,7 @@
 // One company cannot reach another's documents, and one API key cannot reach another key's
 // companies. Where the spec gives no status for the refusal, the call must be rejected (a 4xx)
 // or, for lists, must not reveal the other company's data.
-import { checks, expectCheck, observe, registerCompany, tags, test, type ApiResponse } from '../support/index.ts';
+import { BACKGROUND_CHAIN_TAG, checks, expectCheck, observe, registerCompany, tags, test, type ApiResponse } from '../support/index.ts';
 import { activateProviderA, PROVIDER_A_PATH } from '../support/outbound.ts';
 import { asReadBy, crossReads, documentsMovedOn, isolationSetting } from '../support/isolation.ts';
 import { walkIncoming } from '../support/inbound.ts';
@@ -20,7 +20,7 @@ function doesNotReveal(value: string, describe: string): Check {
   });
 }
 
-test("one company's token cannot read, download or list another company's sent document: both ways, and a third company's", { tag: tags('security', 'SEC-09') }, async ({ api, target, fixtures, registeredCompany, otherCompany }) => {
+test("one company's token cannot read, download or list another company's sent document: both ways, and a third company's", { tag: tags('security', 'SEC-09', BACKGROUND_CHAIN_TAG) }, async ({ api, target, fixtures, registeredCompany, otherCompany }) => {
   const setting = await isolationSetting(api, target, fixtures, [registeredCompany, otherCompany]);
   // Followed while the first reads go out (issue 27): the wait changes nothing the reads see.
   const movedOn = documentsMovedOn(api, target, setting);

@@ -48,8 +48,8 @@ export interface RunContext {
   rateLimitBudgetSeconds?: number;
   /** The target's round trip as the preflight measured it: polls for background work pace themselves by it. */
   latencyMs?: number;
-  /** --schedule-from: the earlier run's longest tests, queued before the others (report/schedule.ts). */
-  firstTests?: FirstTest[];
+  /** The earlier run's long tests (--schedule-from, by default reports/latest), queued longest first (report/schedule.ts). */
+  schedule?: ScheduledTest[];
   /** What `dxs test` makes for the workers while they start (run-setup.ts); absent, each worker makes its own. */
   setup?: RunSetupPlan;
 }
@@ -63,13 +63,20 @@ export interface RunSetupPlan {
   items: string[];
 }
 
-/** A test queued first with --schedule-from (report/schedule.ts): its file (under suites/) and its own title, as Playwright's filter sees them. */
-export interface FirstTest {
+/** A test the earlier run timed (report/schedule.ts): its file (under suites/) and its titles within the file, as results.json names them. */
+export interface ScheduledTest {
   file: string;
-  title: string;
+  titlePath: string[];
   /** How long it took in the earlier run. */
   durationMs: number;
 }
+
+/**
+ * The tag of a test that waits on a whole chain of background work, the longest waits of a run (a
+ * document followed through its statuses to delivery, an invoice into an inbox): with no earlier
+ * run to time it, it is queued first.
+ */
+export const BACKGROUND_CHAIN_TAG = '@background-chain';
 
 let cached: RunContext | undefined;
 

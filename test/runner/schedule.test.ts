@@ -1,65 +1,119 @@
-// --schedule-from (issue 42): the earlier run's longest tests start first. The order is a choice of
-// schedule, never of verdicts: the same selection run in file order and then longest first gives
-// every test the same verdict, each test runs once, and the chosen ones are the first to start.
+// A run that ends with its longest chain (issue 42): the tests an earlier run shows longest, and those
+// tagged @background-chain, are queued first, in the same workers. The order is a choice of schedule,
+// never of verdicts: the same selection run in file order and then longest first gives every test
+// the same verdict, each test runs once, no worker process is started again, and the longest is the
+// first to start.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Results, TestRecord } from '../../report/results.ts';
-import { firstTestsPattern, longestTests } from '../../report/schedule.ts';
+import { orderBySchedule, scheduleKey, scheduleOf, type SchedulableSuite, type SchedulableTest } from '../../report/schedule.ts';
+import { BACKGROUND_CHAIN_TAG } from '../../suites/support/run-context.ts';
 import { runDxs } from './helpers.ts';
 
 const record = (file: string, title: string, durationMs: number, verdict: TestRecord['verdict'] = 'passed'): TestRecord =>
   ({ id: `${file}:${title}`, title, file, titlePath: [title], area: 'tokens', requirements: [], tags: [], status: 'passed', verdict, durationMs, annotations: [], checks: [], requirementVerdicts: {} }) as TestRecord;
 
-test('the longest tests of the earlier run: at most one per worker, long enough to be worth it, skipped ones left out', () => {
+test('the schedule of an earlier run: its tests of a second or more, longest first, skipped ones left out', () => {
   const tests = [
     record('contract/a.spec.ts', 'short', 200),
     record('scenarios/send.spec.ts', 'a document followed through its statuses', 12_000),
     record('contract/b.spec.ts', 'a third as long', 4000),
-    record('contract/c.spec.ts', 'a quarter of the longest', 3000),
     record('contract/d.spec.ts', 'skipped but long', 20_000, 'skipped'),
-    record('contract/e.spec.ts', 'a fifth', 2400),
+    record('contract/e.spec.ts', 'just a second', 1000),
   ];
-  assert.deepEqual(longestTests({ tests }, 16).map((entry) => entry.title), ['a document followed through its statuses', 'a third as long', 'a quarter of the longest']);
-  assert.deepEqual(longestTests({ tests }, 2).map((entry) => entry.title), ['a document followed through its statuses', 'a third as long']);
-  // Nothing long: file order.
-  assert.deepEqual(longestTests({ tests: [record('contract/a.spec.ts', 'short', 900)] }, 4), []);
+  assert.deepEqual(scheduleOf({ tests }).map((entry) => [entry.file, entry.titlePath, entry.durationMs]), [
+    ['scenarios/send.spec.ts', ['a document followed through its statuses'], 12_000],
+    ['contract/b.spec.ts', ['a third as long'], 4000],
+    ['contract/e.spec.ts', ['just a second'], 1000],
+  ]);
+  assert.deepEqual(scheduleOf({ tests: [record('contract/a.spec.ts', 'short', 900)] }), []);
 });
 
-test("the chosen tests' filter matches them in Playwright's filter title, never another test", () => {
-  const pattern = new RegExp(`^(?=[\\s\\S]*${firstTestsPattern([{ file: 'contract/tokens.spec.ts', title: 'a token (expired) is refused', durationMs: 3000 }])})`);
-  // The root, the project, the file, the describe blocks and their tags, the title and its tags, joined by spaces.
-  assert.match(' longest first contract/tokens.spec.ts client tokens a token (expired) is refused @area:tokens @TOK-11', pattern);
-  assert.match(' the others contract/tokens.spec.ts a token (expired) is refused', pattern);
-  assert.doesNotMatch(' the others contract/tokens.spec.ts client tokens a token (expired) is refused twice @area:tokens', pattern);
-  assert.doesNotMatch(' the others contract/tokens-more.spec.ts a token (expired) is refused @area:tokens', pattern);
+interface FakeTest extends SchedulableTest {
+  file: string;
+  titlePath: string[];
+}
+interface FakeSuite extends SchedulableSuite<FakeTest> {
+  title: string;
+}
+const fakeTest = (file: string, titlePath: string[], tags: string[] = []): FakeTest => ({ file, titlePath, tags });
+const fakeSuite = (title: string, entries: Array<FakeSuite | FakeTest>): FakeSuite => ({ title, entries: () => entries });
+const keyOf = (test: FakeTest): string => scheduleKey(test.file, test.titlePath);
+/** The queue Playwright would make: every test, depth first, in the entries' order. */
+const queue = (suite: FakeSuite): string[] => suite.entries().flatMap((entry) => ('entries' in entry ? queue(entry as FakeSuite) : [keyOf(entry)]));
+
+function project(): FakeSuite {
+  return fakeSuite('', [
+    fakeSuite('contract/a.spec.ts', [fakeTest('contract/a.spec.ts', ['a1']), fakeTest('contract/a.spec.ts', ['a2'])]),
+    fakeSuite('contract/b.spec.ts', [
+      fakeTest('contract/b.spec.ts', ['b1']),
+      fakeSuite('a block', [fakeTest('contract/b.spec.ts', ['a block', 'b2']), fakeTest('contract/b.spec.ts', ['a block', 'b3'])]),
+    ]),
+    fakeSuite('scenarios/c.spec.ts', [fakeTest('scenarios/c.spec.ts', ['c1']), fakeTest('scenarios/c.spec.ts', ['c2'], [BACKGROUND_CHAIN_TAG])]),
+    fakeSuite('security/d.spec.ts', [fakeTest('security/d.spec.ts', ['d1'])]),
+  ]);
+}
+
+test('the queue: a file as early as its longest test, the longest first within it, the rest in file order', () => {
+  const suite = project();
+  const first = orderBySchedule(suite, [
+    { file: 'contract/b.spec.ts', titlePath: ['a block', 'b3'], durationMs: 9000 },
+    { file: 'security/d.spec.ts', titlePath: ['d1'], durationMs: 3000 },
+    { file: 'contract/a.spec.ts', titlePath: ['a2'], durationMs: 1500 },
+  ], keyOf);
+  // c2 is tagged and untimed: it weighs as the longest timed test, b3; of equal weight, b keeps its place before c.
+  assert.deepEqual(queue(suite), [
+    'contract/b.spec.ts › a block › b3', 'contract/b.spec.ts › a block › b2', 'contract/b.spec.ts › b1',
+    'scenarios/c.spec.ts › c2', 'scenarios/c.spec.ts › c1',
+    'security/d.spec.ts › d1',
+    'contract/a.spec.ts › a2', 'contract/a.spec.ts › a1',
+  ]);
+  assert.deepEqual(first.map(keyOf), ['contract/b.spec.ts › a block › b3', 'scenarios/c.spec.ts › c2', 'security/d.spec.ts › d1', 'contract/a.spec.ts › a2']);
+});
+
+test('with no earlier run the tagged tests go first; with neither, nothing moves', () => {
+  const tagged = project();
+  assert.deepEqual(orderBySchedule(tagged, [], keyOf).map(keyOf), ['scenarios/c.spec.ts › c2']);
+  assert.deepEqual(queue(tagged).slice(0, 2), ['scenarios/c.spec.ts › c2', 'scenarios/c.spec.ts › c1']);
+  assert.deepEqual(queue(tagged).slice(2), ['contract/a.spec.ts › a1', 'contract/a.spec.ts › a2', 'contract/b.spec.ts › b1', 'contract/b.spec.ts › a block › b2', 'contract/b.spec.ts › a block › b3', 'security/d.spec.ts › d1']);
+  const untagged = fakeSuite('', [fakeSuite('x.spec.ts', [fakeTest('x.spec.ts', ['x1']), fakeTest('x.spec.ts', ['x2'])]), fakeSuite('y.spec.ts', [fakeTest('y.spec.ts', ['y1'])])]);
+  assert.deepEqual(orderBySchedule(untagged, [], keyOf), []);
+  assert.deepEqual(queue(untagged), ['x.spec.ts › x1', 'x.spec.ts › x2', 'y.spec.ts › y1']);
 });
 
 const stable = (test: TestRecord): string => `${test.file} › ${test.titlePath.join(' › ')}`;
 
-test('the same selection in file order and longest first: the same tests, each once, with the same verdicts', { timeout: 240_000 }, async () => {
+test('the same selection in file order and longest first: the same tests, each once, with the same verdicts, in the same workers', { timeout: 240_000 }, async () => {
   const directory = mkdtempSync(join(tmpdir(), 'dxs-schedule-'));
   try {
     const fileOrder = join(directory, 'file-order');
     const longestFirst = join(directory, 'longest-first');
     const args = ['test', '--area', 'tokens', '--workers', '2'];
-    const first = await runDxs([...args, '--report-dir', fileOrder], { timeoutMs: 120_000 });
+    const first = await runDxs([...args, '--schedule-from', 'none', '--report-dir', fileOrder], { timeoutMs: 120_000 });
     assert.equal(first.code, 0, first.stderr.slice(-2000));
+    assert.doesNotMatch(first.stderr, /schedule:/);
     const second = await runDxs([...args, '--schedule-from', fileOrder, '--report-dir', longestFirst], { timeoutMs: 120_000 });
     assert.equal(second.code, 0, second.stderr.slice(-2000));
-    assert.match(second.stderr, /schedule: \d+ tests? the earlier run shows longest start first/);
+    assert.match(second.stderr, /schedule: the longest tests first: those tagged @background-chain, then by .*'s durations \(\d+ tests? of 1 s or more, the longest \d+\.\d s\)/);
     const [before, after] = [fileOrder, longestFirst].map((folder) => JSON.parse(readFileSync(join(folder, 'results.json'), 'utf8')) as Results);
     const verdicts = (results: Results): Array<[string, string]> => results.tests.map((test): [string, string] => [stable(test), test.verdict]).sort(([a], [b]) => a.localeCompare(b));
     assert.equal(new Set(after.tests.map(stable)).size, after.tests.length, 'each test ran once');
     assert.deepEqual(verdicts(after), verdicts(before));
-    // The chosen tests were queued first: the first test each worker ran was one of them, as far as there were enough.
-    const chosen = new Set(after.timeline?.scheduledFirst ?? []);
-    assert.ok(chosen.size > 0, 'the run names the tests it started first');
-    const firstOfEachWorker = (after.timeline?.rows ?? []).filter((row) => typeof row.worker === 'number').map((row) => row.events.find((event) => event.kind === 'test')?.testId);
-    const started = firstOfEachWorker.map((id) => after.tests.find((test) => test.id === id)).filter((test): test is TestRecord => test !== undefined).map((test) => `${test.file} › ${test.title}`);
-    assert.equal(started.filter((name) => chosen.has(name)).length, Math.min(chosen.size, started.length), `the workers began with the chosen tests: ${started.join(' | ')}`);
+    // The report lists the tests in file order, whatever order they ran in.
+    assert.deepEqual(after.tests.map(stable), before.tests.map(stable));
+    assert.equal(before.timeline?.scheduledFirst, undefined, 'file order queues nothing first');
+    const scheduled = after.timeline?.scheduledFirst ?? [];
+    assert.ok(scheduled.length > 0, 'the run names the tests it queued first');
+    const rows = (after.timeline?.rows ?? []).filter((row) => typeof row.worker === 'number');
+    // One process a slot: the order costs no worker a second start.
+    assert.deepEqual(rows.map((row) => row.processes), rows.map(() => 1));
+    // The first slot takes the head of the queue: the longest test.
+    const firstOfSlot0 = rows.find((row) => row.worker === 0)?.events.find((event) => event.kind === 'test')?.testId;
+    const started = after.tests.find((test) => test.id === firstOfSlot0);
+    assert.equal(started === undefined ? undefined : stable(started), scheduled[0]);
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }
