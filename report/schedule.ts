@@ -39,31 +39,52 @@ export interface SchedulableSuite<T extends SchedulableTest> {
 
 const isSuite = <T extends SchedulableTest>(entry: SchedulableSuite<T> | T): entry is SchedulableSuite<T> => typeof (entry as SchedulableSuite<T>).entries === 'function';
 
+/** What an entry weighs: its longest test, and the sum and count of its tests' weights. */
+interface Weight {
+  longest: number;
+  total: number;
+  tests: number;
+}
+
 export const scheduleKey = (file: string, titlePath: readonly string[]): string => [file, ...titlePath].join(' › ');
 
 /**
- * Sorts the suite's entries in place, the longest first (a suite as long as its longest test); the
- * tests of equal weight keep their order, so with no schedule and no tag nothing moves. A test the
- * earlier run did not time weighs as the longest it timed when it is tagged @background-chain.
- * Returns the tests that weigh anything, in their new order: those queued first.
+ * Sorts the suite's entries in place, the longest first: a suite as long as its longest test, and of
+ * two as long, the one whose tests are longer on average first (a file of four tagged tests before a
+ * file of one tagged test and seven short ones, which would hold workers while long tests wait). Entries of equal weight keep their order, so with
+ * no schedule and no tag nothing moves. A test the earlier run did not time weighs as the longest it
+ * timed when it is tagged @background-chain. Returns the tests that weigh anything, in their new
+ * order: those queued first.
  */
 export function orderBySchedule<T extends SchedulableTest>(root: SchedulableSuite<T>, schedule: readonly ScheduledTest[], keyOf: (test: T) => string): T[] {
   const durations = new Map(schedule.map((test) => [scheduleKey(test.file, test.titlePath), test.durationMs]));
   const tagged = Math.max(LONG_TEST_MS, ...schedule.map((test) => test.durationMs));
-  const weights = new Map<SchedulableSuite<T> | T, number>();
-  const weigh = (entry: SchedulableSuite<T> | T): number => {
-    const weight = isSuite(entry) ? Math.max(0, ...entry.entries().map(weigh)) : (durations.get(keyOf(entry)) ?? (entry.tags.includes(BACKGROUND_CHAIN_TAG) ? tagged : 0));
+  const weights = new Map<SchedulableSuite<T> | T, Weight>();
+  const weigh = (entry: SchedulableSuite<T> | T): Weight => {
+    let weight: Weight;
+    if (isSuite(entry)) {
+      const inner = entry.entries().map(weigh);
+      weight = { longest: Math.max(0, ...inner.map((each) => each.longest)), total: inner.reduce((sum, each) => sum + each.total, 0), tests: inner.reduce((sum, each) => sum + each.tests, 0) };
+    } else {
+      const ms = durations.get(keyOf(entry)) ?? (entry.tags.includes(BACKGROUND_CHAIN_TAG) ? tagged : 0);
+      weight = { longest: ms, total: ms, tests: 1 };
+    }
     weights.set(entry, weight);
     return weight;
   };
   weigh(root);
+  const none: Weight = { longest: 0, total: 0, tests: 1 };
+  const mean = (weight: Weight): number => weight.total / Math.max(1, weight.tests);
   const first: T[] = [];
   const sort = (suite: SchedulableSuite<T>): void => {
     // Array.prototype.sort is stable: entries of equal weight keep Playwright's order.
-    suite.entries().sort((a, b) => (weights.get(b) ?? 0) - (weights.get(a) ?? 0));
+    suite.entries().sort((a, b) => {
+      const [left, right] = [weights.get(a) ?? none, weights.get(b) ?? none];
+      return right.longest - left.longest || mean(right) - mean(left);
+    });
     for (const entry of suite.entries()) {
       if (isSuite(entry)) sort(entry);
-      else if ((weights.get(entry) ?? 0) > 0) first.push(entry);
+      else if ((weights.get(entry) ?? none).longest > 0) first.push(entry);
     }
   };
   sort(root);

@@ -57,21 +57,21 @@ function project(): FakeSuite {
   ]);
 }
 
-test('the queue: a file as early as its longest test, the longest first within it, the rest in file order', () => {
+test('the queue: a file as early as its longest test (of two as long, the one longer on average first), the longest first within it, the rest in file order', () => {
   const suite = project();
   const first = orderBySchedule(suite, [
     { file: 'contract/b.spec.ts', titlePath: ['a block', 'b3'], durationMs: 9000 },
     { file: 'security/d.spec.ts', titlePath: ['d1'], durationMs: 3000 },
     { file: 'contract/a.spec.ts', titlePath: ['a2'], durationMs: 1500 },
   ], keyOf);
-  // c2 is tagged and untimed: it weighs as the longest timed test, b3; of equal weight, b keeps its place before c.
+  // c2 is tagged and untimed: it weighs as the longest timed test, b3; as long as b, c is longer on average (one short file mate, not two).
   assert.deepEqual(queue(suite), [
-    'contract/b.spec.ts › a block › b3', 'contract/b.spec.ts › a block › b2', 'contract/b.spec.ts › b1',
     'scenarios/c.spec.ts › c2', 'scenarios/c.spec.ts › c1',
+    'contract/b.spec.ts › a block › b3', 'contract/b.spec.ts › a block › b2', 'contract/b.spec.ts › b1',
     'security/d.spec.ts › d1',
     'contract/a.spec.ts › a2', 'contract/a.spec.ts › a1',
   ]);
-  assert.deepEqual(first.map(keyOf), ['contract/b.spec.ts › a block › b3', 'scenarios/c.spec.ts › c2', 'security/d.spec.ts › d1', 'contract/a.spec.ts › a2']);
+  assert.deepEqual(first.map(keyOf), ['scenarios/c.spec.ts › c2', 'contract/b.spec.ts › a block › b3', 'security/d.spec.ts › d1', 'contract/a.spec.ts › a2']);
 });
 
 test('with no earlier run the tagged tests go first; with neither, nothing moves', () => {
@@ -79,6 +79,13 @@ test('with no earlier run the tagged tests go first; with neither, nothing moves
   assert.deepEqual(orderBySchedule(tagged, [], keyOf).map(keyOf), ['scenarios/c.spec.ts › c2']);
   assert.deepEqual(queue(tagged).slice(0, 2), ['scenarios/c.spec.ts › c2', 'scenarios/c.spec.ts › c1']);
   assert.deepEqual(queue(tagged).slice(2), ['contract/a.spec.ts › a1', 'contract/a.spec.ts › a2', 'contract/b.spec.ts › b1', 'contract/b.spec.ts › a block › b2', 'contract/b.spec.ts › a block › b3', 'security/d.spec.ts › d1']);
+  // Of two files as long, the one whose tests are longer on average goes first: its file mates hold fewer workers.
+  const twice = fakeSuite('', [
+    fakeSuite('contract/one.spec.ts', [fakeTest('contract/one.spec.ts', ['short']), fakeTest('contract/one.spec.ts', ['o1'], [BACKGROUND_CHAIN_TAG])]),
+    fakeSuite('scenarios/two.spec.ts', [fakeTest('scenarios/two.spec.ts', ['t1'], [BACKGROUND_CHAIN_TAG]), fakeTest('scenarios/two.spec.ts', ['t2'], [BACKGROUND_CHAIN_TAG])]),
+  ]);
+  orderBySchedule(twice, [], keyOf);
+  assert.deepEqual(queue(twice), ['scenarios/two.spec.ts › t1', 'scenarios/two.spec.ts › t2', 'contract/one.spec.ts › o1', 'contract/one.spec.ts › short']);
   const untagged = fakeSuite('', [fakeSuite('x.spec.ts', [fakeTest('x.spec.ts', ['x1']), fakeTest('x.spec.ts', ['x2'])]), fakeSuite('y.spec.ts', [fakeTest('y.spec.ts', ['y1'])])]);
   assert.deepEqual(orderBySchedule(untagged, [], keyOf), []);
   assert.deepEqual(queue(untagged), ['x.spec.ts › x1', 'x.spec.ts › x2', 'y.spec.ts › y1']);
