@@ -7,6 +7,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Results } from '../report/results.ts';
 import { criticalPath, criticalPathLine, workerTimeLine, workerTimeSummary } from '../report/timeline.ts';
+import { stolenLine, stolenSeconds } from './process-cpu.ts';
 
 const root = new URL('..', import.meta.url).pathname;
 const directory = mkdtempSync(join(tmpdir(), 'dxs-bench-test-'));
@@ -16,6 +17,7 @@ const env: Record<string, string | undefined> = { ...process.env, FORCE_COLOR: '
 for (const name of Object.keys(env)) if (name.startsWith('DXS_')) delete env[name];
 
 const started = performance.now();
+const stolenBefore = stolenSeconds();
 const code = await new Promise<number | null>((resolve) => {
   const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] });
   // Bounded: a hung run is killed after ten minutes.
@@ -26,6 +28,7 @@ const code = await new Promise<number | null>((resolve) => {
   });
 });
 const seconds = (performance.now() - started) / 1000;
+const stolen = stolenLine(stolenBefore, stolenSeconds());
 let summary = '';
 /** Where the wall time went (issue 42): the run's own timeline. */
 let timeline: string[] = [];
@@ -44,4 +47,4 @@ console.log(`  wall time      ${seconds.toFixed(1)} s (target: under 30 s on 2 c
 console.log(`  exit code      ${code}`);
 console.log(`  ${summary}`);
 for (const line of timeline) console.log(`  ${line}`);
-console.log(`  machine        ${cpus().length} cores, load average ${loadavg()[0].toFixed(1)} at the end (other work on the machine inflates the figure)`);
+console.log(`  machine        ${cpus().length} cores, load average ${loadavg()[0].toFixed(1)} at the end (other work on the machine inflates the figure)${stolen === '' ? '' : `; ${stolen}`}`);

@@ -16,3 +16,22 @@ export function processCpu(pid: number | undefined): number | undefined {
     return undefined;
   }
 }
+
+/**
+ * Seconds of this machine's cores the host gave to others so far ("steal": /proc/stat's eighth
+ * figure, ticks of 1/100 s, all cores). On a shared virtual machine a run's wall time grows with
+ * it, whatever the code does: compare figures taken at like steal. Undefined without /proc.
+ */
+export function stolenSeconds(): number | undefined {
+  try {
+    const fields = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+    return Number(fields[8]) / 100;
+  } catch {
+    return undefined;
+  }
+}
+
+/** "the host took 12.3 s of the cores (steal)" between two readings, or '' without /proc. */
+export function stolenLine(before: number | undefined, after: number | undefined): string {
+  return before === undefined || after === undefined ? '' : `the host took ${(after - before).toFixed(1)} s of the cores' time meanwhile (steal)`;
+}

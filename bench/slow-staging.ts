@@ -14,6 +14,7 @@ import { cpus, loadavg } from 'node:os';
 import { addedLatencyMs, variantStepDelayMs, variantStepsPerState } from '../sandbox/timing-variants.ts';
 import { criticalPath, criticalPathLine, workerTimeLine, workerTimeSummary } from '../report/timeline.ts';
 import { runDxsTest } from './run-dxs-test.ts';
+import { stolenLine, stolenSeconds } from './process-cpu.ts';
 
 const sets = (process.env.DXS_BENCH_STAGING_VARIANTS ?? 'latency-80ms,async-1s;latency-80ms,async-1s,steps-3').split(';').map((set) => set.split(',').filter(Boolean)).filter((set) => set.length > 0);
 const extra = (process.env.DXS_BENCH_STAGING_ARGS ?? '').split(' ').filter(Boolean);
@@ -40,8 +41,10 @@ for (const variants of sets) {
   console.log(`machine: ${cpus().length} cores, load average ${loadavg()[0].toFixed(1)} at the start`);
   for (let run = 1; run <= runs; run++) {
     const cpuBefore = childrenCpuSeconds();
+    const stolenBefore = stolenSeconds();
     const { seconds, code, results } = await runDxsTest(['--profile', 'full-destructive', '--sandbox-variant', variants.join(','), ...extra], { killAfterMs: KILL_AFTER_MS, name: 'slow-staging' });
     const cpuAfter = childrenCpuSeconds();
+    const stolen = stolenLine(stolenBefore, stolenSeconds());
     const summary = results?.summary;
     const timing = results?.timing;
     const coverageCalls = Object.values(results?.coverage ?? {}).reduce((sum, statuses) => sum + Object.values(statuses).reduce((a, b) => a + b, 0), 0);
@@ -55,7 +58,7 @@ for (const variants of sets) {
     } else {
       console.log(`  floor: n/a (results.json has no timing section; ${coverageCalls} calls of the tests alone)`);
     }
-    if (cpuBefore !== undefined && cpuAfter !== undefined) console.log(`  CPU: ${(cpuAfter - cpuBefore).toFixed(1)} s of all processes of the run (${((cpuAfter - cpuBefore) / cpus().length).toFixed(1)} s on ${cpus().length} cores at best)`);
+    if (cpuBefore !== undefined && cpuAfter !== undefined) console.log(`  CPU: ${(cpuAfter - cpuBefore).toFixed(1)} s of all processes of the run (${((cpuAfter - cpuBefore) / cpus().length).toFixed(1)} s on ${cpus().length} cores at best)${stolen === '' ? '' : `; ${stolen}`}`);
     if (timing !== undefined) {
       console.log(`  a Playwright worker: ${timing.workerRssMb ?? '?'} MB resident at its end, ${((timing.workerStartupCpuMs ?? 0) / 1000).toFixed(1)} s of CPU to start (medians of ${timing.workerProcesses}); all workers ${((timing.workerCpuMs ?? 0) / 1000).toFixed(1)} s of CPU`);
       console.log(`  concurrency: ${timing.workers} workers (${timing.workersReason})`);
