@@ -145,6 +145,7 @@ test('a second run restores the first one from the cache and is judged against i
   assert.equal(run.code, 0, tail(run));
   assert.match(run.output, /baseline: the last green run/);
   assert.match(run.output, /against the baseline: 0 new failures, 0 known, 0 fixed/);
+  assert.match(run.output, /schedule: the longest tests first/);
   const results = JSON.parse(readFileSync(artifact('results.json'), 'utf8')) as { baseline?: { newFailures: unknown[] } };
   assert.deepEqual(results.baseline?.newFailures, [], 'results.json holds the comparison with the baseline');
 });
