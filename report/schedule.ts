@@ -10,20 +10,22 @@
 // its entries there reorders the queue, in the same workers (no project of its own, so no worker
 // process is started again). Playwright keeps a file's tests together in the queue, so a file
 // goes as early as its longest test, and within it the longest go first.
-import type { ScheduledTest } from '../suites/support/run-context.ts';
-import { BACKGROUND_CHAIN_TAG } from '../suites/support/run-context.ts';
+import { BACKGROUND_CHAIN_TAG, type ScheduledTest } from '../suites/support/run-context.ts';
 import type { Results } from './results.ts';
 
 export type { ScheduledTest };
 
 /** Below this a test's place in the queue hardly changes when the run ends. */
 const LONG_TEST_MS = 1000;
+/** The schedule travels in the workers' environment (DXS_RUN_CONTEXT), whose strings Linux bounds at 128 kB. */
+const MOST_SCHEDULED = 120;
 
-/** The earlier run's tests that took long enough for their place to matter, longest first. */
+/** The earlier run's tests that took long enough for their place to matter, longest first (at most MOST_SCHEDULED). */
 export function scheduleOf(results: Pick<Results, 'tests'>): ScheduledTest[] {
   return results.tests
     .filter((test) => test.verdict !== 'skipped' && test.durationMs >= LONG_TEST_MS)
     .sort((a, b) => b.durationMs - a.durationMs)
+    .slice(0, MOST_SCHEDULED)
     .map((test) => ({ file: test.file, titlePath: test.titlePath, durationMs: test.durationMs }));
 }
 
@@ -51,10 +53,10 @@ export const scheduleKey = (file: string, titlePath: readonly string[]): string 
 /**
  * Sorts the suite's entries in place, the longest first: a suite as long as its longest test, and of
  * two as long, the one whose tests are longer on average first (a file of four tagged tests before a
- * file of one tagged test and seven short ones, which would hold workers while long tests wait). Entries of equal weight keep their order, so with
- * no schedule and no tag nothing moves. A test the earlier run did not time weighs as the longest it
- * timed when it is tagged @background-chain. Returns the tests that weigh anything, in their new
- * order: those queued first.
+ * file of one tagged test and seven short ones, which would hold workers while long tests wait).
+ * Entries of equal weight keep their order, so with no schedule and no tag nothing moves. A test the
+ * earlier run did not time weighs as the longest it timed when it is tagged @background-chain.
+ * Returns the tests that weigh anything, in their new order: those queued first.
  */
 export function orderBySchedule<T extends SchedulableTest>(root: SchedulableSuite<T>, schedule: readonly ScheduledTest[], keyOf: (test: T) => string): T[] {
   const durations = new Map(schedule.map((test) => [scheduleKey(test.file, test.titlePath), test.durationMs]));

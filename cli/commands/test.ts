@@ -397,7 +397,12 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   });
   const workers = chosen.workers;
   context.workers = workers;
-  if (!scheduleSource.none) {
+  // A shard's tests are a contiguous cut of Playwright's queue: every shard must cut the same queue
+  // (one reordered by its own last run would leave tests out or run them twice), and a queue sorted
+  // longest first would give one shard all the long tests. So shards keep the file order.
+  if (context.shard !== undefined) {
+    if (options.scheduleFrom !== undefined && scheduleSource.none !== true) console.error('dxs test: schedule: file order under --shard (every shard cuts the same queue); --schedule-from is not used');
+  } else if (!scheduleSource.none) {
     context.schedule = scheduleSource.earlier === undefined ? [] : scheduleOf(scheduleSource.earlier);
     const timed = context.schedule.length === 0 ? '' : `, then by ${displayPath(scheduleSource.from ?? '')}'s durations (${context.schedule.length} test${context.schedule.length === 1 ? '' : 's'} of 1 s or more, the longest ${(context.schedule[0].durationMs / 1000).toFixed(1)} s)`;
     console.error(`dxs test: schedule: the longest tests first: those tagged ${BACKGROUND_CHAIN_TAG}${timed}`);

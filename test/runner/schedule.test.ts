@@ -30,6 +30,10 @@ test('the schedule of an earlier run: its tests of a second or more, longest fir
     ['contract/e.spec.ts', ['just a second'], 1000],
   ]);
   assert.deepEqual(scheduleOf({ tests: [record('contract/a.spec.ts', 'short', 900)] }), []);
+  // Bounded: the schedule travels in the workers' environment.
+  const many = Array.from({ length: 300 }, (_, index) => record('contract/many.spec.ts', `test ${index}`, 1000 + index));
+  assert.equal(scheduleOf({ tests: many }).length, 120);
+  assert.equal(scheduleOf({ tests: many })[0].durationMs, 1299);
 });
 
 interface FakeTest extends SchedulableTest {
@@ -93,7 +97,7 @@ test('with no earlier run the tagged tests go first; with neither, nothing moves
 
 const stable = (test: TestRecord): string => `${test.file} › ${test.titlePath.join(' › ')}`;
 
-test('the same selection in file order and longest first: the same tests, each once, with the same verdicts, in the same workers', { timeout: 240_000 }, async () => {
+test('the same selection in file order and longest first: the same tests, each once, with the same verdicts, in the same workers', { timeout: 360_000 }, async () => {
   const directory = mkdtempSync(join(tmpdir(), 'dxs-schedule-'));
   try {
     const fileOrder = join(directory, 'file-order');
@@ -121,6 +125,13 @@ test('the same selection in file order and longest first: the same tests, each o
     const firstOfSlot0 = rows.find((row) => row.worker === 0)?.events.find((event) => event.kind === 'test')?.testId;
     const started = after.tests.find((test) => test.id === firstOfSlot0);
     assert.equal(started === undefined ? undefined : stable(started), scheduled[0]);
+    // A shard keeps the file order: every shard must cut the same queue.
+    const shard = join(directory, 'shard');
+    const sharded = await runDxs([...args, '--shard', '1/2', '--schedule-from', fileOrder, '--report-dir', shard], { timeoutMs: 120_000 });
+    assert.equal(sharded.code, 0, sharded.stderr.slice(-2000));
+    assert.match(sharded.stderr, /schedule: file order under --shard/);
+    const shardResults = JSON.parse(readFileSync(join(shard, 'results.json'), 'utf8')) as Results;
+    assert.equal(shardResults.timeline?.scheduledFirst, undefined);
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }
