@@ -74,7 +74,16 @@ export function renderTimeline(timeline: RunTimeline | undefined): string {
     path === undefined
       ? '<figcaption class="muted">No test ran: there is no critical path.</figcaption>'
       : `<figcaption id="critical-path"><strong>Critical path</strong> (★): ${escapeHtml(criticalPathLine(path).replace(/^critical path: /, ''))}.</figcaption><p id="worker-time">${escapeHtml(workerTimeLine(workerTimeSummary(timeline)).replace(/^a/, 'A'))}.</p>`;
-  return `<h2 id="timeline">Timeline of the run</h2>\n<figure>${svg}${caption}<p class="muted">A row per worker (Playwright's worker slots) and one for dxs itself. Hover a bar for its name and duration. Fixture bars are the setup a test waited for (its companies registered, their background work); idle is a worker with no test to take.</p></figure>`;
+  return `<h2 id="timeline">Timeline of the run</h2>\n<figure>${svg}${caption}${scheduledFirstLine(timeline)}<p class="muted">A row per worker (Playwright's worker slots) and one for dxs itself. Hover a bar for its name and duration. Fixture bars are the setup a test waited for (its companies registered, their background work); idle is a worker with no test to take.</p></figure>`;
+}
+
+/** The tests queued first (report/schedule.ts): the first few named, the count of the others. */
+function scheduledFirstLine(timeline: RunTimeline): string {
+  const first = timeline.scheduledFirst ?? [];
+  if (first.length === 0) return '';
+  const shown = first.slice(0, 5).map((name) => `<li>${escapeHtml(name)}</li>`).join('');
+  const more = first.length > 5 ? `<p class="muted">and ${first.length - 5} more (results.json, timeline.scheduledFirst)</p>` : '';
+  return `<div id="scheduled-first"><p>Queued first, longest first (by the last run's durations and the tag @background-chain): ${first.length} test${first.length === 1 ? '' : 's'}</p><ol>${shown}</ol>${more}</div>`;
 }
 
 /** Milliseconds by legend key over every row: `test-passed`, `fixture`, `idle`, ... */

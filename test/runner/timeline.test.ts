@@ -105,7 +105,16 @@ test('the picture has a row per worker and one for dxs, a titled bar per phase, 
   assert.match(html, /<title>failed: tokens › a token is refused: 0\.80 s \(from 5\.20 s to 6\.00 s\)<\/title>/);
   assert.match(html, /class="legend legend-fixture"/);
   assert.match(html, /id="critical-path"/);
+  assert.doesNotMatch(html, /id="scheduled-first"/);
   assert.equal(renderTimeline(undefined), '');
+});
+
+test('the tests queued first are named under the picture, the first five and a count of the others', () => {
+  const names = Array.from({ length: 7 }, (_, index) => `scenarios/send-and-deliver.spec.ts › a <document> ${index}`);
+  const html = renderTimeline({ ...laidOut(), scheduledFirst: names });
+  assert.match(html, /<div id="scheduled-first"><p>Queued first, longest first [^<]*: 7 tests<\/p><ol><li>scenarios\/send-and-deliver\.spec\.ts › a &lt;document&gt; 0<\/li>/);
+  assert.equal([...html.matchAll(/<li>scenarios/g)].length, 5);
+  assert.match(html, /<\/ol><p class="muted">and 2 more \(results\.json, timeline\.scheduledFirst\)<\/p>/);
 });
 
 test('the fixtures of a test are its outermost fixture steps of the before hooks, long enough to show', () => {
