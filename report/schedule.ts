@@ -13,8 +13,6 @@
 import { BACKGROUND_CHAIN_TAG, type ScheduledTest } from '../suites/support/run-context.ts';
 import type { Results } from './results.ts';
 
-export type { ScheduledTest };
-
 /** Below this a test's place in the queue hardly changes when the run ends. */
 const LONG_TEST_MS = 1000;
 /** The schedule travels in the workers' environment (DXS_RUN_CONTEXT), whose strings Linux bounds at 128 kB. */
