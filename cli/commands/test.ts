@@ -272,11 +272,12 @@ interface ScheduleSource {
 /**
  * --schedule-from, or by default the last run in reports/latest: read before the report directory
  * is prepared (it may be reports/latest). The default is quiet when there is none or it does not
- * read: the tags still order the queue.
+ * read: the tags still order the queue. A shard keeps the file order, so it reads no default.
  */
-function loadScheduleSource(path: string | undefined): ScheduleSource {
+function loadScheduleSource(path: string | undefined, sharded: boolean): ScheduleSource {
   if (path === SCHEDULE_NONE) return { none: true };
   const given = path !== undefined;
+  if (!given && sharded) return {};
   const source = path ?? join('reports', 'latest');
   const file = existsSync(source) && statSync(source).isFile() ? source : join(source, 'results.json');
   if (!given && !existsSync(file)) return {};
@@ -300,7 +301,7 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
     selection = select(options);
     // Read before the report directory is prepared: it may be the baseline's own, or reports/latest.
     judge = loadBaselineInput(options.baseline as string | undefined, options.expectFailures as string | undefined);
-    scheduleSource = loadScheduleSource(options.scheduleFrom as string | undefined);
+    scheduleSource = loadScheduleSource(options.scheduleFrom as string | undefined, options.shard !== undefined);
     lastFailed = loadLastFailed(options.lastFailed as string | undefined);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
