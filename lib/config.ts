@@ -199,9 +199,9 @@ export const positive = (value: unknown): string | undefined => ((value as numbe
 /** Options every command that talks to a target shares (dxs test and dxs load). */
 export const TARGET_OPTIONS: readonly OptionSpec[] = [
   { key: 'baseUrl', kind: 'string', argument: 'URL', description: 'base URL of the target, ending in /v1/api (default: start the embedded sandbox)' },
-  { key: 'apiKey', kind: 'string', argument: 'KEY', description: 'API key (header APIkey); dxs test needs one with the DeleteRegistration role for its destructive checks (default for a target on this machine: the sandbox key)' },
+  { key: 'apiKey', kind: 'string', argument: 'KEY', description: 'API key (header APIkey), required with --base-url (the embedded sandbox\'s own keys go only to it); dxs test needs one with the DeleteRegistration role for its destructive checks; a key the target refuses stops the run with exit 2 before any test' },
   { key: 'apiKeyWithoutDelete', kind: 'string', argument: 'KEY', description: 'a second API key without the DeleteRegistration role (enables the 401 checks of delete)' },
-  { key: 'config', kind: 'string', argument: 'FILE', description: 'JSON config file; keys are the camelCase option names (e.g. {"baseUrl": "...", "workers": 4})' },
+  { key: 'config', kind: 'string', argument: 'FILE', description: 'JSON config file; keys are the camelCase option names (e.g. {"baseUrl": "...", "workers": 4}); a key no command has exits 2, naming it' },
   { key: 'asyncTimeout', kind: 'number', argument: 'SECONDS', default: 30, check: positive, description: 'how long to wait for background work (registration, delivery) to complete' },
   { key: 'reportDir', kind: 'string', argument: 'DIR', description: 'where to write the report (default: reports/<timestamp>/, with reports/latest pointing to it)' },
   { key: 'sandboxCasing', kind: 'string', argument: 'CASING', choices: ['pascal', 'camel'], description: 'field-name casing the embedded sandbox answers in (default camel; pascal when dxs test runs with --casing strict-pascal)' },

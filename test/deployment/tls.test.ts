@@ -96,7 +96,7 @@ test('mutual TLS: a run without a client certificate is refused (exit 2), one wi
     });
     assert.equal(accepted.code, 0, accepted.stdout + accepted.stderr);
     const run = results(join(work, 'accepted')).run;
-    assert.equal(run.connection.clientCert, files.clientCert);
+    assert.equal(run.connection.clientCert, basename(files.clientCert!), 'the report names the client certificate by its file name, no path of the machine');
     assert.ok(results(join(work, 'accepted')).summary.passed > 0);
   } finally {
     await sandbox.close();
