@@ -156,6 +156,16 @@ test('a misspelled config key is exit 2 naming it and the closest key; the new s
   for (const name of ['DXS_ERP_ID_WITHOUT_IDENTIFIERS', 'DXS_IDENTIFIER_TYPES', 'DXS_LOCKED_OUT_USER_NAME', 'DXS_NOT_APPROVED_USER_NAME']) assert.ok(help.stdout.includes(name), `--help lists ${name}`);
 });
 
+test('a worker setting given in the config file reaches the checks that need it (CMP-IDN-05 runs instead of being skipped)', async () => {
+  const config = join(work, 'worker-settings.json');
+  // No company has this ErpId: the check runs and fails, which is what shows the setting arrived.
+  writeFileSync(config, JSON.stringify({ erpIdWithoutIdentifiers: 'no-such-erp-id-of-this-test' }));
+  const run = await runDxs(['test', '--base-url', baseUrl, '--config', config, '--grep', '@CMP-IDN-05(?![\\w-])', '--workers', '1', '--report-dir', join(work, 'worker-settings')], { timeoutMs: TIMEOUT_MS });
+  const results = resultsOf(join(work, 'worker-settings'));
+  assert.equal(results.summary.total, 1, run.stderr);
+  assert.equal(results.summary.skipped, 0, 'not skipped for want of --erp-id-without-identifiers');
+});
+
 test('the roots of SSL_CERT_FILE are named, not given by their path; a --ca-cert by its file name', () => {
   const system = connectionInfo({ insecure: false, caCert: '/etc/ssl/certs/ca-certificates.crt', caCertFromEnvironment: true }, undefined);
   assert.equal(system.caCert, SYSTEM_ROOTS);
