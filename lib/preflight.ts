@@ -45,6 +45,8 @@ export interface PreflightInput {
   keys: readonly PreflightKey[];
   /** Bound on each call; the preflight makes at most 2 + 2 per key calls. */
   timeoutMs?: number;
+  /** --max-rps: the preflight's few calls keep to it too, so a gateway's limit is not spent before the run starts. */
+  maxRps?: number;
   /** Names the caller's ErpId prefix, so the unknown ErpId cannot be any real company's. */
   erpIdPrefix?: string;
   registry?: SecretRegistry;
@@ -79,7 +81,7 @@ async function call(baseUrl: string, method: string, path: string, headers: Reco
 }
 
 /** A token the preflight was given is revoked at once (revoke's scheme is not shown: both headers). */
-async function revoke(baseUrl: string, apiKey: string, answer: Answer, connection: Connection, timeoutMs: number): Promise<void> {
+async function revoke(apiKey: string, answer: Answer, post: (path: string, headers: Record<string, string>, body: unknown) => Promise<Answer | undefined>, registry: SecretRegistry): Promise<void> {
   let token: unknown;
   try {
     const parsed = JSON.parse(answer.body.toString('utf8')) as Record<string, unknown>;
@@ -88,8 +90,8 @@ async function revoke(baseUrl: string, apiKey: string, answer: Answer, connectio
     return;
   }
   if (typeof token !== 'string' || token === '') return;
-  secrets.add(token);
-  await call(baseUrl, 'POST', '/clienttokens/revoke', { [API_KEY_HEADER]: apiKey, [CLIENT_TOKEN_HEADER]: token }, { ClientToken: token }, connection, timeoutMs);
+  registry.add(token);
+  await post('/clienttokens/revoke', { [API_KEY_HEADER]: apiKey, [CLIENT_TOKEN_HEADER]: token }, { ClientToken: token });
 }
 
 /** Throws PreflightError for a base URL that is not the API's or a key the target refuses. */
@@ -98,17 +100,25 @@ export async function preflight(input: PreflightInput): Promise<PreflightOutcome
   const registry = input.registry ?? secrets;
   const { baseUrl, connection } = input;
   const notJudged: string[] = [];
+  const spacingMs = input.maxRps === undefined ? 0 : Math.ceil(1000 / input.maxRps);
+  let lastCall = 0;
+  const paced = async (url: string, method: string, path: string, headers: Record<string, string>, body: unknown): Promise<Answer | undefined> => {
+    const wait = lastCall + spacingMs - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    lastCall = Date.now();
+    return call(url, method, path, headers, body, connection, timeoutMs);
+  };
   const erpId = `${input.erpIdPrefix ?? 'dxs-preflight'}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}`;
-  const tokenCreate = (key: string): Promise<Answer | undefined> => call(baseUrl, 'POST', '/clienttokens/create', { [API_KEY_HEADER]: key }, { ErpId: erpId }, connection, timeoutMs);
+  const tokenCreate = (key: string): Promise<Answer | undefined> => paced(baseUrl, 'POST', '/clienttokens/create', { [API_KEY_HEADER]: key }, { ErpId: erpId });
 
   const first = input.keys[0];
   const firstAnswer = first === undefined ? undefined : await tokenCreate(first.value);
-  const status = await call(baseUrl, 'GET', '/companies/status', {}, undefined, connection, timeoutMs);
+  const status = await paced(baseUrl, 'GET', '/companies/status', {}, undefined);
   if (status !== undefined && status.status === 404 && (first === undefined || firstAnswer?.status === 404)) {
     const tried = `${first === undefined ? '' : 'POST /clienttokens/create and '}GET /companies/status`;
     let fix = `the spec's base URL ends in ${API_PREFIX}: pass the URL the service's operator gives for it`;
     if (!baseUrl.endsWith(API_PREFIX)) {
-      const withPrefix = await call(`${baseUrl}${API_PREFIX}`, 'GET', '/companies/status', {}, undefined, connection, timeoutMs);
+      const withPrefix = await paced(`${baseUrl}${API_PREFIX}`, 'GET', '/companies/status', {}, undefined);
       fix = withPrefix !== undefined && withPrefix.status !== 404 ? `did you mean ${baseUrl}${API_PREFIX}? (it answers GET /companies/status with ${withPrefix.status})` : `the spec's base URL ends in ${API_PREFIX}, e.g. ${baseUrl}${API_PREFIX}`;
     }
     throw new PreflightError(`base URL ${baseUrl} from ${input.baseSetting} is not the API's base: ${tried} both answered 404. Likely fix: ${fix}`);
@@ -123,11 +133,11 @@ export async function preflight(input: PreflightInput): Promise<PreflightOutcome
       continue;
     }
     if (answer.status >= 200 && answer.status < 300) {
-      await revoke(baseUrl, key.value, answer, connection, timeoutMs);
+      await revoke(key.value, answer, (path, headers, body) => paced(baseUrl, 'POST', path, headers, body), registry);
       continue;
     }
     if (!REFUSED.has(answer.status)) continue;
-    const register = await call(baseUrl, 'POST', '/companies/register', { [API_KEY_HEADER]: key.value }, {}, connection, timeoutMs);
+    const register = await paced(baseUrl, 'POST', '/companies/register', { [API_KEY_HEADER]: key.value }, {});
     if (register === undefined || !REFUSED.has(register.status)) continue;
     throw new PreflightError(
       `the API key of ${key.setting} was refused by ${baseUrl}: POST /clienttokens/create answered ${answer.status}${excerpt(answer, registry)}, and POST /companies/register ${register.status}${excerpt(register, registry)}. ` +

@@ -41,6 +41,8 @@ export interface TargetOptions {
   configPath?: string;
   /** false: no preflight of the keys and the base URL (lib/preflight.ts). */
   preflight?: boolean;
+  /** --max-rps, which the preflight's calls keep to. */
+  maxRps?: number;
 }
 
 /** The target options among a command's resolved options (TARGET_OPTIONS of lib/config.ts). */
@@ -51,6 +53,7 @@ export function targetOptionsOf(options: Record<string, unknown>, origin: { sour
     apiKeyWithoutDelete: options.apiKeyWithoutDelete as string | undefined,
     sources: origin.sources,
     configPath: origin.configPath,
+    maxRps: options.maxRps as number | undefined,
     sandboxCasing: options.sandboxCasing as 'pascal' | 'camel' | undefined,
     sandboxFaults: options.sandboxFault as string[] | undefined,
     sandboxVariants: options.sandboxVariant as string[] | undefined,
@@ -225,7 +228,7 @@ async function preflightTarget(target: Target, options: TargetOptions, registry:
   }
   // The embedded sandbox with its own keys: nothing the user set to check.
   if (target.embedded && keys.length === 0) return;
-  const outcome = await preflight({ baseUrl: target.baseUrl, connection: target.connection, baseSetting: settingOf(options, 'baseUrl'), keys, registry });
+  const outcome = await preflight({ baseUrl: target.baseUrl, connection: target.connection, baseSetting: settingOf(options, 'baseUrl'), keys, registry, maxRps: options.maxRps });
   for (const line of outcome.notJudged) target.warnings.push(`preflight: ${line}`);
 }
 

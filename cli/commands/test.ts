@@ -376,6 +376,7 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
       measureLatency: false,
       sources,
       configPath,
+      maxRps: options.maxRps as number | undefined,
     });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;

@@ -7,6 +7,11 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { preflight } from '../../lib/preflight.ts';
+import { SecretRegistry } from '../../lib/redact.ts';
+import { startSandbox } from '../../sandbox/index.ts';
 import { closestKey, ConfigError } from '../../lib/config.ts';
 import { SANDBOX_API_KEY } from '../../lib/defaults.ts';
 import { connectionInfo, SYSTEM_ROOTS } from '../../report/connection.ts';
@@ -172,4 +177,40 @@ test('the roots of SSL_CERT_FILE are named, not given by their path; a --ca-cert
   const given = connectionInfo({ insecure: false, caCert: '/home/someone/corp-ca.pem', clientCert: '/home/someone/erp.pem', clientKey: '/home/someone/erp.key' }, undefined);
   assert.equal(given.caCert, 'corp-ca.pem');
   assert.equal(given.clientCert, 'erp.pem');
+});
+
+/** A target that answers each "METHOD /path" with the status given (404 for the rest). */
+async function fakeTarget(statuses: Record<string, number>): Promise<{ baseUrl: string; close: () => Promise<void> }> {
+  const server = createServer((request, response) => {
+    request.resume();
+    const status = statuses[`${request.method} ${request.url?.replace(/^\/v1\/api/, '')}`] ?? 404;
+    response.writeHead(status, status === 429 ? { 'retry-after': '1' } : {}).end('{}');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/api`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+const key = { value: 'a-key-of-this-test', setting: '--api-key (flag)', flag: '--api-key' };
+
+test('the preflight never judges a gateway (429, 503), nor a key refused on one call and taken on another, nor a 401 for the unknown ErpId alone', async () => {
+  const gateway = await fakeTarget({ 'POST /clienttokens/create': 429, 'GET /companies/status': 503, 'POST /companies/register': 429 });
+  try {
+    const outcome = await preflight({ baseUrl: gateway.baseUrl, connection: { insecure: false }, baseSetting: '--base-url (flag)', keys: [key], registry: new SecretRegistry() });
+    assert.equal(outcome.notJudged.length, 2, outcome.notJudged.join('; '));
+  } finally {
+    await gateway.close();
+  }
+  const partly = await fakeTarget({ 'POST /clienttokens/create': 401, 'GET /companies/status': 401, 'POST /companies/register': 400 });
+  try {
+    await preflight({ baseUrl: partly.baseUrl, connection: { insecure: false }, baseSetting: '--base-url (flag)', keys: [key], registry: new SecretRegistry() });
+  } finally {
+    await partly.close();
+  }
+  // The defensible reading that answers 401 for a token of an ErpId without a company, with the right key.
+  const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', variants: ['token-unknown-erpid-401'] });
+  try {
+    await preflight({ baseUrl: sandbox.baseUrl, connection: { insecure: false }, baseSetting: '--base-url (flag)', keys: [{ ...key, value: sandbox.apiKey }, { ...key, value: sandbox.apiKeyWithoutDelete }], registry: new SecretRegistry() });
+  } finally {
+    await sandbox.close();
+  }
 });
