@@ -87,6 +87,7 @@ export const FAULTS: Record<string, string> = {
   'inbox-leak-after-handled': 'a document its recipient marked handled also shows in every other company\'s incoming list',
   // inbound, under load (issue 35): what only a history of many calls shows
   'inbound-list-lossy': 'one electronic delivery in ten (every tenth of the service) is stored but never shows in the incoming list, with or without sequenceNo',
+  'inbound-list-lossy-total': 'one electronic delivery in ten (every tenth of the service) is stored but never shows in the incoming list, with or without sequenceNo, while the list\'s Total still counts it (every answer looks paged)',
   'inbound-list-duplicate': 'an incoming list answer that holds documents shows its first one a second time',
   'inbound-sequenceno-repeated': 'every second document delivered to a company gets the SequenceNo of the one before it',
   'handled-comes-back': 'a document downloaded after it was marked handled shows again in every other list its company makes without sequenceNo',
