@@ -129,6 +129,7 @@ export const FAULTS: Record<string, string> = {
   'handled-any-company': "mark handled marks another company's inbound document too",
   'byerpid-any-company': 'byerpid answers the latest document of that ErpDocumentId, whichever company sent it',
   'send-foreign-upload': "send takes another company's upload as its DocumentUri",
+  'send-foreign-attachment': "send takes another company's upload in Attachments: the recipient gets it as an attachment, and the sender downloads it through its document's file information",
   'odd-id-500': 'an outbound DocumentId holding a slash once decoded, or of more than 1 kB, gives 500',
   'xml-entities-expanded': 'an uploaded XML document\'s internal entities are expanded: a bomb answers 500 after 2 s',
   'xml-external-entity-read': 'an uploaded XML document\'s external entity is replaced by the content of a local file (a made-up line of /etc/passwd)',

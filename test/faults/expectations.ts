@@ -147,6 +147,7 @@ export const FAULT_EXPECTATIONS: Record<string, FaultExpectation> = {
   'handled-any-company': { areas: ['access'], requirement: 'ACC-12' },
   'byerpid-any-company': { areas: ['access'], requirement: 'ACC-12' },
   'send-foreign-upload': { areas: ['access'], requirement: 'ACC-12' },
+  'send-foreign-attachment': { areas: ['access'], requirement: 'ACC-14' },
   'odd-id-500': { areas: ['access'], requirement: 'ACC-13' },
   'xml-entities-expanded': { areas: ['access'], requirement: 'ACC-15' },
   'xml-external-entity-read': { areas: ['access'], requirement: 'ACC-16' },
