@@ -318,3 +318,35 @@ test('the walk steps on synthetic pages: on from the highest SequenceNo, one pas
   assert.match(nextStep(5, answer(['a'], [1], 3), new Set(['a'])).end ?? '', /only documents below it/);
   assert.match(nextStep(0, answer([], [], undefined, 400), new Set()).end ?? '', /was 400/);
 });
+
+test('the checker takes a walk as a proof only when it is complete, invoked after the async timeout ran out, and every entry it listed was downloaded', () => {
+  const send: ExchangeEvent = { op: 'send', actor: 'A', invoked: 0, completed: 100, status: 200, recipient: 'B', deliveryType: 'Electronic', documentId: 'out-1', erpDocumentId: 'lost' };
+  const fetched: ExchangeEvent = { op: 'fetch', actor: 'B', invoked: 2000, completed: 2010, status: 200, id: 'in1', marker: 'other' };
+  const other: ExchangeEvent = { op: 'send', actor: 'A', invoked: 0, completed: 100, status: 200, recipient: 'B', deliveryType: 'Electronic', documentId: 'out-2', erpDocumentId: 'other' };
+  const walk = (invoked: number, end: string, ids = ['in1']): ExchangeEvent[] => [
+    { op: 'list', actor: 'B', invoked, completed: invoked + 10, status: 200, sequenceNo: 0, total: ids.length + 1, ids, sequenceNos: ids.map((_id, index) => index + 1), walk: `B#${invoked}`, finalRead: true },
+    { op: 'list', actor: 'B', invoked: invoked + 20, completed: invoked + 30, status: 200, sequenceNo: ids.length, total: 1, ids: [], sequenceNos: [], walk: `B#${invoked}`, walkEnd: end, finalRead: true },
+  ];
+  const judge = (events: ExchangeEvent[]) => checkExchange({ events: [send, other, fetched, ...events], asyncTimeoutMs: 1000 });
+  const proven = judge(walk(3000, 'complete'));
+  assert.equal(proven.lost, 1);
+  assert.equal(proven.violations[0].evidence.filter((event) => event.op === 'list').length, 2, 'the walk is the evidence');
+  assert.equal(judge(walk(500, 'complete')).notJudged, 1, 'a walk begun before the async timeout ran out proves nothing');
+  const notDownloaded = judge(walk(3000, 'complete', ['in1', 'in2']));
+  assert.equal(notDownloaded.lost, 0);
+  assert.match(Object.keys(notDownloaded.notJudgedReasons)[0], /walk of the list with sequenceNo had an entry not downloaded/);
+  const cut = judge(walk(3000, 'it ran past its budget (200 lists, or 10 s)'));
+  assert.equal(cut.lost, 0);
+  assert.match(Object.keys(cut.notJudgedReasons)[0], /could not be completed: it ran past its budget/);
+});
+
+test('an empty list without sequenceNo proves a loss whatever its Total, unless the company marked an id it never downloaded before it', () => {
+  const send: ExchangeEvent = { op: 'send', actor: 'A', invoked: 0, completed: 100, status: 200, recipient: 'B', deliveryType: 'Electronic', documentId: 'out-1', erpDocumentId: 'lost' };
+  const empty: ExchangeEvent = { op: 'list', actor: 'B', invoked: 3000, completed: 3010, status: 200, total: 1, ids: [], sequenceNos: [] };
+  const judge = (events: ExchangeEvent[]) => checkExchange({ events: [send, ...events], asyncTimeoutMs: 1000 });
+  assert.equal(judge([empty]).lost, 1);
+  assert.equal(judge([{ ...empty, total: undefined }]).lost, 1, 'an answer without Total too');
+  assert.equal(judge([{ ...empty, invoked: 900, completed: 910 }]).notJudged, 1, 'invoked before the async timeout ran out');
+  // A mark of an id the company never downloaded could have taken the document out of that list.
+  assert.equal(judge([{ op: 'handled', actor: 'B', invoked: 2000, completed: 2010, status: 200, ids: ['unknown'] }, empty]).lost, 0);
+});
