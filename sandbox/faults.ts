@@ -87,6 +87,7 @@ export const FAULTS: Record<string, string> = {
   'inbox-leak-after-handled': 'a document its recipient marked handled also shows in every other company\'s incoming list',
   // inbound, under load (issue 35): what only a history of many calls shows
   'inbound-list-lossy': 'one electronic delivery in ten (every tenth of the service) is stored but never shows in the incoming list, with or without sequenceNo',
+  'inbound-list-lossy-total': 'one electronic delivery in ten (every tenth of the service) is stored but never shows in the incoming list, with or without sequenceNo, while the list\'s Total still counts it (every answer looks paged)',
   'inbound-list-duplicate': 'an incoming list answer that holds documents shows its first one a second time',
   'inbound-sequenceno-repeated': 'every second document delivered to a company gets the SequenceNo of the one before it',
   'handled-comes-back': 'a document downloaded after it was marked handled shows again in every other list its company makes without sequenceNo',
@@ -128,6 +129,7 @@ export const FAULTS: Record<string, string> = {
   'handled-any-company': "mark handled marks another company's inbound document too",
   'byerpid-any-company': 'byerpid answers the latest document of that ErpDocumentId, whichever company sent it',
   'send-foreign-upload': "send takes another company's upload as its DocumentUri",
+  'send-foreign-attachment': "send takes another company's upload in Attachments: the recipient gets it as an attachment, and the sender downloads it through its document's file information",
   'odd-id-500': 'an outbound DocumentId holding a slash once decoded, or of more than 1 kB, gives 500',
   'xml-entities-expanded': 'an uploaded XML document\'s internal entities are expanded: a bomb answers 500 after 2 s',
   'xml-external-entity-read': 'an uploaded XML document\'s external entity is replaced by the content of a local file (a made-up line of /etc/passwd)',
