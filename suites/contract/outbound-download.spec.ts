@@ -1,7 +1,7 @@
 // Contract of the outbound download: GET /documents/outbound/download/{DocumentId}, and the
 // download URLs of the file information (IncludeFileInfo=true).
-import { checks, expectCheck, observe, tags } from '../support/index.ts';
-import { followGivenUrl, notReached } from '../support/target-urls.ts';
+import { checks, expectCheck, notReached, observe, tags } from '../support/index.ts';
+import { followGivenUrl } from '../support/target-urls.ts';
 import { downloadOutbound, fact, fileInfoUrls, isBinaryDocument, sentDocument, statusPath, UNKNOWN_DOCUMENT_ID } from '../support/outbound.ts';
 import { asReadBy, crossReads, isolationSetting } from '../support/isolation.ts';
 import { test } from '../support/index.ts';

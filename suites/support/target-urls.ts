@@ -3,12 +3,10 @@
 // follow is a finding of its own (issue 57): a warning that names the URL, the base and what
 // differs (behind a proxy that passes Host without the port, "the port is missing"), and the checks
 // that would have followed it are marked not reached, for that reason, instead of passing unseen.
-import { test } from '@playwright/test';
 import { asWarning } from '../../lib/checks.ts';
-import { NOT_REACHED_ANNOTATION } from '../../report/results.ts';
 import type { ApiResponse } from './client.ts';
 import { fact, pathUnderBase } from './outbound.ts';
-import { expectCheck } from './verdict.ts';
+import { expectCheck, notReached } from './verdict.ts';
 
 function schemeOf(url: URL): string {
   return url.protocol.replace(/:$/, '');
@@ -63,7 +61,3 @@ export async function followGivenUrl(response: ApiResponse, given: GivenUrl, bas
   return undefined;
 }
 
-/** Marks a requirement of the running test not reached, saying why (report/results.ts requirementVerdicts). */
-export function notReached(requirement: string, why: string): void {
-  test.info().annotations.push({ type: NOT_REACHED_ANNOTATION, description: `${requirement}: not reached: ${why}` });
-}
