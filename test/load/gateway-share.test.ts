@@ -63,6 +63,8 @@ test('the gateway\'s answers are counted apart: no latency figure, no judged thr
     assert.match(message, /^the gateway refused 95 % of POST \/clienttokens\/create \(380 of 400 calls; answers 370x 429, 10x 502\): the target was not loaded at the profile's rate .*lower the rate .* or raise the limit$/);
     assert.match(gatewayCounts(result) ?? '', /GET \/companies\/status: 3x 429, all waited out/);
     assert.equal(gatewayRefusalMessage(judgeGatewayShare(result, 96)), undefined, 'a share within --max-gateway-share is no refusal');
+    // The pace dxs test keeps, offered: what the gateway let through over the run (30 target answers in 10 s).
+    assert.match(gatewayRefusalMessage(judgeGatewayShare({ ...result, durationSeconds: 10 }, 5)) ?? '', /lower the rate \(--rate, --vus, or --max-rps 3: the gateway let about 3\.0 calls a second through\) or raise the limit$/);
   }
 });
 
@@ -76,6 +78,7 @@ test('dxs load behind a fast rate-limiting gateway in front of a slow token crea
     const run = await dxs(['load', '--script', 'client-tokens', '--profile', 'smoke', '--vus', '3', '--duration', '3s', '--sandbox-variant', 'rate-limit,tokens-slow-1000ms', '--report-dir', limited], { DXS_SANDBOX_RATE_LIMIT: '2' }, 300_000);
     assert.equal(run.code, 2, `${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`);
     assert.match(run.stderr, /client-tokens: the gateway refused \d+ % of POST \/clienttokens\/create \(\d+ of \d+ calls; answers \d+x 429\): the target was not loaded at the profile's rate/);
+    assert.match(run.stderr, /lower the rate \(--rate, --vus, or --max-rps( \d+: the gateway let about [\d.]+ calls a second through| under the gateway's limit)\) or raise the limit/);
     assert.match(run.stdout, /client-tokens: NOT MEASURED - /);
     assert.doesNotMatch(run.stderr, /k6 could not run/);
     const summary = readSummary(limited) as unknown as { results: Array<{ passed: boolean; gatewayRefused?: string }> };

@@ -25,6 +25,8 @@ export interface GatewayJudgement {
   /** Endpoints whose share is above the limit, the largest share first. */
   refused: GatewayRefusal[];
   maxShare: number;
+  /** Calls a second the gateway let through to the target over the run: a pace that keeps under its limit. */
+  passedPerSecond?: number;
 }
 
 function gatewayAnswers(item: EndpointResult): number {
@@ -41,7 +43,7 @@ function shareOf(item: EndpointResult): { calls: number; refusedCalls: number } 
   return { calls: item.requests - waited, refusedCalls: Math.max(0, gatewayAnswers(item) - waited) };
 }
 
-export function judgeGatewayShare(result: Pick<RunResult, 'endpoints'>, maxShare: number = DEFAULT_MAX_GATEWAY_SHARE): GatewayJudgement {
+export function judgeGatewayShare(result: Pick<RunResult, 'endpoints'> & Partial<Pick<RunResult, 'durationSeconds'>>, maxShare: number = DEFAULT_MAX_GATEWAY_SHARE): GatewayJudgement {
   const refused: GatewayRefusal[] = [];
   let answers = 0;
   for (const item of result.endpoints) {
@@ -52,7 +54,9 @@ export function judgeGatewayShare(result: Pick<RunResult, 'endpoints'>, maxShare
     if (share > maxShare) refused.push({ endpoint: item.endpoint, calls, answers: refusedCalls, share, byStatus: item.gateway ?? {} });
   }
   refused.sort((a, b) => b.share - a.share || a.endpoint.localeCompare(b.endpoint));
-  return { answers, refused, maxShare };
+  const requests = result.endpoints.reduce((total, item) => total + item.requests, 0);
+  const duration = result.durationSeconds ?? 0;
+  return { answers, refused, maxShare, ...(duration > 0 ? { passedPerSecond: (requests - answers) / duration } : {}) };
 }
 
 /** 94 % from 94.6 (never 100 % unless all were); 0.4 % stays 0.4 %, not 0 %. */
@@ -71,7 +75,9 @@ function statusList(byStatus: Record<string, number>): string {
 export function gatewayRefusalMessage(judgement: GatewayJudgement): string | undefined {
   if (judgement.refused.length === 0) return undefined;
   const endpoints = judgement.refused.map((item) => `${formatShare(item.share)} of ${item.endpoint} (${item.answers} of ${item.calls} calls; answers ${statusList(item.byStatus)})`);
-  return `the gateway refused ${endpoints.join('; ')}: the target was not loaded at the profile's rate (more than --max-gateway-share ${judgement.maxShare} %); lower the rate (--rate, --vus, or --max-rps under the gateway's limit) or raise the limit`;
+  // The pace dxs test keeps behind a gateway, offered here as k6's --rps: what the gateway let through.
+  const pace = judgement.passedPerSecond === undefined || judgement.passedPerSecond < 1 ? 'or --max-rps under the gateway\'s limit' : `or --max-rps ${Math.floor(judgement.passedPerSecond)}: the gateway let about ${judgement.passedPerSecond.toFixed(1)} calls a second through`;
+  return `the gateway refused ${endpoints.join('; ')}: the target was not loaded at the profile's rate (more than --max-gateway-share ${judgement.maxShare} %); lower the rate (--rate, --vus, ${pace}) or raise the limit`;
 }
 
 /**
