@@ -20,7 +20,7 @@ import { DEFAULT_THRESHOLDS_FILE, VALIDATORS_BUNDLE, runScript, scriptNames, typ
 import { analyse, thresholdsFromSummaries, type RunResult } from './load/results.ts';
 import { summaryLine, writeLoadReport, type ScriptArtifacts } from './load/report.ts';
 import { writeViolationScripts } from './load/violation-scripts.ts';
-import { DEFAULT_MAX_GATEWAY_SHARE, gatewayRefusalMessage, judgeGatewayShare } from './load/gateway-share.ts';
+import { DEFAULT_MAX_GATEWAY_SHARE, judgeGatewayShare, markGatewayRefusal } from './load/gateway-share.ts';
 import { mergeRunners, type MergeOptions } from './load/merge.ts';
 import { writeK8sBundle } from './load/k8s.ts';
 import { writeFixturePack } from '../../fixtures/pack.ts';
@@ -374,13 +374,10 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
  * gave more than the share allowed kept the target from being loaded: exit 2, never a pass.
  */
 function judgeGateway(script: string, result: RunResult, maxShare: number, code: 0 | 1 | 2): { code: 0 | 1 | 2; refused: boolean } {
-  const judgement = judgeGatewayShare(result, maxShare);
-  if (judgement.answers === 0) return { code, refused: false };
+  if (judgeGatewayShare(result, maxShare).answers === 0) return { code, refused: false };
   const judged: 0 | 1 | 2 = code === 2 ? 2 : result.passed ? 0 : 1;
-  const message = gatewayRefusalMessage(judgement);
+  const message = markGatewayRefusal(result, maxShare);
   if (message === undefined) return { code: judged, refused: false };
-  result.gatewayRefused = message;
-  result.passed = false;
   console.error(`dxs load: ${script}: ${message}`);
   return { code: 2, refused: true };
 }
@@ -416,9 +413,11 @@ async function runMerge(inputs: string[], flags: Record<string, unknown>): Promi
   const asyncTimeout = flags.asyncTimeout === undefined ? undefined : Number(flags.asyncTimeout);
   if (asyncTimeout !== undefined && !(asyncTimeout > 0)) throw new ConfigError(`--async-timeout ${String(flags.asyncTimeout)}: a number of seconds above 0`);
   const thresholds = thresholdsPath({ thresholds: flags.thresholds } as ResolvedOptions);
+  const maxGatewayShare = flags.maxGatewayShare === undefined ? undefined : Number(flags.maxGatewayShare);
+  if (maxGatewayShare !== undefined && !(maxGatewayShare >= 0 && maxGatewayShare <= 100)) throw new ConfigError(`--max-gateway-share ${String(flags.maxGatewayShare)}: a percentage from 0 to 100`);
   const finalReadSetting = await mergeFinalReadTarget(flags);
   try {
-    return await mergeRunners(inputs, { out, script: flags.script as string | undefined, runners, asyncTimeoutMs: asyncTimeout === undefined ? undefined : asyncTimeout * 1000, strict: flags.strict === true, deliveryLimits: deliveryLimitsOf(thresholds), finalRead: finalReadSetting.setting });
+    return await mergeRunners(inputs, { out, script: flags.script as string | undefined, runners, asyncTimeoutMs: asyncTimeout === undefined ? undefined : asyncTimeout * 1000, strict: flags.strict === true, deliveryLimits: deliveryLimitsOf(thresholds), finalRead: finalReadSetting.setting, maxGatewayShare });
   } finally {
     await finalReadSetting.close();
   }
@@ -532,6 +531,7 @@ Options may also come from DXS_* variables or --config FILE.`,
     .option('--async-timeout <SECONDS>', 'how long a document may take to arrive, for the exchange checker (default: the runners\' own, from their summary.json, else 30)')
     .option('--thresholds <FILE>', 'thresholds file whose deliveryTime limits the merged run is judged by (default load/thresholds/default.json)')
     .option('--strict', 'a broken hardening rule of the exchange fails the merged run, as dxs load --strict; so does an invoice left not judged after the final read')
+    .option('--max-gateway-share <PERCENT>', `as dxs load: more than this share of an endpoint's calls refused by the gateway (429, 502, 503, 504) means the run did not load its target: exit 2 (default ${DEFAULT_MAX_GATEWAY_SHARE})`)
     .option('--base-url <URL>', 'the target of the runners: the final read waits for and reads what their own final reads did not see (default: DXS_BASE_URL; without one, no final read)')
     .option('--api-key <KEY>', 'API key for the final read\'s ClientTokens (default: DXS_API_KEY)')
     .action(async (inputs: string[], _flags: Record<string, unknown>, command: Command) => {

@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyse } from '../../cli/commands/load/results.ts';
 import { gatewayCounts, gatewayRefusalMessage, judgeGatewayShare } from '../../cli/commands/load/gateway-share.ts';
+import { mergeRunners } from '../../cli/commands/load/merge.ts';
 import { GATEWAY_WAITED_METRIC } from '../../lib/gateway.ts';
 import { dxs, k6Binary, NO_K6, readSummary, tempDirectory } from './helpers.ts';
 
@@ -65,6 +66,14 @@ test('the gateway\'s answers are counted apart: no latency figure, no judged thr
     assert.equal(gatewayRefusalMessage(judgeGatewayShare(result, 96)), undefined, 'a share within --max-gateway-share is no refusal');
     // The pace dxs test keeps, offered: what the gateway let through over the run (30 target answers in 10 s).
     assert.match(gatewayRefusalMessage(judgeGatewayShare({ ...result, durationSeconds: 10 }, 5)) ?? '', /lower the rate \(--rate, --vus, or --max-rps 3: the gateway let about 3\.0 calls a second through\) or raise the limit$/);
+
+    // dxs load merge (and the collector Job of dxs load k8s) judges the runners' points the same way.
+    const errors: string[] = [];
+    const merged = join(directory, 'merged');
+    const code = await mergeRunners([raw], { out: merged, script: 'client-tokens' }, { log: () => {}, error: (line: string) => errors.push(line) });
+    assert.equal(code, 2, errors.join('\n'));
+    assert.ok(errors.some((line) => /^dxs load merge: \S+: the gateway refused 95 % of POST \/clienttokens\/create/.test(line)), errors.join('\n'));
+    assert.equal(await mergeRunners([raw], { out: join(directory, 'merged-lenient'), script: 'client-tokens', maxGatewayShare: 96 }, { log: () => {}, error: () => {} }), 0);
   }
 });
 

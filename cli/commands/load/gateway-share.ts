@@ -97,4 +97,17 @@ export function gatewayCounts(result: Pick<RunResult, 'endpoints'>): string | un
   return parts.length === 0 ? undefined : parts.join('; ');
 }
 
+/**
+ * Judges a script's result: when the gateway refused more than `maxShare` of an endpoint's calls,
+ * the result is not measured (gatewayRefused, not passed) and the message is returned. Shared by
+ * dxs load and dxs load merge (and the collector Job of dxs load k8s).
+ */
+export function markGatewayRefusal(result: RunResult, maxShare: number = DEFAULT_MAX_GATEWAY_SHARE): string | undefined {
+  const message = gatewayRefusalMessage(judgeGatewayShare(result, maxShare));
+  if (message === undefined) return undefined;
+  result.gatewayRefused = message;
+  result.passed = false;
+  return message;
+}
+
 export { gatewayAnswers };
