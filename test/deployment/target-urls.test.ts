@@ -59,7 +59,9 @@ test('behind a proxy that drops the port, the URLs the target gives are a warnin
     assert.equal(outbound.requirementVerdicts['OUT-DL-10'], 'warning');
     assert.equal(outbound.requirementVerdicts['OUT-DL-06'], 'skipped');
     assert.ok(outbound.annotations.some((annotation) => /^OUT-DL-10: .*DownloadUrl http:\/\/127\.0\.0\.1\/v1\/api\/documents\/outbound\/download\/\S+: the port is missing/.test(annotation.description ?? '')), JSON.stringify(outbound.annotations));
-    assert.match(readFileSync(join(directory, 'index.html'), 'utf8'), /the port is missing/);
+    const html = readFileSync(join(directory, 'index.html'), 'utf8');
+    assert.match(html, /the port is missing/);
+    assert.match(html, /<li>INB-12: not reached: InfoUrl http:\/\/127\.0\.0\.1\/v1\/api\/\S+ is not under the base URL/, 'the report says why INB-12 was not reached');
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }
