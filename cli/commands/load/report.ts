@@ -160,7 +160,7 @@ ${warningRows === '' ? '' : `<p class="muted">Hardening checks of the answers' c
 export function summaryHtml(input: LoadReportInput): string {
   const passed = input.results.every((result) => result.passed);
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(input.title)}</title><style>${STYLE}</style></head><body>
-<h1>${escapeHtml(input.title)} ${verdictBadge(passed, onlyExchangeFailed(input.results))}</h1>
+<h1>${escapeHtml(input.title)} ${input.results.some((result) => result.gatewayRefused !== undefined) ? '<span class="badge fail">target not loaded</span>' : verdictBadge(passed, onlyExchangeFailed(input.results))}</h1>
 ${notJudgedBanner(input.results, escapeHtml)}
 <dl><dt>target</dt><dd>${escapeHtml(input.target)}</dd><dt>profile</dt><dd>${escapeHtml(input.profile)}</dd><dt>started</dt><dd>${input.startedAt.toISOString()}</dd></dl>
 ${input.notes.map((note) => `<p class="muted">${escapeHtml(note)}</p>`).join('\n')}
