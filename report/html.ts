@@ -4,7 +4,7 @@
 import type { Requirement } from '../schemas/requirements.ts';
 import type { CheckRecord, Exchange } from '../lib/run-record.ts';
 import { baselineNote, renderBaselineSection } from './compare-html.ts';
-import { worst, type Results, type TestRecord, type Verdict } from './results.ts';
+import { NOT_REACHED_ANNOTATION, worst, type Results, type TestRecord, type Verdict } from './results.ts';
 import { renderCleanup } from './cleanup-html.ts';
 import { renderLastFailed } from './last-failed-html.ts';
 import { escapeHtml } from './escape-html.ts';
@@ -166,6 +166,12 @@ function renderChecks(checks: readonly CheckRecord[]): string {
   return `<table><tr><th>ID</th><th>Verdict</th><th>Check</th><th>Expected</th><th>Actual</th></tr>${rows.join('')}</table>`;
 }
 
+/** The requirements a test could not reach while judging the others, each with why (issue 57). */
+function renderNotReached(test: TestRecord): string {
+  const reasons = test.annotations.filter((annotation) => annotation.type === NOT_REACHED_ANNOTATION).map((annotation) => `<li>${escapeHtml(annotation.description ?? '')}</li>`);
+  return reasons.length === 0 ? '' : `<ul class="muted">${reasons.join('')}</ul>`;
+}
+
 /** The failing call as a curl command, with a copy button, and the whole script that reproduces the test (issue 43). */
 function renderReproduce(test: TestRecord): string {
   const reproduce = test.reproduce;
@@ -190,6 +196,7 @@ function renderTestCard(test: TestRecord, kind: 'failed' | 'warning', note = '')
     `<div class="muted">${escapeHtml(test.file)} · ${escapeHtml(test.requirements.join(', '))} · area ${escapeHtml(test.area)}</div>` +
     (test.failure !== undefined ? `<pre>${escapeHtml(test.failure)}</pre>` : '') +
     renderChecks(relevant) +
+    renderNotReached(test) +
     renderReproduce(test) +
     (exchanges.length > 0 ? `<details${kind === 'failed' ? ' open' : ''}><summary>Requests and responses (${exchanges.length})</summary>${exchanges.map(renderExchange).join('')}</details>` : '') +
     '</div>'

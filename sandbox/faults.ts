@@ -564,6 +564,8 @@ export const GATEWAY_VARIANTS: Record<string, string> = {
   'rate-limit': 'a gateway allows 15 requests a second (DXS_SANDBOX_RATE_LIMIT) and answers the rest 429 with Retry-After: 1',
   'rate-limit-per-address': 'a gateway allows each client address 15 requests a second (DXS_SANDBOX_RATE_LIMIT) and answers the rest 429 with Retry-After: 1, announcing no limit (no RateLimit header)',
   'maintenance-503': 'one call in ten is answered 503 with Retry-After, as during a rolling deployment',
+  'body-limit-1mb': 'a gateway answers a request body over 1 MiB with 413 and its HTML page, as nginx\'s default client_max_body_size does: smaller than the spec permits (a 500000-SSN lookup, a 1 MB icon)',
+  'urls-without-port': 'the absolute URLs of the answers (InfoUrl, DownloadUrl, the file information, Location) name the host without its port, as behind a proxy that passes Host without the port: dxs warns and does not follow them',
 };
 
 /**
