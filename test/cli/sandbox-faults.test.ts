@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { FAULTS } from '../../sandbox/faults.ts';
+import { checkNames, FAULTS } from '../../sandbox/faults.ts';
 import { ROOT, runDxs } from '../runner/helpers.ts';
 
 test('every fault has a description of one line, in dxs sandbox --help and in the table of docs/sandbox.md', async () => {
@@ -37,4 +37,11 @@ test('the start line of dxs sandbox names its faults and variants, "none" when i
   const [faulty, clean] = await Promise.all([startLine(['--fault', 'revoked-token-accepted', 'never-registered', '--variant', 'pascal', 'contrarian']), startLine([])]);
   assert.match(faulty, /^dxs sandbox listening on http:\/\/127\.0\.0\.1:\d+\/v1\/api \(API keys: .*\); faults: revoked-token-accepted, never-registered; variants: pascal, contrarian \(\d+ variants\)$/);
   assert.match(clean, /; faults: none; variants: none$/);
+});
+
+test('a mistyped fault or variant is answered with the name meant and where the list is, not with every name', () => {
+  for (const [kind, name, meant] of [['fault', 'revokd-token-accepted', 'revoked-token-accepted'], ['fault', 'token-create500', 'token-create-500'], ['variant', 'contrarians', 'contrarian'], ['variant', 'pascl', 'pascal']] as const) {
+    assert.throws(() => checkNames(kind, [name]), (error: Error) => error.message === `unknown ${kind} "${name}" (did you mean ${meant}?); every ${kind}: dxs sandbox --help`, `${kind} ${name}`);
+  }
+  assert.throws(() => checkNames('fault', ['nope']), (error: Error) => error.message === 'unknown fault "nope"; every fault: dxs sandbox --help');
 });
