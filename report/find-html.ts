@@ -21,6 +21,7 @@ export const FIND_CSS = `
 #find{position:sticky;top:0;z-index:2;background:#f6f7f9;border-bottom:1px solid #d6dae0;padding:8px 0;margin:8px 0;display:flex;flex-wrap:wrap;gap:8px;align-items:center}
 #find select,#find input{font:inherit;padding:3px 6px}#find input[type=search]{min-width:14em}
 [data-test][hidden]{display:none!important}
+h2[id],h3[id]{scroll-margin-top:64px}
 `;
 
 function countsOf(values: readonly string[]): Map<string, number> {
