@@ -182,6 +182,9 @@ export interface BaselineSection {
 /** Severity order for combining verdicts: the worst wins. */
 const ORDER: Verdict[] = ['skipped', 'passed', 'info', 'warning', 'blocked', 'failed'];
 
+/** A verdict's rank in that order: higher is worse; -1 for one the order does not hold. */
+export const severity = (verdict: Verdict): number => ORDER.indexOf(verdict);
+
 export function worst(verdicts: Iterable<Verdict>): Verdict | undefined {
   let result: Verdict | undefined;
   for (const verdict of verdicts) if (result === undefined || ORDER.indexOf(verdict) > ORDER.indexOf(result)) result = verdict;

@@ -5,6 +5,7 @@
 // "not shown" choice; test/faults/expectations.ts names the catalog ID whose test must catch it.
 import { DEPLOYMENT_VARIANTS } from './tls.ts';
 import { isTimingVariant } from './timing-variants.ts';
+import { closestName } from '../lib/closest-name.ts';
 
 export const FAULTS: Record<string, string> = {
   // tokens
@@ -607,6 +608,8 @@ export function expandVariants(names: readonly string[]): string[] {
 export function checkNames(kind: 'fault' | 'variant', names: readonly string[]): void {
   const known: Record<string, unknown> = kind === 'fault' ? FAULTS : { ...VARIANTS, ...VARIANT_GROUPS };
   for (const name of names) {
-    if (!(name in known) && !(kind === 'variant' && isTimingVariant(name))) throw new Error(`unknown ${kind} "${name}" (known: ${Object.keys(known).join(', ')})`);
+    if (name in known || (kind === 'variant' && isTimingVariant(name))) continue;
+    const closest = closestName(name, Object.keys(known));
+    throw new Error(`unknown ${kind} "${name}"${closest === undefined ? '' : ` (did you mean ${closest}?)`}; every ${kind}: dxs sandbox --help`);
   }
 }
