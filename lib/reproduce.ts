@@ -455,7 +455,8 @@ export function renderScript(input: ScriptInput): Script {
     'differs=""',
     ...(judgedDecides ? ['judged=""'] : []),
     '# curl -sS: the status on stdout, the answer in $out/N.body and its headers in $out/N.headers.',
-    'answered() { echo "$1. $2: $3 (the run got $4)"; [ "$3" = "$4" ] || differs="$differs call $1 answered $3, the run got $4;"; }',
+    // The call the check judged ("judged") is named on its own in the last line.
+    'answered() { echo "$1. $2: $3 (the run got $4)"; [ "$3" = "$4" ] || [ "${5:-}" = judged ] || differs="$differs call $1 answered $3, the run got $4;"; }',
     '',
   ];
   let failingCall: string | undefined;
@@ -475,18 +476,35 @@ export function renderScript(input: ScriptInput): Script {
     lines.push(`# ${number}. ${title}${isFailing ? ` (the call the check judged: ${input.failing?.note.split('\n')[0]})` : ''}`);
     if (call.bodyOmitted !== undefined) lines.push(`# Its body of ${call.bodyOmitted} bytes was too large to keep: sent here without it, it may be answered otherwise.`);
     const condition = step.sequences.length > 1 ? pollCondition(step) : undefined;
-    if (condition !== undefined) {
+    const making =
+      condition === undefined
+        ? [`status=$(${curl})`]
+        : [
+            `# The run asked ${step.sequences.length} times until the answer changed; so does the script, at most ${POLL_ATTEMPTS} times.`,
+            'attempt=0',
+            `while [ "$attempt" -lt ${POLL_ATTEMPTS} ]; do`,
+            `  status=$(${curl})`,
+            `  [ "$status" = ${shellQuote(recorded)} ] && jq -e ${shellQuote(condition)} "$out/${number}.body" >/dev/null 2>&1 && break`,
+            '  attempt=$((attempt + 1)); sleep 0.5',
+            'done',
+          ];
+    // A value an earlier answer of the run held and the script's did not (a list of the run's
+    // shared company held documents of earlier tests; the script's new company's holds none): the
+    // call is not made with "null" in it, and the line says so.
+    const needs = [...new Set(handedOut.filter((entry) => entry.after < number && words.some((item) => item.includes(`"$${entry.variable}"`))).map((entry) => entry.variable))];
+    if (needs.length === 0) lines.push(...making);
+    else {
       lines.push(
-        `# The run asked ${step.sequences.length} times until the answer changed; so does the script, at most ${POLL_ATTEMPTS} times.`,
-        'attempt=0',
-        `while [ "$attempt" -lt ${POLL_ATTEMPTS} ]; do`,
-        `  status=$(${curl})`,
-        `  [ "$status" = ${shellQuote(recorded)} ] && jq -e ${shellQuote(condition)} "$out/${number}.body" >/dev/null 2>&1 && break`,
-        '  attempt=$((attempt + 1)); sleep 0.5',
-        'done',
+        'missing=""',
+        ...needs.map((variable) => `case "$${variable}" in ''|null) missing="$missing ${variable}";; esac`),
+        'if [ -n "$missing" ]; then',
+        `  status='not made'; echo "${number}. not made: an earlier answer held no value for$missing, where the run's held one"`,
+        'else',
+        ...making.map((line) => `  ${line}`),
+        'fi',
       );
-    } else lines.push(`status=$(${curl})`);
-    lines.push(`answered ${number} ${shellQuote(title)} "$status" ${shellQuote(recorded)}`);
+    }
+    lines.push(`answered ${number} ${shellQuote(title)} "$status" ${shellQuote(recorded)}${isFailing && judgedDecides ? ' judged' : ''}`);
     if (isFailing && judgedDecides) lines.push('judged="$status"');
     lines.push(...(definitions.get(number) ?? []), '');
   }

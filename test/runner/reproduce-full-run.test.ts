@@ -8,7 +8,7 @@
 // faulty sandbox (exit 0) and is not reproduced against the clean one (exit 1).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -90,6 +90,8 @@ test('every reproduce script of a run over the failing areas reproduces against 
     for (const line of copyLines) assert.ok(!line.includes('[REDACTED]'), `a Copy line holds a redacted credential: ${line}`);
     const send = scripts.find(({ call }) => call.includes('/documents/outbound'));
     assert.ok(send !== undefined && send.call.includes('"SendDocumentAs":{"Type":"Pigeon"'), `the send's body as the test sent it: ${send?.call}`);
+    // shellcheck (npm test's dev tools) finds nothing to say about any of them.
+    execFileSync('shellcheck', ['-s', 'sh', ...scripts.map(({ path }) => path)], { stdio: 'pipe' });
 
     const keys = { DXS_API_KEY: faulty.apiKey, DXS_API_KEY_WITHOUT_DELETE: faulty.apiKeyWithoutDelete };
     await pool(scripts, 2, async ({ title, path }) => {

@@ -95,6 +95,9 @@ test('a value handed out is a variable only where the test sent it as a value: n
   assert.ok(!script.text.includes(TOKEN));
   assert.ok(script.failingCall?.startsWith(`curl -i -X POST "$DXS_BASE_URL"'/documents/outbound' -H 'ClientToken: '"$CLIENT_TOKEN"`), script.failingCall);
   assert.match(script.text, /^: "\$\{CLIENT_TOKEN:\?set CLIENT_TOKEN: /m);
+  // Where the script's own answer held no such id (its new company's list is empty), the call is not made with "null" in it.
+  assert.match(script.text, /^case "\$ID_1" in ''\|null\) missing="\$missing ID_1";; esac$/m);
+  assert.match(script.text, /^ {2}status='not made'; echo "2\. not made: an earlier answer held no value for\$missing, where the run's held one"$/m);
 });
 
 test('polls side by side are each one poll, awaiting what arrived and not the run\'s own ids; only the judged call decides "reproduced"', () => {
