@@ -54,7 +54,8 @@ Examples:
                                                Schemathesis against the OpenAPI export, with dxs's data
   $ dxs clean --from reports/latest            delete what a killed run left, from its journal
   $ dxs report diff reports/a reports/b --out reports/diff
-  $ dxs certify --profile invoice-sender --deployment "acme-dx 2.4.1" --sign-key keys/dxs-signing-key.pem
+  $ dxs certify --base-url https://staging.example/v1/api --api-key "$KEY" --profile invoice-sender \
+      --deployment "acme-dx 2.4.1" --sign-key keys/dxs-signing-key.pem
                                                a certification package: certificate (HTML, PDF), report, manifest, zip
   $ dxs certify verify reports/certify-<timestamp>.zip --public-key keys/dxs-signing-key.pub.pem
   $ dxs keys generate --out keys/              an Ed25519 key pair to sign packages with

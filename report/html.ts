@@ -181,7 +181,7 @@ function renderReproduce(test: TestRecord): string {
   const id = `curl-${test.id.replace(/[^A-Za-z0-9_-]/g, '')}`;
   const script = `<a href="${escapeHtml(reproduce.script)}">${escapeHtml(reproduce.script)}</a>`;
   if (reproduce.call === undefined) return `<p>Reproduce with curl: ${script} (every call of the test; needs curl and jq).</p>`;
-  return `<div class="reproduce"><strong>Reproduce with curl</strong> <button type="button" data-copy="${id}">Copy</button> <span class="muted">the call the check judged; ${script} makes it with every call before it (needs curl, jq, and DXS_API_KEY set)</span><pre id="${id}">${escapeHtml(reproduce.call)}</pre></div>`;
+  return `<div class="reproduce"><strong>Reproduce with curl</strong> <button type="button" data-copy="${id}">Copy</button> <span class="muted">the call the check judged; ${script} makes it with every call before it, which register its companies and make the client tokens and ids this line names as variables (needs curl, jq, and DXS_API_KEY set)</span><pre id="${id}">${escapeHtml(reproduce.call)}</pre></div>`;
 }
 
 const COPY_SCRIPT = `<script>document.addEventListener('click',function(event){var id=event.target&&event.target.getAttribute&&event.target.getAttribute('data-copy');if(!id)return;var text=document.getElementById(id).textContent;if(navigator.clipboard)navigator.clipboard.writeText(text).then(function(){event.target.textContent='Copied';});});</script>`;

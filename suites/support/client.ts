@@ -192,7 +192,7 @@ export class ApiClient {
       durationMs: 0,
     };
     const index = this.log.exchanges.push(exchange) - 1;
-    const replay = recordRequest({ method, url: url.toString(), headers, data, multipart: options.multipart }, this.context.runPrefix, this.steps ? this.log : undefined, index);
+    const replay = recordRequest({ method, url: url.toString(), headers, data, multipart: options.multipart }, this.context.runPrefix, this.steps ? this.log : undefined, index, this.log);
     let started = performance.now();
     const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const send = async (): Promise<{ status: number; headers: Record<string, string>; answer: HttpAnswer }> => {

@@ -6,11 +6,15 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { join } from 'node:path';
 import { secrets } from '../../lib/redact.ts';
 import { SetupFailed } from './companies.ts';
+import { importSetupCalls, type StoredReplay } from './replay.ts';
 import type { Outcome, RootCause } from './prerequisites.ts';
 import type { RunContext, RunSetupPlan } from './run-context.ts';
 
-/** An item's outcome as stored: with the secrets its calls received, which the worker redacts too. */
-export type StoredOutcome<T> = ({ value: T } | { cause: RootCause } | { error: string }) & { secrets: string[] };
+/**
+ * An item's outcome as stored: with the secrets its calls received, which the worker redacts too,
+ * and the set-up calls made for the worker so far, for its reproduce scripts (replay.ts).
+ */
+export type StoredOutcome<T> = ({ value: T } | { cause: RootCause } | { error: string }) & { secrets: string[]; replay?: StoredReplay };
 
 function itemFile(plan: RunSetupPlan, workerIndex: number, item: string): string {
   return join(plan.folder, `w${workerIndex}-${item}.json`);
@@ -73,6 +77,7 @@ export class PreparedSetup {
     }
     const stored = JSON.parse(readFileSync(file, 'utf8')) as StoredOutcome<T>;
     for (const secret of stored.secrets) secrets.add(secret);
+    importSetupCalls(stored.replay);
     if ('error' in stored) throw new SetupFailed(stored.error);
     return 'cause' in stored ? { cause: stored.cause } : { value: stored.value };
   }
