@@ -42,6 +42,11 @@ export function brokenPrerequisitesFile(context: { reportDir: string; runPrefix:
   return join(context.reportDir, `.dxs-broken-prerequisites-${context.runPrefix}`);
 }
 
+/** What a worker found of the target once for the run (suites/support/run-findings.ts), named after the run like the file above. */
+export function runFindingsFile(context: { reportDir: string; runPrefix: string }): string {
+  return join(context.reportDir, `.dxs-run-findings-${context.runPrefix}`);
+}
+
 export interface RootCause {
   prerequisite: PrerequisiteName;
   /** The catalog ID the target broke. */

@@ -8,6 +8,7 @@ import { CLIENT_TOKEN_HEADER } from '../../lib/defaults.ts';
 import { checks, expectCheck, observe, step, tags, test, type ApiClient, type ApiResponse, type Auth, type CallOptions, type RunContext } from '../support/index.ts';
 import { fact } from '../support/outbound.ts';
 import type { AccessInbox, AccessSetting } from '../support/access.ts';
+import { nearMisses } from '../../lib/near-miss.ts';
 import { unwrap } from '../support/prerequisites.ts';
 import type { Fixtures } from '../../fixtures/index.ts';
 import { accessCellAnnotation, type AccessCell } from '../../report/access-cells.ts';
@@ -73,8 +74,15 @@ function validCall(operation: AccessOperation, setting: AccessSetting, fixtures:
   return make();
 }
 
-/** The headers of a cell; a string says why the form could not be sent. */
-function credentialOf(form: CredentialForm, operation: AccessOperation, setting: AccessSetting, token: string, target: RunContext): { auth: Auth; headers?: Record<string, string> } | string {
+interface Credential {
+  auth: Auth;
+  headers?: Record<string, string>;
+  /** Where a cell sends several values of its form (the near misses), what this one is. */
+  label?: string;
+}
+
+/** The headers of a cell (several calls for the near misses); a string says why the form could not be sent. */
+function credentialOf(form: CredentialForm, operation: AccessOperation, setting: AccessSetting, token: string, target: RunContext): Credential | Credential[] | string {
   const made = (value: string | { missing: string }): { auth: Auth } | string => (typeof value === 'string' ? { auth: { clientToken: value } } : value.missing);
   switch (form) {
     case 'none': return { auth: 'none' };
@@ -84,6 +92,9 @@ function credentialOf(form: CredentialForm, operation: AccessOperation, setting:
     case 'api-key-alone': return { auth: 'apiKey' };
     case 'client-token-alone': return { auth: { clientToken: token } };
     case 'random-token': return { auth: { clientToken: RANDOM_TOKEN } };
+    // A target that compares by a prefix takes these (issue 58): each is the real one but for its end.
+    case 'near-miss-token': return nearMisses(token).map(({ value, label }) => ({ auth: { clientToken: value }, label }));
+    case 'near-miss-key': return nearMisses(target.apiKey).map(({ value, label }) => ({ auth: { apiKey: value }, label }));
     case 'revoked-token': return made(setting.revoked);
     case 'expired-token': return made(setting.expired);
     case 'search-token': return made(setting.search);
@@ -156,19 +167,31 @@ for (const operation of ACCESS_OPERATIONS) {
       }
       const call = refusedCall !== undefined && expectation.expect !== 'observe' ? refusedCall : validCall(operation, access, fixtures, inbox);
       await step(`${CREDENTIAL_FORM_TITLES[form]}`, async () => {
-        const response = await api.call(call.method, call.path, { ...call.options, auth: credential.auth, headers: { ...call.options.headers, ...credential.headers } });
-        if (call === refusedCall) {
-          refusedCalls++;
-          if (response.status < 400) acceptedDespite = true;
+        let failed = false;
+        let shown: number | undefined;
+        const statuses: string[] = [];
+        for (const sent of Array.isArray(credential) ? credential : [credential]) {
+          const response = await api.call(call.method, call.path, { ...call.options, auth: sent.auth, headers: { ...call.options.headers, ...sent.headers } });
+          if (call === refusedCall) {
+            refusedCalls++;
+            if (response.status < 400) acceptedDespite = true;
+          }
+          const title = `${CREDENTIAL_FORM_TITLES[form]}${sent.label === undefined ? '' : ` (${sent.label})`}`;
+          const records = [...(await expectCheck(response, [notServerError], { requirement: NO_SERVER_ERROR_REQUIREMENT, soft: true }))];
+          if (expectation.expect === 'observe') {
+            await observe(expectation.requirement, `${operation.endpoint} with ${title} answered ${response.status}`, response);
+          } else {
+            records.push(...(await expectCheck(response, [expectation.expect === '401' ? statusIs(401) : isRejected], { requirement: expectation.requirement, soft: true })));
+          }
+          const thisFailed = records.some((record) => record.verdict === 'failed');
+          // The cell shows the first call that failed, else the first answer.
+          if (shown === undefined || (thisFailed && !failed)) shown = response.status;
+          failed ||= thisFailed;
+          statuses.push(sent.label === undefined ? String(response.status) : `${sent.label}: ${response.status}`);
         }
-        const records = [...(await expectCheck(response, [notServerError], { requirement: NO_SERVER_ERROR_REQUIREMENT, soft: true }))];
-        if (expectation.expect === 'observe') {
-          await observe(expectation.requirement, `${operation.endpoint} with ${CREDENTIAL_FORM_TITLES[form]} answered ${response.status}`, response);
-        } else {
-          records.push(...(await expectCheck(response, [expectation.expect === '401' ? statusIs(401) : isRejected], { requirement: expectation.requirement, soft: true })));
-        }
-        const failed = records.some((record) => record.verdict === 'failed');
-        cell({ outcome: failed ? 'failed' : expectation.expect === 'observe' ? 'observed' : 'passed', status: response.status, note: expectation.expect === 'observe' ? undefined : expectation.expect === '401' ? 'expected 401' : 'expected a refusal (4xx)' });
+        const expected = expectation.expect === 'observe' ? undefined : expectation.expect === '401' ? 'expected 401' : 'expected a refusal (4xx)';
+        const note = statuses.length > 1 ? [expected, statuses.join(', ')].filter((part) => part !== undefined).join('; ') : expected;
+        cell({ outcome: failed ? 'failed' : expectation.expect === 'observe' ? 'observed' : 'passed', status: shown, note });
       });
     });
     if (effect !== undefined && refusedCall !== undefined && refusedCalls > 0) {

@@ -41,7 +41,7 @@ async function expiredToken(api: ApiClient, target: RunContext, company: Registe
   if (expiry - Date.now() > target.asyncTimeoutSeconds * 1000) return { missing: `the target answered a ValidTo of ${new Date(expiry).toISOString()}, beyond the async timeout of ${target.asyncTimeoutSeconds} s` };
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiry - Date.now()) + 500));
   // Clocks differ between hosts: the token has the async timeout to stop working on company status.
-  await untilTokenRefused(api, target, token);
+  await untilTokenRefused(api, target, token, 'expired');
   return token;
 }
 
@@ -80,7 +80,7 @@ async function accessSetting(api: ApiClient, target: RunContext, fixtures: Fixtu
     const { token, response } = await createClientToken(api, company.erpId);
     if (token === undefined) return { missing: `no second client token could be created (${response.status})` };
     await revokeClientToken(api, token);
-    await untilTokenRefused(api, target, token);
+    await untilTokenRefused(api, target, token, 'revoked');
     return token;
   })();
   const searchAnswer = await searchAnswered;
@@ -209,3 +209,4 @@ export const test = base.extend<{ access: AccessSetting; accessInbox: AccessInbo
   accessInbox: async ({ accessInboxOutcome }, use) => use(unwrap(accessInboxOutcome)),
   foreign: async ({ foreignOutcome }, use) => use(unwrap(foreignOutcome)),
 });
+
