@@ -17,6 +17,7 @@ export const FAULTS: Record<string, string> = {
   'token-answer-without-token': 'the client token answer (200) has no Token: every company-level call is out of reach',
   'token-unknown-erpid-latest-company': "token creation for an ErpId the API key never registered hands out a token of the key's latest registered company",
   'token-companies-mixed': "token creation answers from a cache keyed by the API key alone: a request gets the token made for the key's previous request, when that was another company's",
+  'token-erpid-any-key': 'token creation finds the company by ErpId alone: another API key asking for an ErpId only the first key registered gets a token of that company',
   'token-create-500': 'client token creation answers 500: every company-level call is out of reach',
   // companies
   'never-registered': 'a registered company never reaches Status Registered',

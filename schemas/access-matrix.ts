@@ -6,7 +6,7 @@
 /** The credential forms a caller may send in place of the right one, in the order a cell is tried. */
 export const CREDENTIAL_FORMS = [
   'none', 'empty-header', 'wrong-api-key', 'api-key-alone', 'client-token-alone', 'random-token',
-  'near-miss-token', 'near-miss-key', 'revoked-token', 'expired-token', 'search-token', 'key-without-delete', 'both-headers',
+  'near-miss-token', 'near-miss-key', 'revoked-token', 'expired-token', 'search-token', 'key-without-delete', 'other-integrator-key', 'both-headers',
 ] as const;
 export type CredentialForm = (typeof CREDENTIAL_FORMS)[number];
 
@@ -23,6 +23,7 @@ export const CREDENTIAL_FORM_TITLES: Record<CredentialForm, string> = {
   'expired-token': 'an expired ClientToken',
   'search-token': 'a search token of a fresh SearchId',
   'key-without-delete': 'the API key without DeleteRegistration',
+  'other-integrator-key': "another integrator's API key, on the first key's ErpId",
   'both-headers': 'both headers, each valid',
 };
 
@@ -88,7 +89,11 @@ export const ACCESS_OPERATIONS: readonly AccessOperation[] = [
  * gives; `observe` records what came back. Every cell called is also held to ACC-10 (no 5xx).
  */
 export interface CellExpectation {
-  expect: 'refused' | '401' | 'observe';
+  /**
+   * `apart`: judged where the target keeps the two keys' registrations of one ErpId apart (two
+   * integrators, learnt once per run), observed where it makes them one, not tried with one key.
+   */
+  expect: 'refused' | '401' | 'observe' | 'apart';
   requirement: string;
 }
 
@@ -99,7 +104,11 @@ const refused = (requirement: string): CellExpectation => ({ expect: 'refused', 
 const observed: CellExpectation = { expect: 'observe', requirement: 'ACC-08' };
 
 /** The expected answer of a cell; undefined where the form does not apply to the operation (not tried). */
+/** The calls another integrator's key makes on an ErpId only the run's key registered (issue 58): a token, a register, a delete. */
+export const OTHER_INTEGRATOR_OPERATIONS: readonly string[] = ['POST /clienttokens/create', 'POST /companies/register', 'POST /companies/delete'];
+
 export function cellExpectation(operation: AccessOperation, form: CredentialForm): CellExpectation | undefined {
+  if (form === 'other-integrator-key') return OTHER_INTEGRATOR_OPERATIONS.includes(operation.endpoint) ? { expect: 'apart', requirement: 'ACC-21' } : undefined;
   // Both valid headers at once: which one a target reads is not shown, so what it does is recorded.
   if (form === 'both-headers') return observed;
   // A search token was made for no company (no company registration needed): wherever a call acts for a company it is no credential.

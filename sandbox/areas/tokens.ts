@@ -54,7 +54,9 @@ export async function tokensArea(app: FastifyInstance, { context }: AreaOptions)
       userRoles = optionalStringArray(user, 'Roles', 'User.Roles') ?? [];
     }
     const apiKey = request.auth.apiKey as string;
-    const company = store.companyByErpId(apiKey, erpId) ?? (hasFault(context, 'token-unknown-erpid-latest-company') ? latestOfKey(context, apiKey) : undefined);
+    const company = store.companyByErpId(apiKey, erpId)
+      ?? (hasFault(context, 'token-unknown-erpid-latest-company') ? latestOfKey(context, apiKey) : undefined)
+      ?? (hasFault(context, 'token-erpid-any-key') ? store.companyByErpIdOfAnyKey(erpId) : undefined);
     if (company === undefined) {
       const status = hasVariant(context, 'token-unknown-erpid-404') ? 404 : hasVariant(context, 'token-unknown-erpid-401') ? 401 : 400;
       throw new ApiError(status, 'companyNotFoundForErpId', { erpId });

@@ -37,6 +37,7 @@ export const FAULT_EXPECTATIONS: Record<string, FaultExpectation> = {
   'token-answer-without-token': { areas: ['tokens'], requirement: 'TOK-02', prerequisite: 'client-token' },
   'token-unknown-erpid-latest-company': { areas: ['tokens'], requirement: 'TOK-33' },
   'token-companies-mixed': { areas: ['tokens'], requirement: 'TOK-32' },
+  'token-erpid-any-key': { areas: ['access'], requirement: 'ACC-21' },
   'token-create-500': { areas: ['tokens'], requirement: 'TOK-01', prerequisite: 'client-token' },
   // companies
   'never-registered': { areas: ['companies'], requirement: 'CMP-STA-06', prerequisite: 'registration' },
