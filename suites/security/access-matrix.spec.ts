@@ -9,7 +9,8 @@ import { checks, expectCheck, observe, step, tags, test, type ApiClient, type Ap
 import { fact } from '../support/outbound.ts';
 import type { AccessInbox, AccessSetting } from '../support/access.ts';
 import { nearMisses } from '../../lib/near-miss.ts';
-import { companiesOfRun, createClientToken } from '../support/companies.ts';
+import { companiesOfRun, createClientToken, neverRefusedFinding, type RefusedKind } from '../support/companies.ts';
+import { runFinding } from '../support/run-findings.ts';
 import type { Integrators } from '../support/integrators.ts';
 import { sharedCompany } from '../support/shared-company.ts';
 import type { Check } from '../../lib/checks.ts';
@@ -85,6 +86,18 @@ interface Credential {
   label?: string;
 }
 
+/**
+ * A token of the column still accepted after the async timeout is a finding of the run (issue 58),
+ * said once: on company status, the call the wait made, the cell is judged (its call is the
+ * evidence); the other rows say not tried, with the finding, instead of failing again on it (and
+ * costing a new worker process for each failed row).
+ */
+function neverRefused(kind: RefusedKind, operation: AccessOperation): string | undefined {
+  if (operation.endpoint === 'GET /companies/status') return undefined;
+  const finding = runFinding(neverRefusedFinding(kind));
+  return finding === undefined ? undefined : `${finding.message}: judged once, on GET /companies/status`;
+}
+
 /** The headers of a cell (several calls for the near misses); a string says why the form could not be sent. */
 function credentialOf(form: CredentialForm, operation: AccessOperation, setting: AccessSetting, token: string, target: RunContext): Credential | Credential[] | string {
   const made = (value: string | { missing: string }): { auth: Auth } | string => (typeof value === 'string' ? { auth: { clientToken: value } } : value.missing);
@@ -99,8 +112,8 @@ function credentialOf(form: CredentialForm, operation: AccessOperation, setting:
     // A target that compares by a prefix takes these (issue 58): each is the real one but for its end.
     case 'near-miss-token': return nearMisses(token).map(({ value, label }) => ({ auth: { clientToken: value }, label }));
     case 'near-miss-key': return nearMisses(target.apiKey).map(({ value, label }) => ({ auth: { apiKey: value }, label }));
-    case 'revoked-token': return made(setting.revoked);
-    case 'expired-token': return made(setting.expired);
+    case 'revoked-token': return neverRefused('revoked', operation) ?? made(setting.revoked);
+    case 'expired-token': return neverRefused('expired', operation) ?? made(setting.expired);
     case 'search-token': return made(setting.search);
     case 'key-without-delete': return target.apiKeyWithoutDelete === undefined ? 'no API key without the DeleteRegistration role configured (--api-key-without-delete)' : { auth: 'apiKeyWithoutDelete' };
     // Judged by otherIntegratorCell, never sent as a plain credential.
