@@ -20,11 +20,13 @@ export interface RunFinding {
 const known: RunFinding[] = [];
 
 function readShared(): RunFinding[] {
+  const context = runContext();
+  if (context.secretsFile === undefined) return [...known];
   let text: string;
   try {
-    text = readFileSync(runFindingsFile(runContext()), 'utf8');
+    text = readFileSync(runFindingsFile(context), 'utf8');
   } catch {
-    return known;
+    return [...known];
   }
   const lines: RunFinding[] = [];
   for (const line of text.split('\n')) {
@@ -54,8 +56,11 @@ export function runFinding(name: string): RunFinding | undefined {
 export function recordRunFinding(finding: RunFinding): RunFinding {
   const redacted: RunFinding = { ...finding, message: secrets.redactText(finding.message).replace(/\s+/g, ' ').slice(0, 800) };
   known.push(redacted);
+  const context = runContext();
+  // Only `dxs test` has workers to share with, and a reporter that removes the file (it alone hands out a secrets file).
+  if (context.secretsFile === undefined) return redacted;
   try {
-    const file = runFindingsFile(runContext());
+    const file = runFindingsFile(context);
     mkdirSync(dirname(file), { recursive: true });
     appendFileSync(file, `${JSON.stringify(redacted)}\n`, { mode: 0o600 });
   } catch {

@@ -14,7 +14,7 @@ import { useRunContext, type RunContext } from '../../suites/support/run-context
 import { runFinding } from '../../suites/support/run-findings.ts';
 
 const directory = mkdtempSync(join(tmpdir(), 'dxs-run-findings-'));
-const context: RunContext = { baseUrl: 'http://127.0.0.1:1/v1/api', apiKey: 'k', asyncTimeoutSeconds: 1, casing: 'any', areas: [], destructive: false, profile: 'full', reportDir: directory, runPrefix: `dxs-findings-${process.pid}`, seed: 1, embedded: true, version: 'dev', startedAt: '' };
+const context: RunContext = { baseUrl: 'http://127.0.0.1:1/v1/api', apiKey: 'k', asyncTimeoutSeconds: 1, casing: 'any', areas: [], destructive: false, profile: 'full', reportDir: directory, runPrefix: `dxs-findings-${process.pid}`, secretsFile: join(directory, 'secrets'), seed: 1, embedded: true, version: 'dev', startedAt: '' };
 useRunContext(context);
 
 /** A target whose company status answers `status` to every token; counts the calls. */
