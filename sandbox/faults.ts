@@ -127,7 +127,7 @@ export const FAULTS: Record<string, string> = {
   'gzip-bomb-500': 'a gzip or deflate Content-Encoding is inflated without a bound: 500',
   'png-bomb-500': 'the provider A icon is decoded before it is checked: a PNG that claims millions of pixels gives 500',
   'details-company-from-body': 'set details takes a CompanyId from the body, which the spec does not list, and sets that company\'s details whoever calls',
-  'credentials-prefix-compared': 'a ClientToken and an APIkey are compared by their first 16 characters only: one a character off (changed at the end, shorter, longer) is taken for the real one',
+  'credentials-prefix-compared': 'token creation compares the APIkey, and add identifier the ClientToken, by their first 16 characters only: one a character off (changed at the end, shorter, longer) is taken for the real one',
   'wrong-api-key-registers': 'register takes an API key it never configured, as the first key it has',
   'refused-with-effect': 'a revoked client token on add user and send is answered 401 after the user is added or the document sent',
   'handled-any-company': "mark handled marks another company's inbound document too",
