@@ -11,12 +11,10 @@ import type { ApiClient } from './client.ts';
 import { createClientToken, pollUntil, registerCompany, SetupFailed } from './companies.ts';
 import { recordRunFinding, runFinding } from './run-findings.ts';
 import type { RunContext } from './run-context.ts';
-import { runFindingsFile } from '../../report/root-causes.ts';
+import { INTEGRATORS_FINDING, runFindingLockFile } from '../../report/root-causes.ts';
 import { sharedCompany } from './shared-company.ts';
 import type { Fixtures } from '../../fixtures/index.ts';
 import { preparedWaitMs } from './prepared.ts';
-
-export const INTEGRATORS_FINDING = 'integrators';
 
 /** What the run knows of its two keys. */
 export interface Integrators {
@@ -70,7 +68,7 @@ export async function integratorsOfRun(api: ApiClient, target: RunContext, fixtu
   if (missing !== undefined) return { apart: missing, reason: missing };
   const known = fromFinding();
   if (known !== undefined) return known;
-  const lock = `${runFindingsFile(target)}.${INTEGRATORS_FINDING}.lock`;
+  const lock = runFindingLockFile(target, INTEGRATORS_FINDING);
   let mine = false;
   try {
     closeSync(openSync(lock, 'wx', 0o600));
