@@ -14,7 +14,6 @@ import type { RunContext } from './run-context.ts';
 import { INTEGRATORS_FINDING, runFindingLockFile } from '../../report/root-causes.ts';
 import { sharedCompany } from './shared-company.ts';
 import type { Fixtures } from '../../fixtures/index.ts';
-import { preparedWaitMs } from './prepared.ts';
 
 /** What the run knows of its two keys. */
 export interface Integrators {
@@ -61,7 +60,7 @@ async function learn(api: ApiClient, target: RunContext, fixtures: Fixtures): Pr
 
 /**
  * The run's answer, learnt by the first worker that asks (a lock file of the run says which);
- * the others wait for its finding, bounded as a prepared item is, and learn it themselves if none comes.
+ * the others wait for its finding, as long as two registrations may take, and learn it themselves if none comes.
  */
 export async function integratorsOfRun(api: ApiClient, target: RunContext, fixtures: Fixtures): Promise<Integrators> {
   const missing = secondKeyMissing(target);
@@ -74,7 +73,8 @@ export async function integratorsOfRun(api: ApiClient, target: RunContext, fixtu
     closeSync(openSync(lock, 'wx', 0o600));
     mine = true;
   } catch {
-    const deadline = Date.now() + preparedWaitMs(target);
+    // The learning waits for two registrations at most: past that the holder is gone, and this worker learns it itself.
+    const deadline = Date.now() + target.asyncTimeoutSeconds * 2000 + 10_000;
     for (let pause = 50; Date.now() < deadline; pause = Math.min(pause * 2, 500)) {
       await new Promise((resolve) => setTimeout(resolve, pause));
       const found = fromFinding();
