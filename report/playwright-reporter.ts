@@ -14,7 +14,7 @@ import {
   type Reproduction, type Results, type TestRecord, type TestStatus,
 } from './results.ts';
 import { takeGatewaySummary } from './rate-limits.ts';
-import { blockedBy, brokenPrerequisitesFile, describeCause, rootCausesOf } from './root-causes.ts';
+import { blockedBy, brokenPrerequisitesFile, describeCause, INTEGRATORS_FINDING, rootCausesOf, runFindingLockFile, runFindingsFile } from './root-causes.ts';
 import { loadSecretsFile, writeReport } from './write.ts';
 import { layoutTimeline, type RecordedTest } from './timeline.ts';
 import { HAR_FILE, harEntry, harOf, type HarEntry } from './har.ts';
@@ -228,6 +228,9 @@ export default class DxsReporter implements Reporter {
     const context = runContext();
     loadSecretsFile(context.secretsFile);
     rmSync(brokenPrerequisitesFile(context), { force: true });
+    rmSync(runFindingsFile(context), { force: true });
+    // A worker stopped while it learnt whether the keys are two integrators leaves its lock.
+    rmSync(runFindingLockFile(context, INTEGRATORS_FINDING), { force: true });
     const interrupted = result.status === 'interrupted' || result.status === 'timedout';
     const tests: TestRecord[] = [];
     const inFileOrder = [...(this.suite?.allTests() ?? [])].sort((a, b) => (this.fileOrder.get(a.id) ?? 0) - (this.fileOrder.get(b.id) ?? 0));

@@ -42,6 +42,19 @@ export function brokenPrerequisitesFile(context: { reportDir: string; runPrefix:
   return join(context.reportDir, `.dxs-broken-prerequisites-${context.runPrefix}`);
 }
 
+/** What a worker found of the target once for the run (suites/support/run-findings.ts), named after the run like the file above. */
+export function runFindingsFile(context: { reportDir: string; runPrefix: string }): string {
+  return join(context.reportDir, `.dxs-run-findings-${context.runPrefix}`);
+}
+
+/** The run finding whether the run's two keys are two integrators (suites/support/integrators.ts), made by one worker for all. */
+export const INTEGRATORS_FINDING = 'integrators';
+
+/** The lock of a finding one worker makes for all; removed with the findings. */
+export function runFindingLockFile(context: { reportDir: string; runPrefix: string }, name: string): string {
+  return `${runFindingsFile(context)}.${name}.lock`;
+}
+
 export interface RootCause {
   prerequisite: PrerequisiteName;
   /** The catalog ID the target broke. */

@@ -16,6 +16,9 @@ export const FAULTS: Record<string, string> = {
   'token-validto-malformed': 'ValidTo of a token answer is not ISO 8601 (an HTTP date)',
   'search-token-company-access': "a search token is accepted on company-level calls and acts for the API key's latest registered company",
   'token-answer-without-token': 'the client token answer (200) has no Token: every company-level call is out of reach',
+  'token-unknown-erpid-latest-company': "token creation for an ErpId the API key never registered hands out a token of the key's latest registered company",
+  'token-companies-mixed': "token creation answers from a cache keyed by the API key alone: a request gets the token made for the key's previous request, when that was another company's",
+  'token-erpid-any-key': 'token creation finds the company by ErpId alone: another API key asking for an ErpId only the first key registered gets a token of that company',
   'token-create-500': 'client token creation answers 500: every company-level call is out of reach',
   // companies
   'never-registered': 'a registered company never reaches Status Registered',
@@ -125,6 +128,7 @@ export const FAULTS: Record<string, string> = {
   'gzip-bomb-500': 'a gzip or deflate Content-Encoding is inflated without a bound: 500',
   'png-bomb-500': 'the provider A icon is decoded before it is checked: a PNG that claims millions of pixels gives 500',
   'details-company-from-body': 'set details takes a CompanyId from the body, which the spec does not list, and sets that company\'s details whoever calls',
+  'credentials-prefix-compared': 'token creation compares the APIkey, and add identifier the ClientToken, by their first 16 characters only: one a character off (changed at the end, shorter, longer) is taken for the real one',
   'wrong-api-key-registers': 'register takes an API key it never configured, as the first key it has',
   'refused-with-effect': 'a revoked client token on add user and send is answered 401 after the user is added or the document sent',
   'handled-any-company': "mark handled marks another company's inbound document too",
@@ -345,6 +349,11 @@ export const CONTRARIAN_VARIANTS: Record<string, ContrarianVariant> = {
     description: 'network setup takes any AttachmentUri as given, without looking it up',
     allowedBy: 'POST /network/setup: AttachmentUri is a string "Uploaded first with POST /documents"; its check: not shown',
     areas: ['network'],
+  },
+  'setup-search-token': {
+    description: 'network setup takes a search token too: a company that searched and did not find its trading partner asks for it to be added before it registers',
+    allowedBy: 'POST /network/setup: "asks for a company to be added to the network", the company\'s data in the body; nothing ties it to a registered company (token scopes: not shown)',
+    areas: ['network', 'security', 'access'],
   },
   // outbound
   'statuses-no-conversion': {

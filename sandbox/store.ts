@@ -218,6 +218,15 @@ export class Store {
     return this.companiesByErpId.get(apiKey)?.get(erpId);
   }
 
+  /** The fault token-erpid-any-key: a company of that ErpId under whichever key registered it. */
+  companyByErpIdOfAnyKey(erpId: string): Company | undefined {
+    for (const ofApiKey of this.companiesByErpId.values()) {
+      const company = ofApiKey.get(erpId);
+      if (company !== undefined) return company;
+    }
+    return undefined;
+  }
+
   createCompany(apiKey: string, erpId: string, fields: CompanyFields): Company {
     const id = randomUUID();
     const company: Company = {

@@ -150,7 +150,7 @@ test('a client token works until it is revoked and never after', { tag: tags('fl
   await expectCheck(revoke, [statusIs(200)], { requirement: 'TOK-09' });
   // When a revocation takes effect is not said: it gets the async timeout, as TOK-11 does. The spec
   // gives no status for a refused credential, so any 4xx refuses it.
-  await expectCheck(await untilTokenRefused(api, target, token as string), [isRejected], { requirement: 'FLOW-09' });
+  await expectCheck(await untilTokenRefused(api, target, token as string, 'revoked'), [isRejected], { requirement: 'FLOW-09' });
   for (let use = 0; use < 2; use++) {
     const status = await api.get('/companies/status', { auth });
     await expectCheck(status, [isRejected], { requirement: 'FLOW-09' });

@@ -48,7 +48,7 @@ interface WorkerFixtures {
   http: HttpTransport;
   /** A client for worker-scoped setup: no test steps, its log is not attached to any test. */
   setupApi: ApiClient;
-  /** What the run made for this worker while it started (run-setup.ts); undefined for a worker started later. */
+  /** What the run made for this worker's slot while it started (run-setup.ts); undefined for a slot beyond the plan. */
   prepared: PreparedSetup | undefined;
   /** The worker's companies, their register calls sent when the worker starts (head-start.ts). */
   headStart: HeadStart;
@@ -118,7 +118,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: 'worker', auto: true },
   ],
 
-  prepared: [async ({ target }, use, workerInfo) => use(PreparedSetup.of(target, workerInfo.workerIndex)), { scope: 'worker' }],
+  // By the worker's slot: a worker Playwright starts to replace one that ended on a failed test takes
+  // over its items, as the same worker going on would (issue 58: a target failing many tests no longer
+  // has every replacement register its companies and make its access settings again).
+  prepared: [async ({ target }, use, workerInfo) => use(PreparedSetup.of(target, workerInfo.parallelIndex)), { scope: 'worker' }],
 
   headStart: [
     async ({ setupApi, target, fixtures, prepared }, use, workerInfo) => {

@@ -47,7 +47,10 @@ export class PreparedSetup {
     this.waitMs = waitMs;
   }
 
-  /** What the run's setup made for this worker, if anything: a worker Playwright started later to replace one gets nothing. */
+  /**
+   * What the run's setup made for a worker slot (Playwright's parallelIndex), if anything: a worker
+   * started to replace one takes over its items, as the same worker going on would.
+   */
   static of(target: RunContext, workerIndex: number): PreparedSetup | undefined {
     const plan = target.setup;
     return plan === undefined || workerIndex >= plan.workers ? undefined : new PreparedSetup(plan, workerIndex, preparedWaitMs(target));

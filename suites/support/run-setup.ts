@@ -8,7 +8,7 @@
 // value, a broken prerequisite recorded for the run, or the error it threw) is what the fixture
 // would have had; the fixture judges it as before. Each worker's items are drawn from streams of
 // their own (run prefix `<prefix>-s<worker>`), apart from the worker's own, so nothing collides.
-// A worker Playwright starts later, to replace one, has no items and makes its own.
+// A worker Playwright starts to replace one (after a failed test) takes over its slot's items (issue 58).
 import { appendFileSync } from 'node:fs';
 import { createFixtures, deriveSeed, type Fixtures } from '../../fixtures/index.ts';
 import { atMostAtOnce } from '../../lib/concurrency.ts';

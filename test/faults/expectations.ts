@@ -35,6 +35,9 @@ export const FAULT_EXPECTATIONS: Record<string, FaultExpectation> = {
   'token-validto-malformed': { areas: ['tokens'], requirement: 'TOK-07' },
   'search-token-company-access': { areas: ['security'], requirement: 'SEC-07' },
   'token-answer-without-token': { areas: ['tokens'], requirement: 'TOK-02', prerequisite: 'client-token' },
+  'token-unknown-erpid-latest-company': { areas: ['tokens'], requirement: 'TOK-33' },
+  'token-companies-mixed': { areas: ['tokens'], requirement: 'TOK-32' },
+  'token-erpid-any-key': { areas: ['access'], requirement: 'ACC-21' },
   'token-create-500': { areas: ['tokens'], requirement: 'TOK-01', prerequisite: 'client-token' },
   // companies
   'never-registered': { areas: ['companies'], requirement: 'CMP-STA-06', prerequisite: 'registration' },
@@ -138,6 +141,7 @@ export const FAULT_EXPECTATIONS: Record<string, FaultExpectation> = {
   'outbound-download-unauthenticated': { areas: ['access'], requirement: 'ACC-11' },
   'refused-with-effect': { areas: ['access'], requirement: 'ACC-19' },
   'wrong-api-key-registers': { areas: ['access'], requirement: 'ACC-02' },
+  'credentials-prefix-compared': { areas: ['access'], requirement: 'ACC-02' },
   'details-company-from-body': { areas: ['access'], requirement: 'ACC-12' },
   'deep-nesting-500': { areas: ['access'], requirement: 'ACC-15' },
   'long-arrays-500': { areas: ['access'], requirement: 'ACC-15' },
