@@ -54,7 +54,7 @@ export interface CertificateFacts {
   /** Tests by verdict. */
   tests: Summary;
   /** Requirements of the profile's areas (and any other a test checked) by verdict. */
-  requirements: Record<Verdict | 'not exercised', number>;
+  requirements: Record<Exclude<Verdict, 'flaky'> | 'not exercised', number>;
   failing: CertifiedRequirement[];
   warnings: CertifiedRequirement[];
   /** What the certificate does not cover: every requirement skipped or not exercised, with the reason. */
@@ -142,7 +142,8 @@ export function certificateFacts(input: CertificateInput): CertificateFacts {
   const notCovered: CertifiedRequirement[] = [];
   for (const [id, list] of [...verdicts].sort(([left], [right]) => left.localeCompare(right))) {
     const verdict: CertifiedRequirement['verdict'] = worst(list) ?? 'not exercised';
-    counts[verdict]++;
+    // A requirement's verdict is never flaky (a flaky test proved it as its passing attempt did).
+    counts[verdict === 'flaky' ? 'passed' : verdict]++;
     const requirement = byId.get(id);
     const entry: CertifiedRequirement = {
       id,

@@ -11,6 +11,7 @@ import { escapeHtml } from './escape-html.ts';
 import { connectionRows } from './connection-html.ts';
 import { describeCause, rootCauseHeadline, rootCausesOf } from './root-causes.ts';
 import { gatewayLine, type GatewaySummary } from './rate-limits.ts';
+import { renderTransport, TRANSPORT_CSS } from './transport-html.ts';
 import { timingLines } from './timing.ts';
 import { renderTimeline, TIMELINE_CSS } from './timeline-html.ts';
 import { renderAccessControl } from './access-html.ts';
@@ -27,6 +28,7 @@ const LABEL: Record<string, string> = {
   info: 'info',
   skipped: 'skipped',
   blocked: 'blocked',
+  flaky: 'flaky',
   'not exercised': 'not exercised',
 };
 
@@ -67,7 +69,7 @@ function renderMeta(results: Results): string {
     ['Profile', `${escapeHtml(run.profile)}${run.destructive ? ' (with destructive checks)' : ''}${run.strict ? ', strict: hardening checks fail' : ''}`],
     ['Areas', escapeHtml(run.areas.length > 0 ? run.areas.join(', ') : 'all')],
     ['Casing', escapeHtml(run.casing)],
-    ['Tests', `${summary.total}: ${summary.passed} passed, ${summary.failed} failed, ${summary.warning} warning, ${summary.info} info, ${summary.skipped} skipped${summary.blocked ? `, ${summary.blocked} blocked` : ''}`],
+    ['Tests', `${summary.total}: ${summary.passed} passed, ${summary.failed} failed, ${summary.warning} warning, ${summary.info} info, ${summary.skipped} skipped${summary.blocked ? `, ${summary.blocked} blocked` : ''}${summary.flaky ? `, ${summary.flaky} flaky` : ''}`],
   ];
   if (run.shards.length > 0) rows.push(['Shards', escapeHtml(run.shards.join(', '))]);
   rows.push(...connectionRows(run.connection));
@@ -82,7 +84,7 @@ function verdictText(results: Results): string {
   const { run, summary } = results;
   switch (run.status) {
     case 'passed':
-      return `PASSED: no test failed${summary.warning > 0 ? ` (${summary.warning} with warnings)` : ''}`;
+      return `PASSED: no test failed${summary.warning > 0 ? ` (${summary.warning} with warnings)` : ''}${summary.flaky ? `, ${summary.flaky} flaky` : ''}`;
     case 'failed':
       return `FAILED: ${summary.failed} test${summary.failed === 1 ? '' : 's'} failed${summary.blocked ? `, ${summary.blocked} blocked` : ''}`;
     case 'unreachable':
@@ -119,12 +121,12 @@ function renderMatrix(results: Results, catalog: readonly Requirement[]): string
   const areas = [...new Set([...catalog.map((requirement) => requirement.area as string), ...results.tests.map((test) => test.area)])];
   const known = new Set(catalog.map((requirement) => requirement.id));
   const sections: string[] = [];
-  const totals: Record<MatrixVerdict, number> = { passed: 0, failed: 0, warning: 0, info: 0, skipped: 0, blocked: 0, 'not exercised': 0 };
+  const totals: Record<MatrixVerdict, number> = { passed: 0, failed: 0, warning: 0, info: 0, skipped: 0, blocked: 0, flaky: 0, 'not exercised': 0 };
   for (const area of areas) {
     const entries = catalog.filter((requirement) => requirement.area === area);
     const extra = [...matrix.keys()].filter((id) => !known.has(id) && results.tests.some((test) => test.area === area && test.requirements.includes(id)));
     if (entries.length === 0 && extra.length === 0) continue;
-    const counts: Record<MatrixVerdict, number> = { passed: 0, failed: 0, warning: 0, info: 0, skipped: 0, blocked: 0, 'not exercised': 0 };
+    const counts: Record<MatrixVerdict, number> = { passed: 0, failed: 0, warning: 0, info: 0, skipped: 0, blocked: 0, flaky: 0, 'not exercised': 0 };
     const rows = [
       ...entries.map((requirement) => ({ id: requirement.id, level: requirement.basis === undefined ? requirement.level : `${requirement.level} · ${requirement.basis}`, statement: requirement.statement, quote: requirement.quote })),
       ...extra.map((id) => ({ id, level: '?', statement: '(not in the catalog)', quote: undefined })),
@@ -271,7 +273,7 @@ export function renderHtml({ results, catalog, catalogEndpoints }: HtmlInput): s
   const status = results.run.status;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>dxs test report: ${escapeHtml(verdictText(results))}</title><style>${CSS}${TIMELINE_CSS}</style></head>
+<title>dxs test report: ${escapeHtml(verdictText(results))}</title><style>${CSS}${TIMELINE_CSS}${TRANSPORT_CSS}</style></head>
 <body><main>
 <h1>Document Exchange Service API: conformance report</h1>
 ${results.baseline !== undefined ? renderBaselineSection(results.baseline) : ''}
@@ -279,7 +281,7 @@ ${renderLastFailed(results.lastFailed)}
 <div class="verdict ${escapeHtml(status)}"><strong>${escapeHtml(verdictText(results))}</strong>${results.run.message !== undefined ? `<br>${escapeHtml(results.run.message)}` : ''}</div>
 ${renderRootCauses(results)}
 ${renderMeta(results)}
-<nav><a href="#failures">Failures</a><a href="#warnings">Warnings</a><a href="#matrix">Requirements</a>${results.tests.some((test) => test.area === 'access') ? '<a href="#access">Access control</a>' : ''}<a href="#observations">Observations</a><a href="#coverage">Endpoint coverage</a>${results.timeline !== undefined ? '<a href="#timeline">Timeline</a>' : ''}<a href="#tests">All tests</a></nav>
+<nav><a href="#failures">Failures</a><a href="#warnings">Warnings</a><a href="#matrix">Requirements</a>${results.tests.some((test) => test.area === 'access') ? '<a href="#access">Access control</a>' : ''}<a href="#observations">Observations</a><a href="#coverage">Endpoint coverage</a>${results.timeline !== undefined ? '<a href="#timeline">Timeline</a>' : ''}${results.transport !== undefined ? '<a href="#transport">Transport</a>' : ''}<a href="#tests">All tests</a></nav>
 <h2 id="failures">Failures (${failed.length})</h2>
 ${failed.length === 0 ? '<p class="muted">No test failed.</p>' : failed.map((test) => renderTestCard(test, 'failed', baselineNote(results.baseline, test.id))).join('\n')}
 <h2 id="warnings">Warnings: deviations from the guide (${warnings.length})</h2>
@@ -293,6 +295,7 @@ ${renderObservations(results, catalog)}
 ${renderCoverage(results, catalogEndpoints)}
 ${renderTimeline(results.timeline)}
 ${renderGateway(results.gateway)}
+${renderTransport(results.transport)}
 ${renderCleanup(results.cleanup)}
 <h2 id="tests">All tests (${results.tests.length})</h2>
 ${results.tests.length === 0 ? '<p class="muted">No test ran.</p>' : renderAllTests(results)}

@@ -3,6 +3,7 @@
 import { gatewayEndpointLines, gatewayLine, type GatewaySummary } from './rate-limits.ts';
 import type { Results, TestRecord } from './results.ts';
 import { accessCellsOf } from './access-cells.ts';
+import { transientLine } from './transport.ts';
 
 function xml(value: unknown): string {
   return String(value ?? '')
@@ -25,7 +26,7 @@ function testCase(test: TestRecord): string {
   const name = test.titlePath.join(' › ');
   const attributes = `name="${xml(name)}" classname="${xml(test.file)}" time="${(test.durationMs / 1000).toFixed(3)}"`;
   const notes = [
-    `verdict: ${test.verdict}`,
+    `verdict: ${test.verdict}${test.attempts !== undefined ? ` (${test.attempts} attempts)` : ''}`,
     `requirements: ${test.requirements.join(', ')}`,
     ...test.annotations.filter((annotation) => annotation.type === 'warning' || annotation.type === 'info').map((annotation) => `${annotation.type}: ${annotation.description ?? ''}`),
   ].join('\n');
@@ -37,6 +38,10 @@ function testCase(test: TestRecord): string {
     // An error, not a skip: CI must not read a test that never reached its check as fine.
     const first = (test.failure ?? 'blocked').split('\n')[0];
     body = `<error message="${xml(first)}" type="blocked">${xml(test.failure ?? '')}</error>`;
+  } else if (test.verdict === 'flaky') {
+    // As Maven Surefire writes a test that passed on a rerun: CI counts it passed and shows why it was rerun.
+    const first = test.flakyBecause ?? 'the deployment\'s transport failed an attempt';
+    body = `<flakyFailure message="${xml(first)}" type="transport">${xml((test.transient ?? []).map(transientLine).join('\n'))}</flakyFailure>`;
   } else if (test.verdict === 'skipped') {
     body = `<skipped message="${xml(test.skipReason ?? test.status)}"/>`;
   }

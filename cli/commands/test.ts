@@ -27,6 +27,8 @@ import { applyBaseline, exitCodeWithBaseline, type BaselineInput } from '../../r
 import { baselineLines, loadBaselineInput } from '../../report/baseline-cli.ts';
 import { rootCauseLines } from '../../report/root-causes.ts';
 import { gatewayLine, mergeGatewaySummaries, takeGatewaySummary } from '../../report/rate-limits.ts';
+import { finishTransport, transportExitCode, watchStrayRejections } from './test-transport.ts';
+import { transportLines } from '../../report/transport.ts';
 import { displayPath, folderTimestamp as timestamp, loadSecretsFile, readResults, writeReport } from '../../report/write.ts';
 import { BACKGROUND_CHAIN_TAG, RUN_CONTEXT_ENV, type CasingMode, type RunContext } from '../../suites/support/run-context.ts';
 import { addOptions, exitTwoOnUsageError } from '../options.ts';
@@ -252,8 +254,8 @@ function summaryLine(results: Results, reportDir: string): string {
   const verdict = run.status === 'passed' ? 'PASSED' : knownOnly ? 'PASSED (no new failure)' : run.status === 'failed' ? 'FAILED' : run.status.toUpperCase();
   // The root causes come last but one, where a CI log is read first.
   const gateway = gatewayLine(results.gateway);
-  const causes = [...rootCauseLines(results.tests), ...(gateway === undefined ? [] : [gateway])].map((line) => `\n${line}`).join('');
-  return `dxs test: ${verdict}: ${summary.passed} passed, ${summary.failed} failed, ${summary.warning} warning, ${summary.info} info, ${summary.skipped} skipped${summary.blocked ? `, ${summary.blocked} blocked` : ''}${run.message ? ` (${run.message})` : ''}${causes}\nreport: ${where}`;
+  const causes = [...rootCauseLines(results.tests), ...(gateway === undefined ? [] : [gateway]), ...transportLines(results.transport)].map((line) => `\n${line}`).join('');
+  return `dxs test: ${verdict}: ${summary.passed} passed, ${summary.failed} failed, ${summary.warning} warning, ${summary.info} info, ${summary.skipped} skipped${summary.blocked ? `, ${summary.blocked} blocked` : ''}${summary.flaky ? `, ${summary.flaky} flaky` : ''}${run.message ? ` (${run.message})` : ''}${causes}\nreport: ${where}`;
 }
 
 /** --schedule-from's value that keeps Playwright's file order: no earlier run, no tag. */
@@ -351,6 +353,9 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   const connection = connectionInfo(target.connection, target.certificate);
   for (const line of connectionLines(connection)) console.error(`dxs test: ${line}`);
 
+  // A promise of dxs's own work (the run's setup, a probe) that failed with nobody awaiting it must
+  // not end the process before the report is written: it is said, and the run's report still comes.
+  const strays = watchStrayRejections((line) => console.error(`dxs test: ${line}`));
   const secretsFile = join(tmpdir(), `dxs-secrets-${process.pid}-${started.getTime()}`);
   const runPrefix = newRunPrefix();
   const context: RunContext = {
@@ -376,6 +381,7 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
     connection: target.connection,
     maxRps: options.maxRps as number | undefined,
     rateLimitBudgetSeconds: options.rateLimitBudget as number,
+    callTimeoutSeconds: options.callTimeout as number,
   };
   // The journal first: the background probe's company is the run's first entry in it.
   startJournal(context);
@@ -485,6 +491,8 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   results.run.connection = connection;
   // The cleanup's own waits for the gateway came after the reporter's summary.
   results.gateway = mergeGatewaySummaries([results.gateway, takeGatewaySummary({ ...context, maxRps: undefined })]) ?? results.gateway;
+  // The cleanup's transient answers came after the reporter's summary too.
+  finishTransport(context, results);
   const interval = pace.gate.interval;
   if (results.gateway !== undefined && results.gateway.answers > 0 && interval !== undefined) results.gateway.endPace = Math.round(10_000 / interval) / 10;
   results.timing = collectTiming(join(reportDir, TIMING_FOLDER), { workers, workersReason: chosen.reason, latencyMs: context.latencyMs, workerMemoryMb: options.workers === undefined ? WORKER_MEMORY_MB : undefined });
@@ -500,6 +508,7 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   const path = results.timeline === undefined ? undefined : criticalPath(results.timeline);
   for (const line of [...timingLines(results.timing), ...(setupSummary === undefined ? [] : [runSetupLine(setupSummary)]), ...(path === undefined || results.timeline === undefined ? [] : [workerTimeLine(workerTimeSummary(results.timeline)), criticalPathLine(path)])]) console.error(`dxs test: ${line}`);
   console.error(`dxs test: ${cleanupLine(cleanup)}`);
+  strays.close(results);
   if (judge !== undefined) results.baseline = applyBaseline(results, judge);
   if (lastFailed !== undefined) results.lastFailed = judgeLastFailed(lastFailed, results);
   // Rewritten with every secret the workers saw, and with the final status.
@@ -511,7 +520,7 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   writeGithubOutput(results, reportDir, env);
   // The shell's convention, as dxs load keeps it: 128 + the signal's number, whatever the run found before it.
   if (signal !== undefined) return signal === 'SIGTERM' ? TERMINATED_EXIT_CODE : INTERRUPTED_EXIT_CODE;
-  const exit = results.baseline !== undefined ? exitCodeWithBaseline(results) : exitCodeOf(results);
+  const exit = transportExitCode(results.baseline !== undefined ? exitCodeWithBaseline(results) : exitCodeOf(results), results, options.failOnFlaky === true);
   return results.lastFailed !== undefined ? exitCodeOfLastFailed(results.lastFailed, exit) : exit;
 }
 

@@ -4,7 +4,7 @@ import type { CompanyInput } from '../../fixtures/bodies.ts';
 import { CLIENT_TOKEN_HEADER } from '../../lib/defaults.ts';
 import { secrets } from '../../lib/redact.ts';
 import type { ApiClient, ApiResponse } from './client.ts';
-import { broken, brokenPrerequisite, recordBroken, requirePrerequisites, runningTestTime, type PrerequisiteName, type RootCause } from './prerequisites.ts';
+import { broken, brokenPrerequisite, recordBroken, requirePrerequisites, unlessTransport, runningTestTime, type PrerequisiteName, type RootCause } from './prerequisites.ts';
 import type { RunContext } from './run-context.ts';
 import { backgroundKind, nextPollWait, recordBackgroundWait, waitBound } from './timing.ts';
 
@@ -154,7 +154,7 @@ export async function untilTokenRefused(api: ApiClient, context: RunContext, tok
   await pollUntil(context, 'the token being refused', async () => {
     last = await api.get('/companies/status', { auth: { clientToken: token } });
     return refused(last) ? true : undefined;
-  }).catch(() => undefined);
+  }).catch(unlessTransport(undefined));
   return last;
 }
 
