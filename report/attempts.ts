@@ -56,5 +56,5 @@ export function settleAttempts(attempts: readonly Attempt[]): TestRecord {
 
 /** The flaky tests of a run, each with the transient answers it met. */
 export function flakyTests(tests: readonly TestRecord[]): FlakyTest[] {
-  return tests.filter((test) => test.verdict === 'flaky').map((test) => ({ test: [test.file, ...test.titlePath].join(' › '), attempts: test.attempts ?? 2, answers: test.transient ?? [] }));
+  return tests.filter((test) => test.verdict === 'flaky').map((test) => ({ test: [test.file, ...test.titlePath].join(' › '), attempts: test.attempts ?? 2, ...(test.flakyBecause === undefined ? {} : { because: test.flakyBecause }), answers: test.transient ?? [] }));
 }

@@ -11,7 +11,7 @@ export function renderTransport(transport: TransportSummary | undefined): string
   const rows = transport.byEndpoint.map((row) => `<tr><td>${escapeHtml(row.endpoint)}</td><td>${escapeHtml(row.kind)}</td><td>${row.answers}</td><td>${row.resent}</td></tr>`);
   const flaky = transport.flaky.map(
     (test) =>
-      `<li><strong>${escapeHtml(test.test)}</strong> <span class="badge flaky">flaky</span> passed when run again (${test.attempts} attempts)<ul>${test.answers
+      `<li><strong>${escapeHtml(test.test)}</strong> <span class="badge flaky">flaky</span> passed when run again (${test.attempts} attempts)${test.because === undefined ? '' : ` after ${escapeHtml(test.because)}`}<ul>${test.answers
         .map((answer) => `<li>${escapeHtml(answer.endpoint)}: ${escapeHtml(transientKind(answer))} at ${escapeHtml(answer.at)} (try ${answer.attempt}${answer.resent ? ', sent again' : ''})${answer.head === '' ? '' : ` <span class="muted">${escapeHtml(answer.head)}</span>`}</li>`)
         .join('')}</ul></li>`,
   );

@@ -72,6 +72,8 @@ export interface FlakyTest {
   /** file › title path */
   test: string;
   attempts: number;
+  /** Why an attempt failed: the transport failure, as its test met it. */
+  because?: string;
   answers: TransientAnswer[];
 }
 
@@ -118,7 +120,8 @@ export function transportLines(summary: TransportSummary | undefined): string[] 
   for (const row of summary.byEndpoint.slice(0, 10)) lines.push(`  ${row.endpoint}: ${row.answers} × ${row.kind}${row.resent > 0 ? `, ${row.resent} sent again` : ''}`);
   if (summary.byEndpoint.length > 10) lines.push(`  and ${summary.byEndpoint.length - 10} more`);
   for (const test of summary.flaky) {
-    lines.push(`flaky: ${test.test}: passed when run again (${test.attempts} attempts), after ${test.answers.length === 0 ? 'a transport failure' : test.answers.map(transientLine).join('; ')}`);
+    const met = test.answers.length === 0 ? '' : `; met ${test.answers.map(transientLine).join('; ')}`;
+    lines.push(`flaky: ${test.test}: passed when run again (${test.attempts} attempts) after ${test.because ?? "the deployment's transport failed it"}${met}`);
   }
   return lines;
 }

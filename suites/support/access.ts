@@ -91,7 +91,7 @@ async function accessSetting(api: ApiClient, target: RunContext, fixtures: Fixtu
     const spare = (await createClientToken(api, company.erpId)).token ?? company.token;
     return { search, spare, sent: await sentDocument(api, fixtures, company.token, 'PDF') };
   })();
-  const { search, spare, sent } = await settledBeside(rest, Promise.all([expired, revoked]));
+  const { search, spare, sent } = await settledBeside(rest, Promise.allSettled([expired, revoked]));
   return {
     company, search, spare,
     documentUri: sent.upload.reference as string,

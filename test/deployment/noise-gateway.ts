@@ -7,7 +7,8 @@
 //   stall        the call held without an answer (past the client's per-call bound), then dropped;
 //   500-json     the target's own 500 with the API's error body (a JSON string), not forwarded.
 // A rule matches a method and a path (after the API prefix) and, optionally, a text in the body;
-// it skips its first `skip` matches and then applies to `times` of them (Infinity: every one).
+// counting the calls of that method and path, it leaves the first `skip` alone and applies to the
+// `times` after them (Infinity: every one).
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { API_PREFIX } from '../../lib/defaults.ts';
@@ -45,18 +46,24 @@ export async function startNoiseGateway(upstreamBaseUrl: string, stallMs = 60_00
   const injected: string[] = [];
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
-  let rules: Array<NoiseRule & { seen: number; applied: number }> = [];
+  let rules: NoiseRule[] = [];
+  /** Calls seen of each method and path (and body text a rule looks for): the n-th is what a rule's skip counts. */
+  const seen = new Map<string, number>();
 
   const choose = (method: string, path: string, body: string): NoiseRule | undefined => {
+    const counted = new Set<string>();
+    let chosen: NoiseRule | undefined;
     for (const rule of rules) {
       if (rule.method.toUpperCase() !== method.toUpperCase() || rule.path.toLowerCase() !== path.toLowerCase()) continue;
       if (rule.bodyIncludes !== undefined && !body.includes(rule.bodyIncludes)) continue;
-      rule.seen++;
-      if (rule.seen <= (rule.skip ?? 0) || rule.applied >= (rule.times ?? 1)) continue;
-      rule.applied++;
-      return rule;
+      const key = `${method.toUpperCase()} ${path.toLowerCase()} ${rule.bodyIncludes ?? ''}`;
+      if (!counted.has(key)) seen.set(key, (seen.get(key) ?? 0) + 1);
+      counted.add(key);
+      const nth = seen.get(key) ?? 0;
+      const skip = rule.skip ?? 0;
+      if (chosen === undefined && nth > skip && nth <= skip + (rule.times ?? 1)) chosen = rule;
     }
-    return undefined;
+    return chosen;
   };
 
   const forward = (request: IncomingMessage, body: Buffer, onAnswer: (answer: IncomingMessage, answerBody: Buffer) => void, onError: () => void): void => {
@@ -127,7 +134,8 @@ export async function startNoiseGateway(upstreamBaseUrl: string, stallMs = 60_00
     baseUrl: `http://127.0.0.1:${port}${API_PREFIX}`,
     injected,
     setRules(next) {
-      rules = next.map((rule) => ({ ...rule, seen: 0, applied: 0 }));
+      rules = [...next];
+      seen.clear();
       injected.length = 0;
     },
     close: () =>
