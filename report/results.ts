@@ -5,7 +5,7 @@ import type { TransientAnswer, TransportSummary } from './transport.ts';
 import type { CleanupReport } from './cleanup.ts';
 import type { ConnectionInfo } from './connection.ts';
 import type { GatewaySummary } from './rate-limits.ts';
-import { BLOCKED_ANNOTATION, rateLimitedBy, type RootCauseGroup } from './root-causes.ts';
+import { BLOCKED_ANNOTATION, blockedBy, rateLimitedBy, type RootCauseGroup } from './root-causes.ts';
 import type { RunTiming } from './timing.ts';
 import type { RunTimeline } from './timeline.ts';
 
@@ -225,6 +225,8 @@ function isBlocked(annotations: ReadonlyArray<{ type: string }>): boolean {
 export function testVerdict(status: TestStatus, checks: readonly CheckRecord[], annotations: ReadonlyArray<{ type: string; description?: string }>): Verdict {
   // A test the gateway stopped proves nothing either way, whatever it did after (a caught error, a timeout).
   if (status !== 'passed' && rateLimitedBy({ annotations: [...annotations] })) return 'blocked';
+  // A call the deployment's transport lost ended the test as blocked; code that caught that end and went on proves nothing either.
+  if (blockedBy({ annotations: [...annotations] })?.prerequisite === 'transport') return 'blocked';
   if (isFailure(status)) return 'failed';
   if (status !== 'passed') return isBlocked(annotations) ? 'blocked' : 'skipped';
   if (checks.some((check) => check.verdict === 'warning') || annotations.some((annotation) => annotation.type === 'warning')) return 'warning';
@@ -245,7 +247,7 @@ export function requirementVerdicts(requirements: readonly string[], status: Tes
     const noted = annotations
       .filter((annotation) => (annotation.type === 'warning' || annotation.type === 'info') && annotation.description?.startsWith(`${id}:`))
       .map((annotation) => annotation.type as RequirementVerdict);
-    if ((status === 'skipped' && isBlocked(annotations)) || (status !== 'passed' && rateLimitedBy({ annotations: [...annotations] }))) result[id] = 'blocked';
+    if ((status === 'skipped' && isBlocked(annotations)) || (status !== 'passed' && rateLimitedBy({ annotations: [...annotations] })) || blockedBy({ annotations: [...annotations] })?.prerequisite === 'transport') result[id] = 'blocked';
     else if (status === 'skipped' || status === 'interrupted' || status === 'not run') result[id] = 'skipped';
     else if (isFailure(status)) result[id] = own.includes('failed') || !attributed ? 'failed' : (worst([...own, ...noted]) ?? 'skipped');
     else result[id] = worst([...own, ...noted].filter((verdict) => verdict !== 'passed')) ?? 'passed';

@@ -84,7 +84,8 @@ export function rootCausesOf(tests: readonly BlockableTest[]): RootCauseGroup[] 
   for (const test of tests) {
     if (test.verdict !== 'blocked') continue;
     const cause = blockedBy(test) ?? { prerequisite: 'registration', requirement: '?', message: test.skipReason ?? 'blocked' };
-    const key = `${cause.prerequisite} ${cause.requirement}`;
+    // The deployment's transport: one cause per call it kept failing (the message names the call).
+    const key = `${cause.prerequisite} ${cause.requirement}${cause.prerequisite === 'transport' ? ` ${cause.message}` : ''}`;
     const group = groups.get(key) ?? { ...cause, tests: [] };
     group.tests.push(`${test.file} › ${test.title}`);
     groups.set(key, group);

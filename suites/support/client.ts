@@ -25,7 +25,7 @@ import { recordAnswer, recordRequest } from './replay.ts';
 import { recordCall } from './timing.ts';
 import { step } from './step.ts';
 import type { Exchange, ExchangeLog } from './log.ts';
-import { broken, RateLimited, recordBroken, settingUp, TransportFailure } from './prerequisites.ts';
+import { broken, RateLimited, recordBroken, settingUp, transportFailed } from './prerequisites.ts';
 import { recordTransient } from './transport.ts';
 import type { Auth, RunContext } from './run-context.ts';
 import type { HttpAnswer, HttpTransport, MultipartFile } from './http.ts';
@@ -273,7 +273,7 @@ export class ApiClient {
       if (attempt >= tries) {
         // The last answer is recorded as it came (the report shows the gateway's page), then the test meets it.
         gaveUpOnTransport = transportCause(exchange.endpoint, met, tries, repeatable);
-        if (answer === undefined) throw new TransportFailure(gaveUpOnTransport);
+        if (answer === undefined) throw transportFailed(gaveUpOnTransport, lost?.message);
         break;
       }
       const backoffMs = TRANSIENT_BACKOFF_MS * 2 ** (attempt - 1);
@@ -300,7 +300,7 @@ export class ApiClient {
       body: recordBody(body, contentType, json),
       size: body.length,
     };
-    if (gaveUpOnTransport !== undefined) throw new TransportFailure(gaveUpOnTransport);
+    if (gaveUpOnTransport !== undefined) throw transportFailed(gaveUpOnTransport);
     if (answered.gaveUp !== undefined) {
       // No check may judge the gateway's answer: the test is blocked, the cause said once for the run.
       const cause = recordBroken(rateLimitCause(exchange.endpoint, answered.gaveUp, budget));

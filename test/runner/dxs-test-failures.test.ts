@@ -85,7 +85,8 @@ test('a target that dies mid-run fails the run, and the report says the target s
     assert.equal(result.code, 1, result.stdout + result.stderr);
     const results = JSON.parse(readFileSync(join(directory, 'results.json'), 'utf8'));
     assert.match(results.run.message, /no response from the target/);
-    assert.ok(results.summary.failed > 0);
+    // Every call closed without an answer is the deployment's transport (issue 57): sent again, run again, then blocked on it.
+    assert.ok(results.summary.failed + results.summary.blocked > 0);
     assert.match(readFileSync(join(directory, 'index.html'), 'utf8'), /stopped answering/);
   } finally {
     await proxy.close();
