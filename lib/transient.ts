@@ -127,8 +127,9 @@ export function transientKind(answer: Pick<TransientAnswer, 'status' | 'cause'>)
  */
 export function transportCause(endpoint: string, answers: readonly Pick<TransientAnswer, 'status' | 'cause'>[], tries: number, repeatable: boolean): string {
   const kinds = [...new Set(answers.map(transientKind))];
-  const what = kinds.map((kind) => (kind.startsWith('no answer') ? kind.replace('no answer', 'no answer') : kind)).join(' or ');
-  const verb = kinds.every((kind) => kind.startsWith('no answer')) ? `gave ${what}` : `answered ${what}`;
+  const statuses = kinds.filter((kind) => !kind.startsWith('no answer'));
+  const lost = kinds.filter((kind) => kind.startsWith('no answer'));
+  const verb = [...(statuses.length > 0 ? [`answered ${statuses.join(' or ')}`] : []), ...(lost.length > 0 ? [`gave ${lost.join(' or ')}`] : [])].join(' or ');
   if (!repeatable) return `the deployment ${verb} to ${endpoint}, which is not sent again (not repeatable): its test runs again from its start`;
   return `the deployment ${verb} to ${answers.length} of ${tries} tries of ${endpoint}`;
 }
