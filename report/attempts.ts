@@ -1,7 +1,8 @@
 // A test's attempts (issue 57): Playwright runs a test again after a failure; which attempt is its
 // verdict, and when it is flaky or blocked by the deployment's transport. Pure, for the reporter.
 import type { TransientAnswer } from '../lib/transient.ts';
-import type { TestRecord } from './results.ts';
+import { stableIdOf } from './baseline.ts';
+import type { Results, TestRecord } from './results.ts';
 import { BLOCKED_ANNOTATION, describeCause, formatCause, type RootCause } from './root-causes.ts';
 import { transportCauseOf, type FlakyTest } from './transport.ts';
 
@@ -57,4 +58,28 @@ export function settleAttempts(attempts: readonly Attempt[]): TestRecord {
 /** The flaky tests of a run, each with the transient answers it met. */
 export function flakyTests(tests: readonly TestRecord[]): FlakyTest[] {
   return tests.filter((test) => test.verdict === 'flaky').map((test) => ({ test: [test.file, ...test.titlePath].join(' › '), attempts: test.attempts ?? 2, ...(test.flakyBecause === undefined ? {} : { because: test.flakyBecause }), answers: test.transient ?? [] }));
+}
+
+/** A test flaky in some runs of a history: how often, and in which (their places, from 1, oldest first). */
+export interface FlakyAcrossRuns {
+  /** file › title path */
+  stableId: string;
+  runs: number[];
+  /** Runs the test ran in at all. */
+  ranIn: number;
+}
+
+/** The tests flaky in any of the runs (oldest first), the most often flaky first: `dxs report history` marks them. */
+export function flakyAcrossRuns(runs: readonly Pick<Results, 'tests'>[]): FlakyAcrossRuns[] {
+  const byTest = new Map<string, FlakyAcrossRuns>();
+  runs.forEach((run, index) => {
+    for (const test of run.tests) {
+      const stableId = stableIdOf(test);
+      const entry = byTest.get(stableId) ?? { stableId, runs: [], ranIn: 0 };
+      if (test.verdict !== 'skipped') entry.ranIn++;
+      if (test.verdict === 'flaky') entry.runs.push(index + 1);
+      byTest.set(stableId, entry);
+    }
+  });
+  return [...byTest.values()].filter((entry) => entry.runs.length > 0).sort((a, b) => b.runs.length - a.runs.length || a.stableId.localeCompare(b.stableId));
 }

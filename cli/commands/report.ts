@@ -6,7 +6,8 @@ import type { Command } from 'commander';
 import { existsSync, lstatSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { secrets } from '../../lib/redact.ts';
-import { applyBaseline, diffRuns, exitCodeWithBaseline, type BaselineInput } from '../../report/baseline.ts';
+import { applyBaseline, diffRuns, exitCodeWithBaseline, stableIdOf, type BaselineInput } from '../../report/baseline.ts';
+import { flakyAcrossRuns } from '../../report/attempts.ts';
 import { baselineLines, loadBaselineInput } from '../../report/baseline-cli.ts';
 import { ConfigError } from '../../lib/config.ts';
 import { renderDiffPage, renderHistoryPage, type HistoryPoint, type RunRef } from '../../report/compare-html.ts';
@@ -124,10 +125,12 @@ export function runHistory(reports: string, out: string | undefined): number {
     return { run, newFailures: previous === undefined ? [] : diffRuns(previous.results, run.results).newFailures };
   });
   mkdirSync(pageDirectory, { recursive: true });
-  const history = points.map((point) => ({ ...summaryOf(point.run), href: point.run.href, newFailures: point.newFailures.map((entry) => entry.stableId) }));
-  writeFileSync(join(pageDirectory, 'history.json'), secrets.redactText(`${JSON.stringify({ format: 'dxs-history/1', runs: history }, null, 1)}\n`));
+  const history = points.map((point) => ({ ...summaryOf(point.run), href: point.run.href, newFailures: point.newFailures.map((entry) => entry.stableId), flaky: point.run.results.tests.filter((test) => test.verdict === 'flaky').map(stableIdOf) }));
+  const flaky = flakyAcrossRuns(runs.map((run) => run.results));
+  writeFileSync(join(pageDirectory, 'history.json'), secrets.redactText(`${JSON.stringify({ format: 'dxs-history/1', runs: history, flaky }, null, 1)}\n`));
   writeFileSync(join(pageDirectory, 'history.html'), secrets.redactText(renderHistoryPage(points, displayPath(directory))));
-  console.error(`dxs report history: ${runs.length} runs, ${points.filter((point) => point.newFailures.length > 0).length} regressions`);
+  console.error(`dxs report history: ${runs.length} runs, ${points.filter((point) => point.newFailures.length > 0).length} regressions${flaky.length > 0 ? `, ${flaky.length} test${flaky.length === 1 ? '' : 's'} flaky` : ''}`);
+  for (const entry of flaky) console.error(`  flaky: ${entry.stableId}: in ${entry.runs.length} of ${entry.ranIn} runs (${entry.runs.map((run) => `#${run}`).join(', ')})`);
   console.error(`report: ${displayPath(join(pageDirectory, 'history.html'))}`);
   return 0;
 }

@@ -2,7 +2,12 @@
 // calls may be sent again, how a test's attempts settle into one verdict (a retry never hides a
 // real failure), the exit code of flaky tests, and how junit.xml and the report carry them.
 import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { test } from 'node:test';
+import { runHistory } from '../../cli/commands/report.ts';
+import { writeReport } from '../../report/write.ts';
 import { isRepeatable, isTransientAnswer, isTransientCause, transportCause, TRANSPORT_FAILURE, type TransientAnswer } from '../../lib/transient.ts';
 import { flakyTests, settleAttempts, type Attempt } from '../../report/attempts.ts';
 import { renderJunit } from '../../report/junit.ts';
@@ -140,4 +145,34 @@ test('junit.xml carries a flaky test as a passed case with a flakyFailure naming
   assert.match(lines, /transport: 2 transient answers .*, 1 followed by sending the call again/);
   assert.match(lines, /GET \/companies\/status: 1 × no answer \(reset\), 1 sent again/);
   assert.match(lines, /flaky: contract\/outbound-send.spec.ts › sends: passed when run again \(2 attempts\) after the deployment answered 502/);
+});
+
+test('dxs report history marks a test flaky across runs, in history.html and history.json', (t) => {
+  const directory = mkdtempSync(join(tmpdir(), 'dxs-flaky-history-'));
+  try {
+    const flakyOnce = settleAttempts([
+      attempt({ record: record({ status: 'failed', verdict: 'failed', failure: transportFailure }), transportFailed: true, transient: [answer] }),
+      attempt({ record: record({}) }),
+    ]);
+    const runOf = (tests: TestRecord[], startedAt: string): Results => ({
+      format: 'dxs-results/1',
+      run: { target: 'http://127.0.0.1:1/v1/api', embedded: false, profile: 'full', areas: [], casing: 'any', destructive: false, version: 'test', startedAt, finishedAt: startedAt, durationMs: 1, status: 'passed', shards: [] },
+      summary: summarise(tests),
+      tests,
+      coverage: {},
+    });
+    writeReport(join(directory, 'a'), runOf([flakyOnce], '2026-12-01T00:00:00.000Z'));
+    writeReport(join(directory, 'b'), runOf([record({})], '2026-12-02T00:00:00.000Z'));
+    writeReport(join(directory, 'c'), runOf([flakyOnce], '2026-12-03T00:00:00.000Z'));
+    const lines: string[] = [];
+    t.mock.method(console, 'error', (line: string) => lines.push(line));
+    assert.equal(runHistory(directory, undefined), 0);
+    const history = JSON.parse(readFileSync(join(directory, 'history.json'), 'utf8')) as { runs: Array<{ flaky: string[] }>; flaky: Array<{ stableId: string; runs: number[]; ranIn: number }> };
+    assert.deepEqual(history.runs.map((entry) => entry.flaky.length), [1, 0, 1]);
+    assert.deepEqual(history.flaky, [{ stableId: 'contract/outbound-send.spec.ts › sends', runs: [1, 3], ranIn: 3 }]);
+    assert.match(readFileSync(join(directory, 'history.html'), 'utf8'), /Flaky tests across runs \(1\)[\s\S]*contract\/outbound-send.spec.ts › sends[\s\S]*in 2 runs of 3/);
+    assert.ok(lines.some((line) => /flaky: contract\/outbound-send.spec.ts › sends: in 2 of 3 runs \(#1, #3\)/.test(line)), lines.join('\n'));
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
 });
