@@ -133,3 +133,36 @@ export function transportCause(endpoint: string, answers: readonly Pick<Transien
   if (!repeatable) return `the deployment ${verb} to ${endpoint}, which is not sent again (not repeatable): its test runs again from its start`;
   return `the deployment ${verb} to ${answers.length} of ${tries} tries of ${endpoint}`;
 }
+
+/** Words of a call without an answer (lib/transport.ts's TransportError reasons) that are the network's blip: a reset, a close, the bound. */
+export function isTransientReason(reason: string): boolean {
+  return /^connection reset|socket hang up|ECONNRESET|^no answer within/i.test(reason);
+}
+
+/**
+ * Sends a repeatable call of dxs's own (the start's probe, the cleanup's deletes) until it meets no
+ * transient answer, at most TRANSIENT_TRIES times with backoff: the last outcome, an answer or a
+ * thrown error, is the caller's. `transient` says whether an outcome was the transport's.
+ */
+export async function sendAgainOnTransient<T>(
+  send: () => Promise<T>,
+  transient: (outcome: { answer?: T; error?: unknown }) => boolean,
+  onTransient?: (outcome: { answer?: T; error?: unknown }, attempt: number, resent: boolean) => void,
+  sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    let outcome: { answer?: T; error?: unknown };
+    try {
+      outcome = { answer: await send() };
+    } catch (error) {
+      outcome = { error };
+    }
+    const again = attempt < TRANSIENT_TRIES && transient(outcome);
+    if (transient(outcome)) onTransient?.(outcome, attempt, again);
+    if (!again) {
+      if ('error' in outcome && outcome.error !== undefined) throw outcome.error;
+      return outcome.answer as T;
+    }
+    await sleep(TRANSIENT_BACKOFF_MS * 2 ** (attempt - 1));
+  }
+}

@@ -3,7 +3,7 @@
 // run (the workers, the run's setup, the cleanup), appended to one file of the run; summed up for
 // the report by cause and endpoint, with the tests that passed only when run again (flaky).
 // Also which tests may run again: only one whose failure was the transport (suites/support/transport.ts).
-import { readFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { transientKind, TRANSPORT_FAILURE, type TransientAnswer } from '../lib/transient.ts';
 
@@ -55,6 +55,14 @@ export function isTransportFailure(message: string | undefined): boolean {
 export function transportCauseOf(message: string): string {
   const at = message.indexOf(TRANSPORT_FAILURE);
   return (at < 0 ? message : message.slice(at + TRANSPORT_FAILURE.length)).split('\n')[0].trim();
+}
+
+/** The run's transient answers summed up, and its file removed (the run is over). */
+export function takeTransportSummary(context: RunFiles, flaky: readonly FlakyTest[] = []): TransportSummary | undefined {
+  const file = transientAnswersFile(context);
+  const summary = summariseTransport(readTransientAnswers(file), flaky);
+  rmSync(file, { force: true });
+  return summary;
 }
 
 /** Calls of one endpoint that met one kind of transient answer. */

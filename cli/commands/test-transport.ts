@@ -4,13 +4,11 @@ import { rmSync } from 'node:fs';
 import { secrets } from '../../lib/redact.ts';
 import type { Results } from '../../report/results.ts';
 import { flakyTests } from '../../report/attempts.ts';
-import { readTransientAnswers, summariseTransport, transientAnswersFile, transportRetriesFile } from '../../report/transport.ts';
+import { takeTransportSummary, transportRetriesFile } from '../../report/transport.ts';
 
 /** Sets results.transport from every transient answer of the run (tests, setup, cleanup) and removes the run's files. */
 export function finishTransport(context: { reportDir: string; runPrefix: string }, results: Results): void {
-  const file = transientAnswersFile(context);
-  results.transport = summariseTransport(readTransientAnswers(file), flakyTests(results.tests));
-  rmSync(file, { force: true });
+  results.transport = takeTransportSummary(context, flakyTests(results.tests));
   rmSync(transportRetriesFile(context), { force: true });
 }
 

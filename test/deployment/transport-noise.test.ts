@@ -57,7 +57,7 @@ function leftoverRunFiles(directory: string): string[] {
   return readdirSync(directory).filter((file) => file.startsWith('.dxs-transient-') || file.startsWith('.dxs-transport-retries-'));
 }
 
-test('calls safe to send again are sent again through a 502, a 503 without Retry-After, a reset and a stall past the bound: the tests pass, the calls are listed as sent again', async () => {
+test("calls safe to send again are sent again through a 502, a 503 without Retry-After, a reset and a stall past the bound, dxs's own probe and cleanup too: the tests pass, the calls are listed as sent again", async () => {
   const { code, output, results, directory } = await runBehindGateway(
     'safe-calls',
     [
@@ -67,11 +67,14 @@ test('calls safe to send again are sent again through a 502, a 503 without Retry
       // Its first status read stalls past --call-timeout, the second is reset after the target answered.
       { method: 'GET', path: '/companies/status', noise: 'stall' },
       { method: 'GET', path: '/companies/status', noise: 'reset', skip: 1 },
+      // dxs's own work around the tests: the start's probe of the base URL is reset, the cleanup's first delete meets a 502.
+      { method: 'GET', path: '', noise: 'reset' },
+      { method: 'POST', path: '/companies/delete', noise: '502' },
     ],
     ['--grep', '@TOK-01', '--call-timeout', '2'],
   );
   assert.equal(code, 0, output);
-  assert.equal(gateway.injected.length, 4, output);
+  assert.equal(gateway.injected.length, 6, output);
   assert.equal(results.summary.failed, 0, output);
   assert.equal(results.summary.blocked, 0, output);
   assert.equal(results.summary.flaky ?? 0, 0, output);
@@ -81,8 +84,10 @@ test('calls safe to send again are sent again through a 502, a 503 without Retry
   assert.equal(row('POST /clienttokens/create', /^503$/)?.resent, 1, output);
   assert.equal(row('GET /companies/status', /no answer \(timeout\)/)?.resent, 1, output);
   assert.equal(row('GET /companies/status', /no answer \((reset|closed)\)/)?.resent, 1, output);
+  assert.equal(row('POST /companies/delete', /^502$/)?.resent, 1, output);
+  assert.deepEqual(results.cleanup?.left ?? [], [], 'the delete sent again deleted the company');
   assert.match(readFileSync(join(directory, 'index.html'), 'utf8'), /id="transport"/);
-  assert.match(output, /transport: 4 transient answers/);
+  assert.match(output, /transport: 5 transient answers/, 'the probe\'s reset is sent again before any transient file exists: counted by none');
   assert.deepEqual(leftoverRunFiles(directory), [], 'the run removes its transport files');
 });
 
