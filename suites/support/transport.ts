@@ -3,8 +3,8 @@
 // any other call is not repeated, and its test fails with TransportFailure. Playwright's config
 // allows one retry, and this guard decides whether a test may use it: only when every error of
 // its attempt was a TransportFailure. A test whose attempt failed on a check of its own is not run
-// again: its retry fails at once, and the reporter keeps the first attempt's failure as its verdict
-// (report/playwright-reporter.ts), so no retry can hide a real failure.
+// again (noteAttempt); were it run again, its retry fails at once, and the reporter keeps the first
+// attempt's failure as its verdict (report/attempts.ts), so no retry can hide a real failure.
 import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { TestInfo } from '@playwright/test';
@@ -34,9 +34,15 @@ export function failedOnTransportAlone(info: Pick<TestInfo, 'status' | 'expected
   return info.errors.length > 0 && info.errors.every((error) => isTransportFailure(error.message ?? error.value));
 }
 
-/** After an attempt: when it failed on the transport alone, it may run again. */
+/**
+ * After an attempt: when it failed on the transport alone, it may run again. When it failed on
+ * anything else, Playwright is told not to run it again at all (the flag its own matchers set for a
+ * failure no retry can change); a version of Playwright without that flag runs the retry, which the
+ * guard then fails at once, as mayRunAgain() says.
+ */
 export function noteAttempt(context: Pick<RunContext, 'reportDir' | 'runPrefix'>, info: Pick<TestInfo, 'status' | 'expectedStatus' | 'errors' | 'testId' | 'retry'>): void {
   if (failedOnTransportAlone(info)) append(transportRetriesFile(context), `${info.testId} ${info.retry}`);
+  else if (info.status !== info.expectedStatus && info.status !== 'skipped') (info as { _hasNonRetriableError?: boolean })._hasNonRetriableError = true;
 }
 
 /** Before a retry: whether the attempt before it failed on the transport alone. */
