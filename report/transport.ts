@@ -134,3 +134,23 @@ export function transportLines(summary: TransportSummary | undefined): string[] 
   return lines;
 }
 
+
+/** The shards' transport sections as one (dxs report merge): the rows added up, the flaky tests of all. */
+export function mergeTransportSummaries(parts: ReadonlyArray<TransportSummary | undefined>): TransportSummary | undefined {
+  const present = parts.filter((part): part is TransportSummary => part !== undefined);
+  if (present.length === 0) return undefined;
+  const rows = new Map<string, TransportRow>();
+  for (const row of present.flatMap((part) => part.byEndpoint)) {
+    const key = `${row.endpoint}\u0000${row.kind}`;
+    const merged = rows.get(key) ?? { ...row, answers: 0, resent: 0 };
+    merged.answers += row.answers;
+    merged.resent += row.resent;
+    rows.set(key, merged);
+  }
+  return {
+    answers: present.reduce((sum, part) => sum + part.answers, 0),
+    resent: present.reduce((sum, part) => sum + part.resent, 0),
+    byEndpoint: [...rows.values()].sort((a, b) => b.answers - a.answers || a.endpoint.localeCompare(b.endpoint)),
+    flaky: present.flatMap((part) => part.flaky),
+  };
+}

@@ -14,7 +14,8 @@ import { renderJunit } from '../../report/junit.ts';
 import type { Results, TestRecord } from '../../report/results.ts';
 import { summarise } from '../../report/results.ts';
 import { rootCausesOf } from '../../report/root-causes.ts';
-import { summariseTransport, transportLines } from '../../report/transport.ts';
+import { mergeTransportSummaries, summariseTransport, transportLines } from '../../report/transport.ts';
+import { githubAnnotations } from '../../report/github.ts';
 import { transportExitCode } from '../../cli/commands/test-transport.ts';
 
 const NGINX_502 = '<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>…</body></html>';
@@ -175,4 +176,22 @@ test('dxs report history marks a test flaky across runs, in history.html and his
   } finally {
     rmSync(directory, { recursive: true, force: true });
   }
+});
+
+test('dxs report merge adds the shards\' transport sections up, and GitHub gets a warning per flaky test', () => {
+  const flaky = settleAttempts([
+    attempt({ record: record({ status: 'failed', verdict: 'failed', failure: transportFailure }), transportFailed: true, transient: [answer] }),
+    attempt({ record: record({}) }),
+  ]);
+  const first = summariseTransport([answer], flakyTests([flaky]));
+  const second = summariseTransport([answer, { ...answer, resent: true }], []);
+  const merged = mergeTransportSummaries([first, undefined, second]);
+  assert.equal(merged?.answers, 3);
+  assert.equal(merged?.resent, 1);
+  assert.deepEqual(merged?.byEndpoint, [{ endpoint: 'POST /documents/outbound', kind: '502', answers: 3, resent: 1 }]);
+  assert.equal(merged?.flaky.length, 1);
+  assert.equal(mergeTransportSummaries([undefined]), undefined);
+  const results = { run: { status: 'passed' }, tests: [flaky] } as unknown as Results;
+  const [line] = githubAnnotations(results, []);
+  assert.match(line, /^::warning title=flaky contract\/outbound-send.spec.ts › sends::Passed when run again \(2 attempts\) after the deployment answered 502/);
 });
