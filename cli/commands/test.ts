@@ -423,7 +423,8 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
 
   const args = ['test', '-c', PLAYWRIGHT_CONFIG, '--workers', String(workers)];
   const maxFailures = options.failFast === true ? 1 : (options.maxFailures as number | undefined);
-  if (maxFailures !== undefined) args.push('--max-failures', String(maxFailures));
+  // Playwright counts a failure toward --max-failures only once no retry is left: a blunt stop runs no test again (issue 57).
+  if (maxFailures !== undefined) args.push('--max-failures', String(maxFailures), '--retries', '0');
   if (typeof options.shard === 'string') args.push('--shard', options.shard);
   args.push(...selectionArgs);
   let interrupted = false;
