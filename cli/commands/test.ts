@@ -570,7 +570,11 @@ what was chosen and why, and how long the run waited for the network and for bac
 Registered, no final status, provider A never Completed, no invoice in the inbox) is awaited once
 and the tests that need it end at once as blocked, the root causes listed last.
 
-Exit codes: 0 no test failed (warnings and info allowed), 1 a test failed or was blocked by a broken
+The deployment's transport (a 502, a 504, a 503 without Retry-After, a call reset, closed or past
+--call-timeout) is never judged: a repeatable call is sent again, any other call's test runs again
+from its start, once; a test that passes then is flaky, one that meets it again is blocked.
+
+Exit codes: 0 no test failed (warnings, info and flaky tests allowed; --fail-on-flaky: 1), 1 a test failed or was blocked by a broken
 prerequisite (with --baseline or --expect-failures: a failure that is new), 2 usage or configuration error, unreachable target, or a run that could not complete.`,
   );
   command.action(async (flags: Record<string, unknown>) => {
