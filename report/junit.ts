@@ -3,7 +3,7 @@
 import { gatewayEndpointLines, gatewayLine, type GatewaySummary } from './rate-limits.ts';
 import type { Results, TestRecord } from './results.ts';
 import { accessCellsOf } from './access-cells.ts';
-import { transientLine } from './transport.ts';
+import { transientLine, transportLines, type TransportSummary } from './transport.ts';
 
 function xml(value: unknown): string {
   return String(value ?? '')
@@ -63,6 +63,17 @@ function gatewaySuite(gateway: GatewaySummary | undefined): string | undefined {
   return `  <testsuite name="dxs gateway" tests="0" failures="0" skipped="0" errors="0" time="0"><properties>${properties.map(([name, value]) => `<property name="${xml(name)}" value="${xml(value)}"/>`).join('')}</properties><system-out>${xml([line, ...gatewayEndpointLines(gateway)].join('\n'))}</system-out></testsuite>`;
 }
 
+/** The deployment's transient answers as properties CI can read, in a suite of no test (issue 57); the flaky tests are cases of their own files. */
+function transportSuite(transport: TransportSummary | undefined): string | undefined {
+  if (transport === undefined) return undefined;
+  const properties: Array<[string, unknown]> = [
+    ['dxs.transport.answers', transport.answers],
+    ['dxs.transport.resent', transport.resent],
+    ['dxs.transport.flaky', transport.flaky.length],
+  ];
+  return `  <testsuite name="dxs transport" tests="0" failures="0" skipped="0" errors="0" time="0"><properties>${properties.map(([name, value]) => `<property name="${xml(name)}" value="${xml(value)}"/>`).join('')}</properties><system-out>${xml(transportLines(transport).join('\n'))}</system-out></testsuite>`;
+}
+
 export function renderJunit(results: Results): string {
   const byFile = new Map<string, TestRecord[]>();
   for (const test of results.tests) byFile.set(test.file, [...(byFile.get(test.file) ?? []), test]);
@@ -82,6 +93,8 @@ export function renderJunit(results: Results): string {
   }
   const gateway = gatewaySuite(results.gateway);
   if (gateway !== undefined) suites.push(gateway);
+  const transport = transportSuite(results.transport);
+  if (transport !== undefined) suites.push(transport);
   // A run that could not be made is one failing case, so CI never reads it as green.
   if (run.status === 'unreachable' || run.status === 'error' || run.status === 'interrupted') {
     suites.push(`  <testsuite name="dxs run" tests="1" failures="1" skipped="0" errors="0" time="0"><testcase name="the run completes" classname="dxs"><failure message="${xml(run.message ?? run.status)}" type="${xml(run.status)}"/></testcase></testsuite>`);

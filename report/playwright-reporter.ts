@@ -229,6 +229,8 @@ export default class DxsReporter implements Reporter {
       const checked = [...new Set(log.checks.filter((check) => check.exchange === index).map((check) => check.requirement))];
       this.traffic.push(harEntry(exchange, { ...owner, ...(checked.length === 0 ? {} : { checked }) }));
     });
+    // An earlier attempt's calls carry the test's verdict as its attempts settled it (a flaky test's first calls too).
+    if (attempts.length > 1) for (const entry of this.traffic) if (entry._dxs.testId === test.id) entry._dxs.verdict = record.verdict;
     addCoverage(this.coverage, exchanges);
     this.noResponses.push(...noResponseLines(exchanges));
   }

@@ -142,6 +142,7 @@ test('junit.xml carries a flaky test as a passed case with a flakyFailure naming
   const xml = renderJunit(results);
   assert.match(xml, /<flakyFailure message="the deployment answered 502 to POST \/documents\/outbound[^"]*" type="transport">POST \/documents\/outbound: 502 &lt;html&gt; 502 Bad Gateway at 2026-12-07T10:00:00.000Z \(try 1\)<\/flakyFailure>/);
   assert.match(xml, /failures="0"/);
+  assert.match(xml, /<testsuite name="dxs transport"[^>]*><properties><property name="dxs.transport.answers" value="2"\/><property name="dxs.transport.resent" value="1"\/><property name="dxs.transport.flaky" value="1"\/>/);
   const lines = transportLines(results.transport).join('\n');
   assert.match(lines, /transport: 2 transient answers .*, 1 followed by sending the call again/);
   assert.match(lines, /GET \/companies\/status: 1 × no answer \(reset\), 1 sent again/);
