@@ -203,6 +203,8 @@ export const TEST_OPTIONS: readonly OptionSpec[] = [
     check: (value) => ((value as number) >= 0 ? undefined : 'must be 0 or more'),
     description: "waiting, in all, for a gateway's 429s and 503s with Retry-After (each call waits as Retry-After asks and is sent again); once spent, tests that meet one are blocked, \"rate limited by the target\"",
   },
+  { key: 'callTimeout', kind: 'number', argument: 'SECONDS', default: 30, check: positive, description: "each call's bound: a call not answered within it is the deployment's transport, like a 502 (sent again when repeatable, else its test runs again; docs/test.md)" },
+  { key: 'failOnFlaky', kind: 'boolean', default: false, description: "exit 1 when a test was flaky: it met the deployment's transport (a 502, 504, 503 without Retry-After, a call lost) and passed only when run again (as Playwright's --fail-on-flaky-tests)" },
 ];
 
 /** Resolves the options of a command: flags, then env, then the config file named by --config or DXS_CONFIG. */

@@ -53,7 +53,7 @@ export interface CertifiedRootCause {
   blocked: number;
 }
 
-export type RequirementCounts = Record<Verdict | 'not exercised', number>;
+export type RequirementCounts = Record<Exclude<Verdict, 'flaky'> | 'not exercised', number>;
 
 export interface CertificateFacts {
   format: 'dxs-certificate/1';
@@ -183,7 +183,9 @@ export function certificateFacts(input: CertificateInput): CertificateFacts {
   const notCovered: CertifiedRequirement[] = [];
   for (const [id, list] of [...verdicts].sort(([left], [right]) => left.localeCompare(right))) {
     const verdict: CertifiedRequirement['verdict'] = worst(list) ?? 'not exercised';
-    counts[verdict]++;
+    // A requirement's verdict is never flaky (a flaky test proved it as its passing attempt did).
+    const counted = verdict === 'flaky' ? 'passed' : verdict;
+    counts[counted]++;
     const requirement = byId.get(id);
     const entry: CertifiedRequirement = {
       id,
@@ -195,7 +197,7 @@ export function certificateFacts(input: CertificateInput): CertificateFacts {
       notes: [...(notes.get(id) ?? [])],
     };
     const areaCounts = byArea.get(entry.area) ?? noCounts();
-    areaCounts[verdict]++;
+    areaCounts[counted]++;
     byArea.set(entry.area, areaCounts);
     if (verdict === 'failed' || verdict === 'blocked') failing.push(entry);
     else if (verdict === 'warning') warnings.push(entry);

@@ -11,6 +11,7 @@ import { escapeHtml } from './escape-html.ts';
 import { connectionRows } from './connection-html.ts';
 import { describeCause, rootCauseHeadline, rootCausesOf } from './root-causes.ts';
 import { gatewayLine, type GatewaySummary } from './rate-limits.ts';
+import { renderTransport, TRANSPORT_CSS } from './transport-html.ts';
 import { timingLines } from './timing.ts';
 import { renderTimeline, TIMELINE_CSS } from './timeline-html.ts';
 import { renderAccessControl } from './access-html.ts';
@@ -19,7 +20,8 @@ import { byReadingOrder, FIND_CSS, FIND_SCRIPT, renderFindBar, testAttributes } 
 // Renderers elsewhere (dxs fuzz's page, the tests) import it from here.
 export { escapeHtml };
 
-type MatrixVerdict = Verdict | 'not exercised';
+// A requirement's verdict is never flaky: a flaky test proved its requirements as its passing attempt did.
+type MatrixVerdict = Exclude<Verdict, 'flaky'> | 'not exercised';
 
 const LABEL: Record<string, string> = {
   passed: 'passed',
@@ -28,6 +30,7 @@ const LABEL: Record<string, string> = {
   info: 'info',
   skipped: 'skipped',
   blocked: 'blocked',
+  flaky: 'flaky',
   'not exercised': 'not exercised',
 };
 
@@ -68,7 +71,7 @@ function renderMeta(results: Results): string {
     ['Profile', `${escapeHtml(run.profile)}${run.destructive ? ' (with destructive checks)' : ''}${run.strict ? ', strict: hardening checks fail' : ''}`],
     ['Areas', escapeHtml(run.areas.length > 0 ? run.areas.join(', ') : 'all')],
     ['Casing', escapeHtml(run.casing)],
-    ['Tests', `${summary.total}: ${summary.passed} passed, ${summary.failed} failed, ${summary.warning} warning, ${summary.info} info, ${summary.skipped} skipped${summary.blocked ? `, ${summary.blocked} blocked` : ''}`],
+    ['Tests', `${summary.total}: ${summary.passed} passed, ${summary.failed} failed, ${summary.warning} warning, ${summary.info} info, ${summary.skipped} skipped${summary.blocked ? `, ${summary.blocked} blocked` : ''}${summary.flaky ? `, ${summary.flaky} flaky` : ''}`],
   ];
   if (run.shards.length > 0) rows.push(['Shards', escapeHtml(run.shards.join(', '))]);
   rows.push(...connectionRows(run.connection));
@@ -83,7 +86,7 @@ function verdictText(results: Results): string {
   const { run, summary } = results;
   switch (run.status) {
     case 'passed':
-      return `PASSED: no test failed${summary.warning > 0 ? ` (${summary.warning} with warnings)` : ''}`;
+      return `PASSED: no test failed${summary.warning > 0 ? ` (${summary.warning} with warnings)` : ''}${summary.flaky ? `, ${summary.flaky} flaky` : ''}`;
     case 'failed':
       return `FAILED: ${summary.failed} test${summary.failed === 1 ? '' : 's'} failed${summary.blocked ? `, ${summary.blocked} blocked` : ''}`;
     case 'unreachable':
@@ -97,11 +100,11 @@ function verdictText(results: Results): string {
 
 /** Per catalog ID, the verdicts of every test that names it. */
 function matrixOf(tests: readonly TestRecord[]): Map<string, { verdict: MatrixVerdict; tests: TestRecord[] }> {
-  const matrix = new Map<string, { verdicts: Verdict[]; tests: TestRecord[] }>();
+  const matrix = new Map<string, { verdicts: Array<Exclude<Verdict, 'flaky'>>; tests: TestRecord[] }>();
   for (const test of tests) {
     for (const [id, verdict] of Object.entries(test.requirementVerdicts)) {
       const entry = matrix.get(id) ?? { verdicts: [], tests: [] };
-      entry.verdicts.push(verdict);
+      entry.verdicts.push(verdict === 'flaky' ? 'passed' : verdict);
       entry.tests.push(test);
       matrix.set(id, entry);
     }
@@ -288,7 +291,7 @@ export function renderHtml({ results, catalog, catalogEndpoints }: HtmlInput): s
   const status = results.run.status;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>dxs test report: ${escapeHtml(verdictText(results))}</title><style>${CSS}${TIMELINE_CSS}${FIND_CSS}</style></head>
+<title>dxs test report: ${escapeHtml(verdictText(results))}</title><style>${CSS}${TIMELINE_CSS}${FIND_CSS}${TRANSPORT_CSS}</style></head>
 <body><main>
 <h1>Document Exchange Service API: conformance report</h1>
 ${results.baseline !== undefined ? renderBaselineSection(results.baseline) : ''}
@@ -300,7 +303,7 @@ ${renderFindBar(results.tests)}
 ${failed.length === 0 ? '<p class="muted">No test failed.</p>' : failed.map((test) => renderTestCard(test, 'failed', baselineNote(results.baseline, test.id))).join('\n')}
 ${renderBlocked(blocked)}
 ${renderMeta(results)}
-<nav><a href="#failures">Failures</a>${blocked.length > 0 ? '<a href="#blocked">Blocked</a>' : ''}<a href="#warnings">Warnings</a><a href="#matrix">Requirements</a>${results.tests.some((test) => test.area === 'access') ? '<a href="#access">Access control</a>' : ''}<a href="#observations">Observations</a><a href="#coverage">Endpoint coverage</a>${results.timeline !== undefined ? '<a href="#timeline">Timeline</a>' : ''}<a href="#tests">All tests</a></nav>
+<nav><a href="#failures">Failures</a>${blocked.length > 0 ? '<a href="#blocked">Blocked</a>' : ''}<a href="#warnings">Warnings</a><a href="#matrix">Requirements</a>${results.tests.some((test) => test.area === 'access') ? '<a href="#access">Access control</a>' : ''}<a href="#observations">Observations</a><a href="#coverage">Endpoint coverage</a>${results.timeline !== undefined ? '<a href="#timeline">Timeline</a>' : ''}${results.transport !== undefined ? '<a href="#transport">Transport</a>' : ''}<a href="#tests">All tests</a></nav>
 <h2 id="warnings">Warnings: deviations from the guide (${warnings.length})</h2>
 ${warnings.length === 0 ? '<p class="muted">No warnings.</p>' : warnings.map((test) => renderTestCard(test, 'warning')).join('\n')}
 <h2 id="matrix">Requirements by area</h2>
@@ -312,6 +315,7 @@ ${renderObservations(results, catalog)}
 ${renderCoverage(results, catalogEndpoints)}
 ${renderTimeline(results.timeline)}
 ${renderGateway(results.gateway)}
+${renderTransport(results.transport)}
 ${renderCleanup(results.cleanup)}
 <h2 id="tests">All tests, worst first (${results.tests.length})</h2>
 ${results.tests.length === 0 ? '<p class="muted">No test ran.</p>' : renderAllTests(results)}

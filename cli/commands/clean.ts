@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { gatewayLine, takeGatewaySummary } from '../../report/rate-limits.ts';
+import { takeTransportSummary, transportLines } from '../../report/transport.ts';
 import { ConfigError, TARGET_OPTIONS, resolveCommandOptions, type OptionSpec } from '../../lib/config.ts';
 import { openTarget } from '../../lib/target.ts';
 import { networkOptionsOf } from '../../lib/transport.ts';
@@ -88,6 +89,7 @@ export async function runCleanCommand(flags: Record<string, unknown>, env: NodeJ
   await target.close();
   const gateway = gatewayLine(takeGatewaySummary({ reportDir, runPrefix: `clean-${journal.runPrefix}`, maxRps: options.maxRps as number | undefined }));
   if (gateway !== undefined) console.error(`dxs clean: ${gateway}`);
+  for (const line of transportLines(takeTransportSummary({ reportDir, runPrefix: `clean-${journal.runPrefix}` }))) console.error(`dxs clean: ${line}`);
   for (const company of report.deleted) console.log(`deleted ${company.ErpId} (${company.key}, answered ${company.status})`);
   for (const company of report.left) console.log(`left    ${company.ErpId} (${company.key}): ${company.reason}`);
   console.error(`dxs clean: ${report.message}`);

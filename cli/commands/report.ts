@@ -6,7 +6,8 @@ import type { Command } from 'commander';
 import { existsSync, lstatSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { secrets } from '../../lib/redact.ts';
-import { applyBaseline, diffRuns, exitCodeWithBaseline, type BaselineInput } from '../../report/baseline.ts';
+import { applyBaseline, diffRuns, exitCodeWithBaseline, stableIdOf, type BaselineInput } from '../../report/baseline.ts';
+import { flakyAcrossRuns } from '../../report/attempts.ts';
 import { baselineLines, loadBaselineInput } from '../../report/baseline-cli.ts';
 import { ConfigError } from '../../lib/config.ts';
 import { historyGroupOf, historyKindOf, renderDiffPage, renderHistoryPage, type HistoryKind, type HistoryPoint, type RunRef } from '../../report/compare-html.ts';
@@ -129,8 +130,10 @@ export function runHistory(reports: string, out: string | undefined): number {
     points.push({ run, newFailures, kind, group, number: index + 1 });
   });
   mkdirSync(pageDirectory, { recursive: true });
-  const history = points.map((point) => ({ ...summaryOf(point.run), href: point.run.href, kind: point.kind, group: point.group, newFailures: point.newFailures.map((entry) => entry.stableId) }));
-  writeFileSync(join(pageDirectory, 'history.json'), secrets.redactText(`${JSON.stringify({ format: 'dxs-history/1', runs: history }, null, 1)}\n`));
+  const history = points.map((point) => ({ ...summaryOf(point.run), href: point.run.href, kind: point.kind, group: point.group, newFailures: point.newFailures.map((entry) => entry.stableId), flaky: point.run.results.tests.filter((test) => test.verdict === 'flaky').map(stableIdOf) }));
+  // A test flaky in runs of the history (issue 57), by the runs' numbers as the page gives them.
+  const flaky = flakyAcrossRuns(runs.map((run) => run.results));
+  writeFileSync(join(pageDirectory, 'history.json'), secrets.redactText(`${JSON.stringify({ format: 'dxs-history/1', runs: history, flaky }, null, 1)}\n`));
   writeFileSync(join(pageDirectory, 'history.html'), secrets.redactText(renderHistoryPage(points, displayPath(directory))));
   const count = (kind: HistoryKind): number => points.filter((point) => point.kind === kind).length;
   const targets = new Set(points.filter((point) => point.kind !== 'unreached').map((point) => point.group)).size;
@@ -138,7 +141,8 @@ export function runHistory(reports: string, out: string | undefined): number {
     count('unreached') > 0 ? `${count('unreached')} that never reached ${count('unreached') === 1 ? 'its' : 'their'} target left out of the trend` : '',
     count('last-failed') > 0 ? `${count('last-failed')} --last-failed marked, not plotted` : '',
   ].filter((part) => part !== '');
-  console.error(`dxs report history: ${runs.length} runs of ${targets} target${targets === 1 ? '' : 's'}, ${points.filter((point) => point.newFailures.length > 0).length} regressions${apart.length > 0 ? `; ${apart.join('; ')}` : ''}`);
+  console.error(`dxs report history: ${runs.length} runs of ${targets} target${targets === 1 ? '' : 's'}, ${points.filter((point) => point.newFailures.length > 0).length} regressions${apart.length > 0 ? `; ${apart.join('; ')}` : ''}${flaky.length > 0 ? `; ${flaky.length} test${flaky.length === 1 ? '' : 's'} flaky` : ''}`);
+  for (const entry of flaky) console.error(`  flaky: ${entry.stableId}: in ${entry.runs.length} of ${entry.ranIn} runs (${entry.runs.map((run) => `#${run}`).join(', ')})`);
   console.error(`report: ${displayPath(join(pageDirectory, 'history.html'))}`);
   return 0;
 }

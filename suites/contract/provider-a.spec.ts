@@ -293,7 +293,8 @@ test.describe('security', () => {
     const auth = { clientToken: providerACompany.token };
     let response: ApiResponse | undefined;
     try {
-      response = await api.post(ICON_PATH, { auth, rawBody: body, contentType: 'application/json', timeoutMs: 120_000 });
+      // A connection closed under the body is a refusal here, judged below: not the deployment's transport.
+      response = await api.post(ICON_PATH, { auth, rawBody: body, contentType: 'application/json', timeoutMs: 120_000, transientAnswers: 'return' });
     } catch (error) {
       if (!CONNECTION_CLOSED.test((error as Error).message)) throw error;
     }

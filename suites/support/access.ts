@@ -76,18 +76,23 @@ async function accessSetting(api: ApiClient, target: RunContext, fixtures: Fixtu
   const company = await settledBeside(registerCompany(api, target, fixtures.company('SE')), searchAnswered);
   // The expired token first: its two seconds run while the rest is made.
   const validTo = new Date(Date.now() + 2_000);
-  const expired = expiredToken(api, target, company, validTo, createClientToken(api, company.erpId, { ValidTo: validTo.toISOString() }));
-  const revoked = (async (): Promise<string | { missing: string }> => {
+  // Both run while the rest is made and are awaited at the end: a call of theirs that fails
+  // meanwhile (a reset of the revoke) is judged there, never an unhandled rejection that ends the process.
+  const expired = beside(expiredToken(api, target, company, validTo, createClientToken(api, company.erpId, { ValidTo: validTo.toISOString() })));
+  const revoked = beside((async (): Promise<string | { missing: string }> => {
     const { token, response } = await createClientToken(api, company.erpId);
     if (token === undefined) return { missing: `no second client token could be created (${response.status})` };
     await revokeClientToken(api, token);
     await untilTokenRefused(api, target, token, 'revoked');
     return token;
+  })());
+  const rest = (async () => {
+    const searchAnswer = await searchAnswered;
+    const search = typeof searchAnswer.data?.Token === 'string' ? (searchAnswer.data.Token as string) : { missing: `no search token could be created (${searchAnswer.status})` };
+    const spare = (await createClientToken(api, company.erpId)).token ?? company.token;
+    return { search, spare, sent: await sentDocument(api, fixtures, company.token, 'PDF') };
   })();
-  const searchAnswer = await searchAnswered;
-  const search = typeof searchAnswer.data?.Token === 'string' ? (searchAnswer.data.Token as string) : { missing: `no search token could be created (${searchAnswer.status})` };
-  const spare = (await createClientToken(api, company.erpId)).token ?? company.token;
-  const sent = await sentDocument(api, fixtures, company.token, 'PDF');
+  const { search, spare, sent } = await settledBeside(rest, Promise.allSettled([expired, revoked]));
   return {
     company, search, spare,
     documentUri: sent.upload.reference as string,

@@ -4,7 +4,7 @@ import type { CompanyInput } from '../../fixtures/bodies.ts';
 import { CLIENT_TOKEN_HEADER } from '../../lib/defaults.ts';
 import { secrets } from '../../lib/redact.ts';
 import type { ApiClient, ApiResponse } from './client.ts';
-import { broken, brokenPrerequisite, recordBroken, requirePrerequisites, runningTestTime, type PrerequisiteName, type RootCause } from './prerequisites.ts';
+import { broken, brokenPrerequisite, recordBroken, requirePrerequisites, unlessTransport, runningTestTime, type PrerequisiteName, type RootCause } from './prerequisites.ts';
 import type { RunContext } from './run-context.ts';
 import { recordRunFinding, runFinding, runFindings } from './run-findings.ts';
 import { backgroundKind, nextPollWait, recordBackgroundWait, waitBound } from './timing.ts';
@@ -171,6 +171,8 @@ export async function untilTokenRefused(api: ApiClient, context: RunContext, tok
     foundElsewhere = runFinding(finding) !== undefined;
     return foundElsewhere ? false : undefined;
   }).catch((error: unknown) => {
+    // A lost call is the deployment's transport, not a finding: it ends the test as such.
+    unlessTransport(undefined)(error);
     // Cut short by the test's own time: nothing is known of the target.
     cut = error instanceof TestTimeRanOut;
   });

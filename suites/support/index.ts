@@ -6,7 +6,7 @@ export { expectCheck, notReached, observe, tags, type CheckOptions } from './ver
 export { createClientToken, pollUntil, pollUntilSettled, revokeClientToken, untilTokenRefused, registerCompany, SetupFailed, type RegisteredCompany } from './companies.ts';
 export type { ApiClient, ApiResponse, Auth, CallOptions } from './client.ts';
 export { BACKGROUND_CHAIN_TAG, runContext, type RunContext } from './run-context.ts';
-export { requirePrerequisites, type PrerequisiteName } from './prerequisites.ts';
+export { requirePrerequisites, TransportFailure, unlessTransport, type PrerequisiteName } from './prerequisites.ts';
 export * as checks from '../../lib/checks.ts';
 export { schema, schemaOfPresentFields, schemaTypes } from './schema-checks.ts';
 export { step } from './step.ts';
