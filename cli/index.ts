@@ -13,6 +13,7 @@ import { registerClientCheckCommand } from './commands/client-check.ts';
 import { registerDoctorCommand } from './commands/doctor.ts';
 import { registerSetupCommand } from './commands/setup.ts';
 import { registerConfigKeys } from '../lib/config.ts';
+import { conciseUsageErrors } from './usage.ts';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -21,7 +22,6 @@ program
   .name('dxs')
   .description('Conformance and load tests for the Document Exchange Service API.\nWith no --base-url, each command runs against the embedded sandbox.')
   .version(packageJson.version)
-  .showHelpAfterError()
   .configureHelp({ sortSubcommands: false });
 
 registerTestCommand(program);
@@ -58,7 +58,8 @@ Examples:
                                                Schemathesis against the OpenAPI export, with dxs's data
   $ dxs clean --from reports/latest            delete what a killed run left, from its journal
   $ dxs report diff reports/a reports/b --out reports/diff
-  $ dxs certify --profile invoice-sender --deployment "acme-dx 2.4.1" --sign-key keys/dxs-signing-key.pem
+  $ dxs certify --base-url https://staging.example/v1/api --api-key "$KEY" --profile invoice-sender \
+      --deployment "acme-dx 2.4.1" --sign-key keys/dxs-signing-key.pem
                                                a certification package: certificate (HTML, PDF), report, manifest, zip
   $ dxs certify verify reports/certify-<timestamp>.zip --public-key keys/dxs-signing-key.pub.pem
   $ dxs keys generate --out keys/              an Ed25519 key pair to sign packages with
@@ -68,10 +69,7 @@ Examples:
 Exit codes: 0 passed, 1 a test or threshold failed, 2 usage, configuration or unreachable target.`,
 );
 
-// Commander exits 1 on usage errors by default; dxs promises 2 for those.
-program.exitOverride((error) => {
-  if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') process.exit(0);
-  process.exit(error.exitCode === 0 ? 0 : 2);
-});
+// Commander exits 1 on usage errors by default, and prints the whole help after one; dxs promises 2, in three lines.
+conciseUsageErrors(program);
 
 await program.parseAsync(process.argv);

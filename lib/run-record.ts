@@ -3,9 +3,13 @@
 // from the traffic it graded (grading/), and the reports read it (report/): it lives below all three.
 
 import type { NoResponseCause } from './no-response.ts';
+import type { TransientAnswer } from './transient.ts';
 
 // blocked: the test never reached its own check, a prerequisite it needs is broken (report/root-causes.ts).
-export type Verdict = 'passed' | 'failed' | 'warning' | 'info' | 'skipped' | 'blocked';
+// flaky: the test met the deployment's transport, was run again from its start, and passed then (issue 57).
+export type Verdict = 'passed' | 'failed' | 'warning' | 'info' | 'skipped' | 'blocked' | 'flaky';
+/** A requirement's verdict in a test: a flaky test proved its requirements as its passing attempt did. */
+export type RequirementVerdict = Exclude<Verdict, 'flaky'>;
 
 export interface RecordedRequest {
   method: string;
@@ -36,6 +40,8 @@ export interface Exchange {
   durationMs: number;
   /** The gateway's answers (429, 503 with Retry-After) waited for before this call was answered (issue 31). */
   gatewayWaits?: Array<{ status: number; retryAfter?: string; waitedMs: number }>;
+  /** The deployment's transient answers (502, 504, 503 without Retry-After, a reset, a call past its bound) this call met, each try (issue 57). */
+  transient?: TransientAnswer[];
 }
 
 export interface CheckRecord {
@@ -43,7 +49,7 @@ export interface CheckRecord {
   level: string;
   /** The catalog basis of the requirement (spec, invariant, hardening, observe), when graded. */
   basis?: string;
-  verdict: Exclude<Verdict, 'skipped' | 'blocked'>;
+  verdict: Exclude<Verdict, 'skipped' | 'blocked' | 'flaky'>;
   check: string;
   expected: string;
   actual: string;

@@ -7,6 +7,7 @@ import { API_PREFIX } from './defaults.ts';
 import { preflight, type PreflightKey } from './preflight.ts';
 import { secrets, type SecretRegistry } from './redact.ts';
 import { connectionFor, networkOptionsOf, send, TransportError, type Connection, type NetworkOptions, type ServerCertificate } from './transport.ts';
+import { isTransientReason, sendAgainOnTransient } from './transient.ts';
 import type { RunningSandbox } from '../sandbox/index.ts';
 
 /** The target did not answer: refused, unknown host, TLS failure or timeout. Exit 2, like a configuration error. */
@@ -111,7 +112,12 @@ export function isLoopback(url: string): boolean {
  */
 export async function probe(baseUrl: string, timeoutMs = 5000, connection: Connection = { insecure: false }): Promise<ServerCertificate | undefined> {
   try {
-    const answer = await send(baseUrl, { method: 'GET', headers: { accept: '*/*' }, timeoutMs }, connection);
+    // A connection reset or closed by the deployment on this one call is no unreachable target: it is
+    // sent again (issue 57). A probe left unanswered is not: a target that does not answer is said at once.
+    const answer = await sendAgainOnTransient(
+      () => send(baseUrl, { method: 'GET', headers: { accept: '*/*' }, timeoutMs }, connection),
+      ({ error }) => error instanceof TransportError && isTransientReason(error.reason) && !error.reason.startsWith('no answer within'),
+    );
     return answer.certificate;
   } catch (error) {
     if (error instanceof TransportError) {

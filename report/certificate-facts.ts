@@ -10,6 +10,7 @@ import { INVARIANTS, type Requirement } from '../schemas/requirements.ts';
 import { exitCodeOf, worst, type Results, type Summary, type TestRecord, type Verdict } from './results.ts';
 import type { ConnectionInfo } from './connection.ts';
 import { accessCellsOf } from './access-cells.ts';
+import { PREREQUISITES } from './root-causes.ts';
 
 export type CertificateVerdict = 'CONFORMS' | 'DOES NOT CONFORM';
 
@@ -33,13 +34,36 @@ export interface CertifiedRequirement {
   notes: string[];
 }
 
+/**
+ * What was certified: a deployment the user named (with its base URL), or, without a base URL,
+ * dxs's own reference sandbox, which is no deployment and carries no deployment's name.
+ */
+export interface CertificateSubject {
+  kind: 'deployment' | 'reference sandbox';
+  /** As the certificate states it: "acme-dx 2.4.1", or "dxs's own reference sandbox (...), not a deployment". */
+  text: string;
+}
+
+/** A broken prerequisite (report/root-causes.ts) and how many tests it blocked. */
+export interface CertifiedRootCause {
+  /** What was broken, as the report names it: "a company reaching Registered". */
+  prerequisite: string;
+  requirement: string;
+  message: string;
+  blocked: number;
+}
+
+export type RequirementCounts = Record<Exclude<Verdict, 'flaky'> | 'not exercised', number>;
+
 export interface CertificateFacts {
   format: 'dxs-certificate/1';
   verdict: CertificateVerdict;
   /** Why the run itself could not be judged (unreachable target, interruption), when it could not. */
   runProblem?: string;
   profile: { name: string; description: string; areas: string[]; destructive: boolean };
-  deployment: { name: string; version: string };
+  subject: CertificateSubject;
+  /** The deployment certified; absent for dxs's own reference sandbox. */
+  deployment?: { name: string; version: string };
   target: { url: string; embedded: boolean; sandboxFaults: string[]; sandboxVariants: string[] };
   /** How the run reached the target: proxy, mutual TLS, --insecure, the server certificate (issue 31). */
   connection?: ConnectionInfo;
@@ -54,7 +78,11 @@ export interface CertificateFacts {
   /** Tests by verdict. */
   tests: Summary;
   /** Requirements of the profile's areas (and any other a test checked) by verdict. */
-  requirements: Record<Verdict | 'not exercised', number>;
+  requirements: RequirementCounts;
+  /** The same, area by area, in the profile's order (then any other area a test checked). */
+  areas: Array<{ area: string; requirements: RequirementCounts }>;
+  /** The broken prerequisites, each with the tests it blocked, largest first: one fixed unblocks them all. */
+  rootCauses: CertifiedRootCause[];
   failing: CertifiedRequirement[];
   warnings: CertifiedRequirement[];
   /** What the certificate does not cover: every requirement skipped or not exercised, with the reason. */
@@ -71,7 +99,8 @@ export interface CertificateInput {
   results: Results;
   catalog: readonly Requirement[];
   profile: { name: string; description: string; areas: string[]; destructive: boolean };
-  deployment: { name: string; version: string };
+  /** Absent where no deployment was tested: the embedded reference sandbox. */
+  deployment?: { name: string; version: string };
   sandboxFaults?: string[];
   sandboxVariants?: string[];
   keys: KeyRole[];
@@ -121,6 +150,17 @@ function accessMatrixOf(results: Results): Pick<CertificateFacts, 'accessMatrix'
   return { accessMatrix: { operations: new Set(cells.map((cell) => cell.endpoint)).size, forms: new Set(cells.map((cell) => cell.form)).size, cells: cells.length, passed: count('passed'), failed: count('failed'), observed: count('observed'), notTried: count('not tried') } };
 }
 
+function noCounts(): RequirementCounts {
+  return { passed: 0, failed: 0, warning: 0, info: 0, skipped: 0, blocked: 0, 'not exercised': 0 };
+}
+
+function subjectOf(input: CertificateInput): CertificateSubject {
+  if (input.deployment !== undefined) return { kind: 'deployment', text: `${input.deployment.name} ${input.deployment.version}` };
+  const run = input.results.run;
+  if (run.embedded) return { kind: 'reference sandbox', text: `dxs's own reference sandbox (embedded in dxs ${run.version}), not a deployment` };
+  return { kind: 'deployment', text: `the target at ${run.target} (no deployment named)` };
+}
+
 export function certificateFacts(input: CertificateInput): CertificateFacts {
   const { results, catalog, profile } = input;
   const byId = new Map(catalog.map((requirement) => [requirement.id, requirement]));
@@ -136,13 +176,16 @@ export function certificateFacts(input: CertificateInput): CertificateFacts {
       if (note !== undefined) notes.set(id, (notes.get(id) ?? new Set()).add(note));
     }
   }
-  const counts: CertificateFacts['requirements'] = { passed: 0, failed: 0, warning: 0, info: 0, skipped: 0, blocked: 0, 'not exercised': 0 };
+  const counts = noCounts();
+  const byArea = new Map<string, RequirementCounts>(profile.areas.map((area) => [area, noCounts()]));
   const failing: CertifiedRequirement[] = [];
   const warnings: CertifiedRequirement[] = [];
   const notCovered: CertifiedRequirement[] = [];
   for (const [id, list] of [...verdicts].sort(([left], [right]) => left.localeCompare(right))) {
     const verdict: CertifiedRequirement['verdict'] = worst(list) ?? 'not exercised';
-    counts[verdict]++;
+    // A requirement's verdict is never flaky (a flaky test proved it as its passing attempt did).
+    const counted = verdict === 'flaky' ? 'passed' : verdict;
+    counts[counted]++;
     const requirement = byId.get(id);
     const entry: CertifiedRequirement = {
       id,
@@ -153,6 +196,9 @@ export function certificateFacts(input: CertificateInput): CertificateFacts {
       verdict,
       notes: [...(notes.get(id) ?? [])],
     };
+    const areaCounts = byArea.get(entry.area) ?? noCounts();
+    areaCounts[counted]++;
+    byArea.set(entry.area, areaCounts);
     if (verdict === 'failed' || verdict === 'blocked') failing.push(entry);
     else if (verdict === 'warning') warnings.push(entry);
     else if (verdict === 'skipped') notCovered.push(entry);
@@ -165,7 +211,8 @@ export function certificateFacts(input: CertificateInput): CertificateFacts {
     verdict: exitCode === 0 ? 'CONFORMS' : 'DOES NOT CONFORM',
     runProblem: exitCode === 2 || run.status === 'unreachable' || run.status === 'error' || run.status === 'interrupted' ? `${run.status}${run.message !== undefined ? `: ${run.message}` : ''}` : undefined,
     profile,
-    deployment: input.deployment,
+    subject: subjectOf(input),
+    ...(input.deployment === undefined ? {} : { deployment: input.deployment }),
     target: { url: run.target, embedded: run.embedded, sandboxFaults: input.sandboxFaults ?? [], sandboxVariants: input.sandboxVariants ?? [] },
     ...(run.connection === undefined ? {} : { connection: run.connection }),
     date: run.finishedAt,
@@ -177,6 +224,8 @@ export function certificateFacts(input: CertificateInput): CertificateFacts {
     keys: input.keys,
     tests: results.summary,
     requirements: counts,
+    areas: [...byArea].map(([area, requirements]) => ({ area, requirements })),
+    rootCauses: (results.rootCauses ?? []).map((cause) => ({ prerequisite: PREREQUISITES[cause.prerequisite] ?? cause.prerequisite, requirement: cause.requirement, message: cause.message, blocked: cause.tests.length })),
     failing,
     warnings,
     notCovered,

@@ -50,7 +50,7 @@ export interface HarEntry {
   };
   cache: Record<string, never>;
   timings: { send: number; wait: number; receive: number };
-  _dxs: HarOwner & { endpoint: string; gatewayWaits?: Exchange['gatewayWaits'] };
+  _dxs: HarOwner & { endpoint: string; gatewayWaits?: Exchange['gatewayWaits']; transient?: Exchange['transient'] };
 }
 
 export interface Har {
@@ -129,7 +129,7 @@ export function harEntry(exchange: Exchange, owner: HarOwner): HarEntry {
     },
     cache: {},
     timings: { send: 0, wait: exchange.durationMs, receive: 0 },
-    _dxs: { ...owner, endpoint: exchange.endpoint, ...(exchange.gatewayWaits === undefined ? {} : { gatewayWaits: exchange.gatewayWaits }) },
+    _dxs: { ...owner, endpoint: exchange.endpoint, ...(exchange.gatewayWaits === undefined ? {} : { gatewayWaits: exchange.gatewayWaits }), ...(exchange.transient === undefined ? {} : { transient: exchange.transient }) },
   };
 }
 

@@ -1,8 +1,9 @@
 // junit.xml, rendered from results.json (so a merged run gets one too). Warnings and
 // observations pass, as CI should; they are listed in each case's system-out.
 import { gatewayEndpointLines, gatewayLine, type GatewaySummary } from './rate-limits.ts';
-import type { Results, TestRecord } from './results.ts';
+import { NOT_REACHED_ANNOTATION, type Results, type TestRecord } from './results.ts';
 import { accessCellsOf } from './access-cells.ts';
+import { transientLine, transportLines, type TransportSummary } from './transport.ts';
 
 function xml(value: unknown): string {
   return String(value ?? '')
@@ -25,9 +26,9 @@ function testCase(test: TestRecord): string {
   const name = test.titlePath.join(' › ');
   const attributes = `name="${xml(name)}" classname="${xml(test.file)}" time="${(test.durationMs / 1000).toFixed(3)}"`;
   const notes = [
-    `verdict: ${test.verdict}`,
+    `verdict: ${test.verdict}${test.attempts !== undefined ? ` (${test.attempts} attempts)` : ''}`,
     `requirements: ${test.requirements.join(', ')}`,
-    ...test.annotations.filter((annotation) => annotation.type === 'warning' || annotation.type === 'info').map((annotation) => `${annotation.type}: ${annotation.description ?? ''}`),
+    ...test.annotations.filter((annotation) => annotation.type === 'warning' || annotation.type === 'info' || annotation.type === NOT_REACHED_ANNOTATION).map((annotation) => `${annotation.type}: ${annotation.description ?? ''}`),
   ].join('\n');
   let body = '';
   if (test.verdict === 'failed') {
@@ -37,6 +38,10 @@ function testCase(test: TestRecord): string {
     // An error, not a skip: CI must not read a test that never reached its check as fine.
     const first = (test.failure ?? 'blocked').split('\n')[0];
     body = `<error message="${xml(first)}" type="blocked">${xml(test.failure ?? '')}</error>`;
+  } else if (test.verdict === 'flaky') {
+    // As Maven Surefire writes a test that passed on a rerun: CI counts it passed and shows why it was rerun.
+    const first = test.flakyBecause ?? 'the deployment\'s transport failed an attempt';
+    body = `<flakyFailure message="${xml(first)}" type="transport">${xml((test.transient ?? []).map(transientLine).join('\n'))}</flakyFailure>`;
   } else if (test.verdict === 'skipped') {
     body = `<skipped message="${xml(test.skipReason ?? test.status)}"/>`;
   }
@@ -58,6 +63,17 @@ function gatewaySuite(gateway: GatewaySummary | undefined): string | undefined {
   return `  <testsuite name="dxs gateway" tests="0" failures="0" skipped="0" errors="0" time="0"><properties>${properties.map(([name, value]) => `<property name="${xml(name)}" value="${xml(value)}"/>`).join('')}</properties><system-out>${xml([line, ...gatewayEndpointLines(gateway)].join('\n'))}</system-out></testsuite>`;
 }
 
+/** The deployment's transient answers as properties CI can read, in a suite of no test (issue 57); the flaky tests are cases of their own files. */
+function transportSuite(transport: TransportSummary | undefined): string | undefined {
+  if (transport === undefined) return undefined;
+  const properties: Array<[string, unknown]> = [
+    ['dxs.transport.answers', transport.answers],
+    ['dxs.transport.resent', transport.resent],
+    ['dxs.transport.flaky', transport.flaky.length],
+  ];
+  return `  <testsuite name="dxs transport" tests="0" failures="0" skipped="0" errors="0" time="0"><properties>${properties.map(([name, value]) => `<property name="${xml(name)}" value="${xml(value)}"/>`).join('')}</properties><system-out>${xml(transportLines(transport).join('\n'))}</system-out></testsuite>`;
+}
+
 export function renderJunit(results: Results): string {
   const byFile = new Map<string, TestRecord[]>();
   for (const test of results.tests) byFile.set(test.file, [...(byFile.get(test.file) ?? []), test]);
@@ -77,6 +93,8 @@ export function renderJunit(results: Results): string {
   }
   const gateway = gatewaySuite(results.gateway);
   if (gateway !== undefined) suites.push(gateway);
+  const transport = transportSuite(results.transport);
+  if (transport !== undefined) suites.push(transport);
   // A run that could not be made is one failing case, so CI never reads it as green.
   if (run.status === 'unreachable' || run.status === 'error' || run.status === 'interrupted') {
     suites.push(`  <testsuite name="dxs run" tests="1" failures="1" skipped="0" errors="0" time="0"><testcase name="the run completes" classname="dxs"><failure message="${xml(run.message ?? run.status)}" type="${xml(run.status)}"/></testcase></testsuite>`);

@@ -2,6 +2,7 @@
 // the run's status the worst of the shards'.
 import { mergeCleanups } from './cleanup.ts';
 import { rootCausesOf } from './root-causes.ts';
+import { mergeTransportSummaries } from './transport.ts';
 import { mergeGatewaySummaries } from './rate-limits.ts';
 import { summarise, type Results, type RunStatus } from './results.ts';
 
@@ -51,6 +52,7 @@ export function mergeResults(parts: readonly Results[]): Results {
     ...mergedCleanup(parts),
     rootCauses: summary.blocked > 0 ? rootCausesOf(all) : undefined,
     gateway: mergeGatewaySummaries(parts.map((part) => part.gateway)),
+    transport: mergeTransportSummaries(parts.map((part) => part.transport)),
   };
 }
 

@@ -14,11 +14,13 @@ import {
   type Reproduction, type Results, type TestRecord, type TestStatus,
 } from './results.ts';
 import { takeGatewaySummary } from './rate-limits.ts';
-import { blockedBy, brokenPrerequisitesFile, describeCause, rootCausesOf } from './root-causes.ts';
+import { blockedBy, brokenPrerequisitesFile, describeCause, INTEGRATORS_FINDING, rootCausesOf, runFindingLockFile, runFindingsFile } from './root-causes.ts';
 import { loadSecretsFile, writeReport } from './write.ts';
 import { layoutTimeline, type RecordedTest } from './timeline.ts';
 import { HAR_FILE, harEntry, harOf, type HarEntry } from './har.ts';
 import { orderBySchedule, scheduleKey } from './schedule.ts';
+import { flakyTests, settleAttempts, type Attempt } from './attempts.ts';
+import { isTransportFailure, NOT_RUN_AGAIN, readTransientAnswers, summariseTransport, transientAnswersFile } from './transport.ts';
 
 const SUITES_ROOT = new URL('../suites/', import.meta.url).pathname;
 
@@ -111,6 +113,8 @@ export function testEndMs(result: Pick<TestResult, 'startTime' | 'duration' | 's
 export default class DxsReporter implements Reporter {
   private suite: Suite | undefined;
   private readonly records = new Map<string, TestRecord>();
+  /** Each test's attempts so far (Playwright's retries): its record is settled from them (report/attempts.ts). */
+  private readonly attempts = new Map<string, Attempt[]>();
   private readonly coverage: Results['coverage'] = {};
   private readonly started = Date.now();
   /** Calls that got no response at all, each with its cause: a target that went away mid-run shows here. */
@@ -192,8 +196,18 @@ export default class DxsReporter implements Reporter {
   }
 
   onTestEnd(test: TestCase, result: TestResult): void {
-    // With retries the last result counts; coverage counts every call that was made.
-    const record = this.record(test, result);
+    // With retries the attempts settle the record (report/attempts.ts); coverage counts every call that was made.
+    const attemptRecord = this.record(test, result);
+    const messages = result.errors.map((error) => error.message ?? error.value ?? '');
+    const attempts = this.attempts.get(test.id) ?? [];
+    attempts.push({
+      record: attemptRecord,
+      transportFailed: attemptRecord.verdict === 'failed' && messages.length > 0 && messages.every(isTransportFailure),
+      refused: messages.some((message) => message.includes(NOT_RUN_AGAIN)),
+      transient: readLog(result).exchanges.flatMap((exchange) => exchange.transient ?? []),
+    });
+    this.attempts.set(test.id, attempts);
+    const record = settleAttempts(attempts);
     this.records.set(test.id, record);
     const runStart = this.runStart();
     const startMs = result.startTime.getTime() - runStart;
@@ -215,6 +229,8 @@ export default class DxsReporter implements Reporter {
       const checked = [...new Set(log.checks.filter((check) => check.exchange === index).map((check) => check.requirement))];
       this.traffic.push(harEntry(exchange, { ...owner, ...(checked.length === 0 ? {} : { checked }) }));
     });
+    // An earlier attempt's calls carry the test's verdict as its attempts settled it (a flaky test's first calls too).
+    if (attempts.length > 1) for (const entry of this.traffic) if (entry._dxs.testId === test.id) entry._dxs.verdict = record.verdict;
     addCoverage(this.coverage, exchanges);
     this.noResponses.push(...noResponseLines(exchanges));
   }
@@ -228,6 +244,9 @@ export default class DxsReporter implements Reporter {
     const context = runContext();
     loadSecretsFile(context.secretsFile);
     rmSync(brokenPrerequisitesFile(context), { force: true });
+    rmSync(runFindingsFile(context), { force: true });
+    // A worker stopped while it learnt whether the keys are two integrators leaves its lock.
+    rmSync(runFindingLockFile(context, INTEGRATORS_FINDING), { force: true });
     const interrupted = result.status === 'interrupted' || result.status === 'timedout';
     const tests: TestRecord[] = [];
     const inFileOrder = [...(this.suite?.allTests() ?? [])].sort((a, b) => (this.fileOrder.get(a.id) ?? 0) - (this.fileOrder.get(b.id) ?? 0));
@@ -270,6 +289,7 @@ export default class DxsReporter implements Reporter {
       tests,
       coverage: this.coverage,
       rootCauses: summary.blocked > 0 ? rootCausesOf(tests) : undefined,
+      transport: summariseTransport(readTransientAnswers(transientAnswersFile(context)), flakyTests(tests)),
       gateway: takeGatewaySummary(context),
       timeline: { ...layoutTimeline({ beganMs: this.beganAt - this.runStart(), endedMs: Date.now() - this.runStart(), tests: [...this.timed.values()] }), ...(this.scheduledFirst.length > 0 ? { scheduledFirst: this.scheduledFirst } : {}) },
     };

@@ -1,14 +1,15 @@
 // results.json: the one record of a run that every other report file is rendered from (index.html,
 // junit.xml), and that `dxs report merge` combines across shards. Verdicts are computed here.
-import type { CheckRecord, Exchange, Verdict } from '../lib/run-record.ts';
+import type { CheckRecord, Exchange, RequirementVerdict, Verdict } from '../lib/run-record.ts';
+import type { TransientAnswer, TransportSummary } from './transport.ts';
 import type { CleanupReport } from './cleanup.ts';
 import type { ConnectionInfo } from './connection.ts';
 import type { GatewaySummary } from './rate-limits.ts';
-import { BLOCKED_ANNOTATION, rateLimitedBy, type RootCauseGroup } from './root-causes.ts';
+import { BLOCKED_ANNOTATION, blockedBy, rateLimitedBy, type RootCauseGroup } from './root-causes.ts';
 import type { RunTiming } from './timing.ts';
 import type { RunTimeline } from './timeline.ts';
 
-export type { Verdict };
+export type { RequirementVerdict, Verdict };
 
 export type TestStatus = 'passed' | 'failed' | 'timedOut' | 'skipped' | 'interrupted' | 'not run';
 
@@ -38,6 +39,12 @@ export interface TestRecord {
   exchanges?: Exchange[];
   /** Failed and warning tests: the script of curl commands that makes the test's calls again (issue 43). */
   reproduce?: Reproduction;
+  /** Attempts Playwright made of the test, when more than one (issue 57: run again after the deployment's transport failed it). */
+  attempts?: number;
+  /** The deployment's transient answers the test met, in every attempt (endpoint, status or cause, the head of the body, when). */
+  transient?: TransientAnswer[];
+  /** A flaky test: why its first attempt failed (the transport failure). */
+  flakyBecause?: string;
 }
 
 export interface Reproduction {
@@ -84,6 +91,8 @@ export interface Summary {
   skipped: number;
   /** Tests that ended at once because a prerequisite they need is broken (absent in results.json written before issue 14). */
   blocked: number;
+  /** Tests that passed only when run again after the deployment's transport failed them (issue 57; absent before). */
+  flaky?: number;
 }
 
 export interface Results {
@@ -99,6 +108,8 @@ export interface Results {
   baseline?: BaselineSection;
   /** The broken prerequisites and the tests each blocked, largest first (absent when none). */
   rootCauses?: RootCauseGroup[];
+  /** The deployment's transient answers (502, 504, 503 without Retry-After, lost calls) and the flaky tests (issue 57; absent when none). */
+  transport?: TransportSummary;
   /** The gateway's answers (429, 503 with Retry-After) the run met, and how long it waited for them (issue 31; absent before). */
   gateway?: GatewaySummary;
   /** The concurrency chosen and why, and the time waited for the network and for background work (report/timing.ts). */
@@ -180,10 +191,13 @@ export interface BaselineSection {
 }
 
 /** Severity order for combining verdicts: the worst wins. */
-const ORDER: Verdict[] = ['skipped', 'passed', 'info', 'warning', 'blocked', 'failed'];
+const ORDER: Verdict[] = ['skipped', 'passed', 'info', 'warning', 'flaky', 'blocked', 'failed'];
 
-export function worst(verdicts: Iterable<Verdict>): Verdict | undefined {
-  let result: Verdict | undefined;
+/** A verdict's rank in that order: higher is worse; -1 for one the order does not hold. */
+export const severity = (verdict: Verdict): number => ORDER.indexOf(verdict);
+
+export function worst<V extends Verdict>(verdicts: Iterable<V>): V | undefined {
+  let result: V | undefined;
   for (const verdict of verdicts) if (result === undefined || ORDER.indexOf(verdict) > ORDER.indexOf(result)) result = verdict;
   return result;
 }
@@ -214,6 +228,8 @@ function isBlocked(annotations: ReadonlyArray<{ type: string }>): boolean {
 export function testVerdict(status: TestStatus, checks: readonly CheckRecord[], annotations: ReadonlyArray<{ type: string; description?: string }>): Verdict {
   // A test the gateway stopped proves nothing either way, whatever it did after (a caught error, a timeout).
   if (status !== 'passed' && rateLimitedBy({ annotations: [...annotations] })) return 'blocked';
+  // A call the deployment's transport lost ended the test as blocked; code that caught that end and went on proves nothing either.
+  if (blockedBy({ annotations: [...annotations] })?.prerequisite === 'transport') return 'blocked';
   if (isFailure(status)) return 'failed';
   if (status !== 'passed') return isBlocked(annotations) ? 'blocked' : 'skipped';
   if (checks.some((check) => check.verdict === 'warning') || annotations.some((annotation) => annotation.type === 'warning')) return 'warning';
@@ -226,25 +242,35 @@ export function testVerdict(status: TestStatus, checks: readonly CheckRecord[], 
  * that ID; a failure no check claims (an exception, a broken setup) fails them all; an ID whose
  * checks never ran because another one failed first counts as skipped.
  */
-export function requirementVerdicts(requirements: readonly string[], status: TestStatus, checks: readonly CheckRecord[], annotations: ReadonlyArray<{ type: string; description?: string }>): Record<string, Verdict> {
-  const result: Record<string, Verdict> = {};
+/**
+ * A test's annotation "<ID>: not reached: <why>": the checks of that requirement were not made, for
+ * that reason (a URL the target gave that dxs does not follow, issue 57), while the test's other
+ * requirements were judged. The requirement is skipped unless a check of its own failed or warned.
+ */
+export const NOT_REACHED_ANNOTATION = 'not reached';
+
+export function requirementVerdicts(requirements: readonly string[], status: TestStatus, checks: readonly CheckRecord[], annotations: ReadonlyArray<{ type: string; description?: string }>): Record<string, RequirementVerdict> {
+  const result: Record<string, RequirementVerdict> = {};
   const attributed = checks.some((check) => check.verdict === 'failed');
   for (const id of requirements) {
-    const own = checks.filter((check) => check.requirement === id).map((check) => check.verdict as Verdict);
+    const own = checks.filter((check) => check.requirement === id).map((check) => check.verdict as RequirementVerdict);
     const noted = annotations
       .filter((annotation) => (annotation.type === 'warning' || annotation.type === 'info') && annotation.description?.startsWith(`${id}:`))
-      .map((annotation) => annotation.type as Verdict);
-    if ((status === 'skipped' && isBlocked(annotations)) || (status !== 'passed' && rateLimitedBy({ annotations: [...annotations] }))) result[id] = 'blocked';
+      .map((annotation) => annotation.type as RequirementVerdict);
+    if ((status === 'skipped' && isBlocked(annotations)) || (status !== 'passed' && rateLimitedBy({ annotations: [...annotations] })) || blockedBy({ annotations: [...annotations] })?.prerequisite === 'transport') result[id] = 'blocked';
     else if (status === 'skipped' || status === 'interrupted' || status === 'not run') result[id] = 'skipped';
     else if (isFailure(status)) result[id] = own.includes('failed') || !attributed ? 'failed' : (worst([...own, ...noted]) ?? 'skipped');
-    else result[id] = worst([...own, ...noted].filter((verdict) => verdict !== 'passed')) ?? 'passed';
+    else {
+      const notReached = annotations.some((annotation) => annotation.type === NOT_REACHED_ANNOTATION && annotation.description?.startsWith(`${id}:`));
+      result[id] = worst([...own, ...noted].filter((verdict) => verdict !== 'passed')) ?? (notReached ? 'skipped' : 'passed');
+    }
   }
   return result;
 }
 
 export function summarise(tests: readonly TestRecord[]): Summary {
   const summary: Summary = { total: tests.length, passed: 0, failed: 0, warning: 0, info: 0, skipped: 0, blocked: 0 };
-  for (const test of tests) summary[test.verdict]++;
+  for (const test of tests) summary[test.verdict] = (summary[test.verdict] ?? 0) + 1;
   return summary;
 }
 

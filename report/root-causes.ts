@@ -19,7 +19,8 @@ export interface BlockableTest {
 }
 
 // rate-limit: not the target's own: its gateway kept answering 429 (or 503 with Retry-After) after the run's budget of waiting was spent (issue 31).
-export type PrerequisiteName = 'client-token' | 'registration' | 'outbound-final' | 'provider-a' | 'inbox-delivery' | 'rate-limit';
+// transport: not the target's own either: the deployment kept answering 502, 504 or 503 without Retry-After, or lost the call, through every try and the test's run again (issue 57).
+export type PrerequisiteName = 'client-token' | 'registration' | 'outbound-final' | 'provider-a' | 'inbox-delivery' | 'rate-limit' | 'transport';
 
 /** What each prerequisite is, as the report names it. */
 export const PREREQUISITES: Record<PrerequisiteName, string> = {
@@ -29,6 +30,7 @@ export const PREREQUISITES: Record<PrerequisiteName, string> = {
   'provider-a': 'provider A reaching Completed',
   'inbox-delivery': 'a delivered invoice arriving in an inbox',
   'rate-limit': 'rate limited by the target',
+  transport: "the deployment's transport (502, 504, 503 without Retry-After, a call lost or past its bound)",
 };
 
 export const BLOCKED_ANNOTATION = 'blocked';
@@ -40,6 +42,19 @@ export const BLOCKED_ANNOTATION = 'blocked';
  */
 export function brokenPrerequisitesFile(context: { reportDir: string; runPrefix: string }): string {
   return join(context.reportDir, `.dxs-broken-prerequisites-${context.runPrefix}`);
+}
+
+/** What a worker found of the target once for the run (suites/support/run-findings.ts), named after the run like the file above. */
+export function runFindingsFile(context: { reportDir: string; runPrefix: string }): string {
+  return join(context.reportDir, `.dxs-run-findings-${context.runPrefix}`);
+}
+
+/** The run finding whether the run's two keys are two integrators (suites/support/integrators.ts), made by one worker for all. */
+export const INTEGRATORS_FINDING = 'integrators';
+
+/** The lock of a finding one worker makes for all; removed with the findings. */
+export function runFindingLockFile(context: { reportDir: string; runPrefix: string }, name: string): string {
+  return `${runFindingsFile(context)}.${name}.lock`;
 }
 
 export interface RootCause {
@@ -66,9 +81,10 @@ export function parseCause(text: string | undefined): RootCause | undefined {
   return { prerequisite: match[1] as PrerequisiteName, requirement: match[2], message: match[3] };
 }
 
-/** Blocked by the gateway: whatever the test did after, its verdict is blocked (report/results.ts). */
+/** Blocked by the gateway (its 429s, or the deployment's transport): whatever the test did after, its verdict is blocked (report/results.ts). */
 export function rateLimitedBy(test: Pick<BlockableTest, 'annotations'>): boolean {
-  return blockedBy(test)?.prerequisite === 'rate-limit';
+  const prerequisite = blockedBy(test)?.prerequisite;
+  return prerequisite === 'rate-limit' || prerequisite === 'transport';
 }
 
 export function blockedBy(test: Pick<BlockableTest, 'annotations'>): RootCause | undefined {
@@ -81,7 +97,8 @@ export function rootCausesOf(tests: readonly BlockableTest[]): RootCauseGroup[] 
   for (const test of tests) {
     if (test.verdict !== 'blocked') continue;
     const cause = blockedBy(test) ?? { prerequisite: 'registration', requirement: '?', message: test.skipReason ?? 'blocked' };
-    const key = `${cause.prerequisite} ${cause.requirement}`;
+    // The deployment's transport: one cause per call it kept failing (the message names the call).
+    const key = `${cause.prerequisite} ${cause.requirement}${cause.prerequisite === 'transport' ? ` ${cause.message}` : ''}`;
     const group = groups.get(key) ?? { ...cause, tests: [] };
     group.tests.push(`${test.file} › ${test.title}`);
     groups.set(key, group);
@@ -98,6 +115,8 @@ export function rootCauseHeadline(groups: readonly RootCauseGroup[]): string | u
 
 export function describeCause(cause: RootCause): string {
   if (cause.prerequisite === 'rate-limit') return `${PREREQUISITES[cause.prerequisite]}: ${cause.message}`;
+  // Its message names the call and what the deployment did to it, every try: the cause itself.
+  if (cause.prerequisite === 'transport') return cause.message;
   return `${PREREQUISITES[cause.prerequisite]} is broken (${cause.requirement}): ${cause.message}`;
 }
 

@@ -132,8 +132,8 @@ export interface InboundDocument {
   Handled: boolean;
   SourceDocumentId: string;
   ReceivedAt: number;
-  /** inbound-list-lossy: delivered, yet never in the incoming list. */
-  Unlisted?: boolean;
+  /** inbound-list-lossy: delivered, yet never in the incoming list; `counted` (inbound-list-lossy-total): its Total still counts it. */
+  Unlisted?: boolean | 'counted';
   /** handled-comes-back: downloaded once it was marked handled (rule 3's "after a marked document is fetched"). */
   FetchedAfterHandled?: boolean;
 }
@@ -216,6 +216,15 @@ export class Store {
 
   companyByErpId(apiKey: string, erpId: string): Company | undefined {
     return this.companiesByErpId.get(apiKey)?.get(erpId);
+  }
+
+  /** The fault token-erpid-any-key: a company of that ErpId under whichever key registered it. */
+  companyByErpIdOfAnyKey(erpId: string): Company | undefined {
+    for (const ofApiKey of this.companiesByErpId.values()) {
+      const company = ofApiKey.get(erpId);
+      if (company !== undefined) return company;
+    }
+    return undefined;
   }
 
   createCompany(apiKey: string, erpId: string, fields: CompanyFields): Company {

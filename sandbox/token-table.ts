@@ -98,9 +98,12 @@ export class TokenTable {
     };
   }
 
-  /** The token as it stands now, or undefined for a value never made here or already forgotten. */
-  get(value: string): TokenRecord | undefined {
-    const slot = this.slotOf(value);
+  /**
+   * The token as it stands now, or undefined for a value never made here or already forgotten.
+   * `prefix`: compare only that many first characters (the fault credentials-prefix-compared).
+   */
+  get(value: string, prefix?: number): TokenRecord | undefined {
+    const slot = this.slotOf(value, prefix);
     if (slot === undefined) return undefined;
     const validTo = this.validTo[slot];
     return {
@@ -128,8 +131,9 @@ export class TokenTable {
     for (let slot = 0; slot < this.size; slot++) if (this.companyIds[slot] === companyId) this.revoked[slot] = 1;
   }
 
-  private slotOf(value: string): number | undefined {
-    if (value.length !== TOKEN_LENGTH) return undefined;
+  private slotOf(value: string, prefix?: number): number | undefined {
+    const compared = prefix === undefined ? TOKEN_LENGTH : Math.max(SLOT_CHARACTERS, Math.min(prefix, TOKEN_LENGTH));
+    if (prefix === undefined ? value.length !== TOKEN_LENGTH : value.length < compared) return undefined;
     let slot = 0;
     for (let index = 0; index < SLOT_CHARACTERS; index++) {
       const code = value.charCodeAt(index);
@@ -139,7 +143,7 @@ export class TokenTable {
     }
     if (slot >= this.capacity || this.kinds[slot] === EMPTY) return undefined;
     const start = slot * TOKEN_LENGTH;
-    for (let index = 0; index < TOKEN_LENGTH; index++) if (this.text[start + index] !== value.charCodeAt(index)) return undefined;
+    for (let index = 0; index < compared; index++) if (this.text[start + index] !== value.charCodeAt(index)) return undefined;
     return slot;
   }
 

@@ -6,7 +6,7 @@
 /** The credential forms a caller may send in place of the right one, in the order a cell is tried. */
 export const CREDENTIAL_FORMS = [
   'none', 'empty-header', 'wrong-api-key', 'api-key-alone', 'client-token-alone', 'random-token',
-  'revoked-token', 'expired-token', 'search-token', 'key-without-delete', 'both-headers',
+  'near-miss-token', 'near-miss-key', 'revoked-token', 'expired-token', 'search-token', 'key-without-delete', 'other-integrator-key', 'both-headers',
 ] as const;
 export type CredentialForm = (typeof CREDENTIAL_FORMS)[number];
 
@@ -17,10 +17,13 @@ export const CREDENTIAL_FORM_TITLES: Record<CredentialForm, string> = {
   'api-key-alone': 'the API key where a ClientToken is named',
   'client-token-alone': 'a ClientToken where the APIkey is named',
   'random-token': 'a random ClientToken',
+  'near-miss-token': 'the ClientToken one character off',
+  'near-miss-key': 'the API key one character off',
   'revoked-token': 'a revoked ClientToken',
   'expired-token': 'an expired ClientToken',
   'search-token': 'a search token of a fresh SearchId',
   'key-without-delete': 'the API key without DeleteRegistration',
+  'other-integrator-key': "another integrator's API key, on the first key's ErpId",
   'both-headers': 'both headers, each valid',
 };
 
@@ -39,6 +42,11 @@ export interface AccessOperation {
   scheme: AccessScheme;
   /** Where a search is what the call does (buyer lookup, details by id): a search token there is observed. */
   search?: boolean;
+  /**
+   * Why no sentence of the spec, nor a stated invariant, ties the call to a registered company
+   * (issue 58): a search token, made for no company, is then an answer of the target, observed.
+   */
+  noCompanyNeeded?: string;
 }
 
 export const ACCESS_OPERATIONS: readonly AccessOperation[] = [
@@ -55,8 +63,8 @@ export const ACCESS_OPERATIONS: readonly AccessOperation[] = [
   { endpoint: 'POST /companies/delete', scheme: 'APIkey' },
   { endpoint: 'POST /buyerparties/lookup', scheme: 'ClientToken', search: true },
   { endpoint: 'POST /sellerparties/lookup', scheme: 'not shown, search' },
-  { endpoint: 'POST /network/setup', scheme: 'ClientToken' },
-  { endpoint: 'POST /documents', scheme: 'ClientToken' },
+  { endpoint: 'POST /network/setup', scheme: 'ClientToken', noCompanyNeeded: 'network setup "asks for a company to be added to the network" with that company\'s data in the body: a company that searched and did not find its trading partner may ask before it registers (feedback goes to the NetworkSetupFeedbackEmail it names)' },
+  { endpoint: 'POST /documents', scheme: 'ClientToken', noCompanyNeeded: 'an upload is read by no one until a send or a network setup names it, and network setup\'s AttachmentUri is "Uploaded first with POST /documents": whoever may ask for a network setup may upload its letter' },
   { endpoint: 'POST /documents/outbound', scheme: 'ClientToken' },
   { endpoint: 'GET /invoices/outbound/{DocumentId}', scheme: 'ClientToken' },
   { endpoint: 'GET /documents/outbound/{DocumentId}', scheme: 'ClientToken' },
@@ -81,7 +89,11 @@ export const ACCESS_OPERATIONS: readonly AccessOperation[] = [
  * gives; `observe` records what came back. Every cell called is also held to ACC-10 (no 5xx).
  */
 export interface CellExpectation {
-  expect: 'refused' | '401' | 'observe';
+  /**
+   * `apart`: judged where the target keeps the two keys' registrations of one ErpId apart (two
+   * integrators, learnt once per run), observed where it makes them one, not tried with one key.
+   */
+  expect: 'refused' | '401' | 'observe' | 'apart';
   requirement: string;
 }
 
@@ -92,14 +104,21 @@ const refused = (requirement: string): CellExpectation => ({ expect: 'refused', 
 const observed: CellExpectation = { expect: 'observe', requirement: 'ACC-08' };
 
 /** The expected answer of a cell; undefined where the form does not apply to the operation (not tried). */
+/** The calls another integrator's key makes on an ErpId only the run's key registered (issue 58): a token, a register, a delete. */
+export const OTHER_INTEGRATOR_OPERATIONS: readonly string[] = ['POST /clienttokens/create', 'POST /companies/register', 'POST /companies/delete'];
+
 export function cellExpectation(operation: AccessOperation, form: CredentialForm): CellExpectation | undefined {
+  if (form === 'other-integrator-key') return OTHER_INTEGRATOR_OPERATIONS.includes(operation.endpoint) ? { expect: 'apart', requirement: 'ACC-21' } : undefined;
   // Both valid headers at once: which one a target reads is not shown, so what it does is recorded.
   if (form === 'both-headers') return observed;
   // A search token was made for no company (no company registration needed): wherever a call acts for a company it is no credential.
   if (form === 'search-token' && operation.scheme !== 'not shown, search') {
     if (operation.scheme === 'APIkey') return refused('ACC-04');
-    return operation.search === true ? observed : refused('ACC-07');
+    return operation.search === true || operation.noCompanyNeeded !== undefined ? observed : refused('ACC-07');
   }
+  // A credential one character off is one the target never issued: judged as the wrong key or the random token is.
+  if (form === 'near-miss-token') return cellExpectation(operation, 'random-token');
+  if (form === 'near-miss-key') return cellExpectation(operation, 'wrong-api-key');
   if (form === 'key-without-delete') return operation.endpoint === 'POST /companies/delete' ? { expect: '401', requirement: 'ACC-09' } : undefined;
   if (form === 'revoked-token' && operation.scheme !== 'not shown, search') return refused('ACC-05');
   if (form === 'expired-token' && operation.scheme !== 'not shown, search') return refused('ACC-06');

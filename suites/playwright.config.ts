@@ -27,7 +27,10 @@ export default defineConfig({
   testMatch: '**/*.spec.ts',
   fullyParallel: true,
   forbidOnly: true,
-  retries: 0,
+  // A test that failed on the deployment's transport alone (a call lost, a 502 to a call not safe to
+  // send again) runs again from its start, once, with fresh data; any other failure is not run again
+  // (support/transport.ts), and the reporter keeps the first attempt's verdict.
+  retries: 1,
   workers: 2,
   // Background work on a slow staging server is bounded by --async-timeout; a test gets room for a few such waits.
   timeout: Math.max(60_000, context.asyncTimeoutSeconds * 4_000),

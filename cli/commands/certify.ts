@@ -16,8 +16,8 @@ import { ConfigError, envName, flagName, TEST_OPTIONS, resolveCommandOptions, ty
 import { REDACTED, secrets } from '../../lib/redact.ts';
 import { loadRequirements, REQUIREMENTS_PATH, SPEC_PATH } from '../../schemas/requirements.ts';
 import { certificateFacts, parseDeployment, type CertificateFacts, type KeyRole } from '../../report/certificate-facts.ts';
-import { renderCertificate } from '../../report/certificate.ts';
-import { buildManifest, fileSha256, MANIFEST_FILE, serialiseManifest, verifyPackage } from '../../report/manifest.ts';
+import { certificateRenderings } from '../../report/certificate.ts';
+import { buildManifest, fileSha256, MANIFEST_FILE, publicKeySha256, serialiseManifest, verifyPackage } from '../../report/manifest.ts';
 import { HAR_FILE } from '../../report/har.ts';
 import { REPRODUCE_FOLDER } from '../../suites/support/replay.ts';
 import { displayPath, folderTimestamp, readResults } from '../../report/write.ts';
@@ -34,7 +34,7 @@ const NARROWING = new Set(['area', 'grep', 'shard', 'maxFailures', 'failFast', '
 export const CERTIFY_OPTIONS: readonly OptionSpec[] = [
   ...TEST_OPTIONS.filter((spec) => !NARROWING.has(spec.key) && spec.key !== 'profile' && spec.key !== 'reportDir'),
   { key: 'profile', kind: 'string', argument: 'NAME', description: 'the profile to certify (required; see dxs test --help); its areas run, destructive checks where the profile has them' },
-  { key: 'deployment', kind: 'string', argument: '"NAME VERSION"', description: 'the deployment certified, its name and version (required), e.g. "acme-dx 2.4.1"' },
+  { key: 'deployment', kind: 'string', argument: '"NAME VERSION"', description: 'the deployment certified, its name and version, e.g. "acme-dx 2.4.1" (required with --base-url; refused without one, where the subject is dxs\'s own reference sandbox)' },
   { key: 'signKey', kind: 'string', argument: 'PEM', description: 'Ed25519 private key (PEM, from dxs keys generate) to sign manifest.json with' },
   { key: 'reportDir', kind: 'string', argument: 'DIR', description: 'the package folder (default: reports/certify-<timestamp>/); the .zip is written beside it' },
 ];
@@ -153,7 +153,7 @@ export async function runCertifyCommand(flags: Record<string, unknown>, env: Nod
   const started = new Date();
   let options: Record<string, unknown>;
   let sources: Record<string, OptionSource>;
-  let deployment: { name: string; version: string };
+  let deployment: { name: string; version: string } | undefined;
   let signKey: KeyObject | undefined;
   let packageDir: string;
   const profiles = loadProfiles();
@@ -166,9 +166,17 @@ export async function runCertifyCommand(flags: Record<string, unknown>, env: Nod
     if (!existsSync(SPEC_PATH)) throw new UsageError(`the spec ${basename(SPEC_PATH)} cannot be read${process.env.DXS_SPEC !== undefined ? ' (DXS_SPEC)' : ''}: no certificate can name its digest`);
     if (typeof options.profile !== 'string' || options.profile === '') throw new UsageError(`--profile is required (known: ${Object.keys(profiles).join(', ')})`);
     if (profiles[options.profile] === undefined) throw new UsageError(`unknown profile "${options.profile}" (known: ${Object.keys(profiles).join(', ')})`);
-    const parsed = typeof options.deployment === 'string' ? parseDeployment(options.deployment) : undefined;
-    if (parsed === undefined) throw new UsageError('--deployment "<name> <version>" is required, e.g. --deployment "acme-dx 2.4.1"');
-    deployment = parsed;
+    if (options.baseUrl === undefined || options.baseUrl === '') {
+      // Without a base URL the run tests dxs's own embedded sandbox: a deployment's name on its certificate would be untrue.
+      if (options.deployment !== undefined && options.deployment !== '') {
+        throw new UsageError(
+          `${sourceName('deployment', sources.deployment)} names a deployment, but no base URL is given: dxs certify would test its own embedded reference sandbox, and a certificate names only what was tested. Give the deployment's --base-url (and --api-key), or leave --deployment out to certify the reference sandbox`,
+        );
+      }
+    } else {
+      deployment = typeof options.deployment === 'string' ? parseDeployment(options.deployment) : undefined;
+      if (deployment === undefined) throw new UsageError('--deployment "<name> <version>" is required with a base URL, e.g. --deployment "acme-dx 2.4.1"');
+    }
     if (typeof options.signKey === 'string') signKey = readKey(options.signKey, 'private');
     packageDir = preparePackageDir(options.reportDir as string | undefined, started);
   } catch (error) {
@@ -179,7 +187,8 @@ export async function runCertifyCommand(flags: Record<string, unknown>, env: Nod
   const profileName = options.profile as string;
   const profile = profiles[profileName];
   const reportDir = join(packageDir, 'report');
-  console.error(`dxs certify: profile ${profileName} for ${deployment.name} ${deployment.version}; package ${displayPath(packageDir)}`);
+  const subject = deployment !== undefined ? `${deployment.name} ${deployment.version}` : "dxs's own reference sandbox (no base URL given: no deployment is tested)";
+  console.error(`dxs certify: profile ${profileName} for ${subject}; package ${displayPath(packageDir)}`);
 
   // The run is dxs test's, with the profile deciding the areas and whether destructive checks run.
   const testFlags = Object.fromEntries(Object.entries(flags).filter(([key]) => key !== 'deployment' && key !== 'signKey'));
@@ -214,10 +223,11 @@ export async function runCertifyCommand(flags: Record<string, unknown>, env: Nod
   // Redacted once more, as every report file is: the last line of defence.
   writeFileSync(join(packageDir, 'certificate.json'), `${secrets.redactText(JSON.stringify(facts, null, 1))}\n`);
   const htmlFile = join(packageDir, 'certificate.html');
-  writeFileSync(htmlFile, secrets.redactText(renderCertificate(facts)));
+  const renderings = certificateRenderings(facts).map((html) => secrets.redactText(html));
+  writeFileSync(htmlFile, renderings[0]);
   let exitCode = code;
   try {
-    await printPdf(htmlFile, join(packageDir, 'certificate.pdf'));
+    await printPdf(htmlFile, join(packageDir, 'certificate.pdf'), renderings);
   } catch (error) {
     console.error(`dxs certify: certificate.pdf not written: ${(error as Error).message.split('\n')[0]}`);
     exitCode = 2;
@@ -230,7 +240,7 @@ export async function runCertifyCommand(flags: Record<string, unknown>, env: Nod
   writeFileSync(zipFile, writeZip([...readFolder(packageDir)].map(([path, data]) => ({ name: `${folder}/${path}`, data }))));
 
   const failing = facts.failing.map((requirement) => requirement.id).join(', ');
-  console.error(`dxs certify: ${facts.verdict} to profile ${profileName} (${deployment.name} ${deployment.version})${failing !== '' ? `: failing ${failing}` : ''}${facts.runProblem !== undefined ? `; the run could not complete: ${facts.runProblem}` : ''}`);
+  console.error(`dxs certify: ${facts.verdict} to profile ${profileName} (${facts.subject.text})${failing !== '' ? `: failing ${failing}` : ''}${facts.runProblem !== undefined ? `; the run could not complete: ${facts.runProblem}` : ''}`);
   console.error(`dxs certify: ${manifest.files.length + 1} files${signKey !== undefined ? ', manifest signed (Ed25519)' : ''}; certificate: ${displayPath(htmlFile)}`);
   console.error(`package: ${displayPath(packageDir)} (zip: ${displayPath(zipFile)})`);
   return exitCode;
@@ -246,7 +256,7 @@ export function readPackage(path: string): Map<string, Buffer> {
   return new Map(entries.map((entry) => [strip ? entry.name.slice(entry.name.indexOf('/') + 1) : entry.name, entry.data]));
 }
 
-export function runVerifyCommand(path: string, publicKeyPath: string | undefined): number {
+export function runVerifyCommand(path: string, publicKeyPath: string | undefined, allowUnsigned = false): number {
   let files: Map<string, Buffer>;
   let publicKey: KeyObject | undefined;
   try {
@@ -266,8 +276,19 @@ export function runVerifyCommand(path: string, publicKeyPath: string | undefined
     console.error(`dxs certify verify: FAILED: ${result.problem}`);
     return 1;
   }
-  const signature = { valid: 'signature valid (Ed25519)', 'not checked': 'signed, signature not checked (no --public-key)', absent: 'not signed', invalid: '' }[result.signature];
-  console.error(`dxs certify verify: OK: ${result.files - 1} files match manifest.json; ${signature}`);
+  const matched = `${result.files - 1} files match manifest.json`;
+  // Without a signature the digests prove nothing: whoever edits a file can write its new digest into manifest.json too.
+  if (result.signature === 'absent') {
+    const plainly = 'the package is NOT signed: nothing proves it was not edited, since anyone can change a file and its digest in manifest.json';
+    if (!allowUnsigned) {
+      console.error(`dxs certify verify: UNSIGNED: ${matched}, but ${plainly}. Ask the issuer for a signed package and their public key (--public-key), or accept it as it is with --allow-unsigned`);
+      return 1;
+    }
+    console.error(`dxs certify verify: OK (--allow-unsigned): ${matched}; ${plainly}`);
+    return 0;
+  }
+  const signature = result.signature === 'valid' && publicKey !== undefined ? `signature valid (Ed25519, public key sha256 ${publicKeySha256(publicKey)})` : 'signed, but the signature was not checked (no --public-key): only the issuer\'s public key proves it was not edited';
+  console.error(`dxs certify verify: OK: ${matched}; ${signature}`);
   return 0;
 }
 
@@ -294,8 +315,11 @@ The package (--report-dir, default reports/certify-<timestamp>/, and a .zip besi
   report/                             index.html, results.json, junit.xml, created.json, traffic.har, reproduce/ of the run
   manifest.json                       sha256 of every file; with --sign-key, an Ed25519 signature
 
+Without --base-url the subject is dxs's own embedded reference sandbox, and the certificate says
+so: --deployment is then refused, since no deployment was tested.
+
 Examples:
-  $ dxs certify --profile invoice-sender --deployment "sandbox 0.1"
+  $ dxs certify --profile invoice-sender                  the reference sandbox, no deployment
   $ dxs keys generate --out keys/
   $ dxs certify --base-url https://staging.example/v1/api --api-key "$KEY" --profile inbox \\
       --deployment "acme-dx 2.4.1" --sign-key keys/dxs-signing-key.pem
@@ -312,11 +336,15 @@ blocked, 2 usage or configuration error, unreachable target, a run that could no
     .command('verify')
     .description('check a certification package (folder or .zip) against its manifest.json, and its signature with --public-key')
     .argument('<package>', 'the package folder or its .zip')
-    .addOption(new Option('--public-key <PEM>', 'Ed25519 public key (PEM) the manifest must be signed with'));
+    .addOption(new Option('--public-key <PEM>', 'Ed25519 public key (PEM) the manifest must be signed with: the issuer\'s (docs/certify.md)'))
+    .addOption(new Option('--allow-unsigned', 'accept a package with no signature (exit 0 when its files match); it is still said that nothing proves it was not edited'));
   exitTwoOnUsageError(verify);
-  verify.addHelpText('after', '\nExit codes: 0 every file matches (and the signature verifies, with --public-key), 1 a file differs (named) or the signature is wrong or missing, 2 usage error.');
-  verify.action((path: string, verifyFlags: { publicKey?: string }) => {
-    process.exit(runVerifyCommand(path, verifyFlags.publicKey));
+  verify.addHelpText(
+    'after',
+    '\nExit codes: 0 every file matches and the package is signed (the signature verifies, with --public-key), 1 a file differs (named), the signature is wrong or missing, or the package is not signed (unless --allow-unsigned), 2 usage error.',
+  );
+  verify.action((path: string, verifyFlags: { publicKey?: string; allowUnsigned?: boolean }) => {
+    process.exit(runVerifyCommand(path, verifyFlags.publicKey, verifyFlags.allowUnsigned === true));
   });
 }
 

@@ -7,6 +7,7 @@ import type { Command } from 'commander';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { gatewayLine, takeGatewaySummary } from '../../report/rate-limits.ts';
+import { takeTransportSummary, transportLines } from '../../report/transport.ts';
 import { ConfigError, TARGET_OPTIONS, resolveCommandOptions, type OptionSource, type OptionSpec } from '../../lib/config.ts';
 import { openTarget } from '../../lib/target.ts';
 import { networkOptionsOf } from '../../lib/transport.ts';
@@ -17,9 +18,15 @@ import { ensureLoadJournal } from './load/journal.ts';
 
 const SHARED = new Set(['baseUrl', 'apiKey', 'apiKeyWithoutDelete', 'config', 'proxy', 'caCert', 'clientCert', 'clientKey', 'insecure', 'maxRps']);
 
+/** What the shared options mean to dxs clean: dxs test's wording (the 401 checks of delete) is not its. */
+const CLEAN_WORDING: Record<string, string> = {
+  baseUrl: 'base URL of the target (default: the one the journal names)',
+  apiKeyWithoutDelete: 'the second API key the run was given (dxs test --api-key-without-delete), for the companies it registered with that key',
+};
+
 export const CLEAN_OPTIONS: readonly OptionSpec[] = [
   { key: 'from', kind: 'string', argument: 'DIR', description: 'the report directory of the run (it holds created.jsonl or created.json)' },
-  ...TARGET_OPTIONS.filter((spec) => SHARED.has(spec.key)).map((spec) => (spec.key === 'baseUrl' ? { ...spec, description: 'base URL of the target (default: the one the journal names)' } : spec)),
+  ...TARGET_OPTIONS.filter((spec) => SHARED.has(spec.key)).map((spec) => (CLEAN_WORDING[spec.key] === undefined ? spec : { ...spec, description: CLEAN_WORDING[spec.key] })),
   { key: 'deadline', kind: 'number', argument: 'SECONDS', default: CLEANUP_DEADLINE_MS / 1000, check: (value) => ((value as number) > 0 ? undefined : 'must be greater than 0'), description: 'bound on the whole cleanup' },
 ];
 
@@ -86,6 +93,7 @@ export async function runCleanCommand(flags: Record<string, unknown>, env: NodeJ
   await target.close();
   const gateway = gatewayLine(takeGatewaySummary({ reportDir, runPrefix: `clean-${journal.runPrefix}`, maxRps: options.maxRps as number | undefined }));
   if (gateway !== undefined) console.error(`dxs clean: ${gateway}`);
+  for (const line of transportLines(takeTransportSummary({ reportDir, runPrefix: `clean-${journal.runPrefix}` }))) console.error(`dxs clean: ${line}`);
   for (const company of report.deleted) console.log(`deleted ${company.ErpId} (${company.key}, answered ${company.status})`);
   for (const company of report.left) console.log(`left    ${company.ErpId} (${company.key}): ${company.reason}`);
   console.error(`dxs clean: ${report.message}`);

@@ -6,7 +6,9 @@
 import { setMaxListeners } from 'node:events';
 import { API_KEY_HEADER } from '../../lib/defaults.ts';
 import { secrets } from '../../lib/redact.ts';
-import { flatHeaders, send, type Connection } from '../../lib/transport.ts';
+import { flatHeaders, send, TransportError, type Connection } from '../../lib/transport.ts';
+import { bodyHead, isTransientAnswer, isTransientReason, sendAgainOnTransient } from '../../lib/transient.ts';
+import { recordTransient } from '../../suites/support/transport.ts';
 import { forEachAtOnce } from '../../lib/concurrency.ts';
 import type { CleanupCompany, CleanupReport } from '../../report/cleanup.ts';
 import {
@@ -50,16 +52,28 @@ function stopReason(status: number): string | undefined {
   return undefined;
 }
 
-async function deleteOne(baseUrl: string, apiKey: string, erpId: string, timeoutMs: number, signal: AbortSignal | undefined, connection: Connection): Promise<{ status: number; headers: Record<string, string> }> {
-  // Through the run's proxy and with its TLS settings, as every other call of the run.
-  const answer = await send(`${baseUrl}/companies/delete`, {
-    method: 'POST',
-    headers: { [API_KEY_HEADER]: apiKey, 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ Id: erpId }),
-    timeoutMs: Math.max(1, timeoutMs),
-    signal,
-  }, connection);
-  return { status: answer.status, headers: flatHeaders(answer.headers) };
+async function deleteOne(baseUrl: string, apiKey: string, erpId: string, timeoutMs: () => number, signal: AbortSignal | undefined, connection: Connection, runFiles: GatewaySettings | undefined): Promise<{ status: number; headers: Record<string, string> }> {
+  // Through the run's proxy and with its TLS settings, as every other call of the run. A delete is
+  // repeatable ("200 (duplicate request)"): the deployment's transport sends it again (issue 57).
+  const endpoint = 'POST /companies/delete';
+  return sendAgainOnTransient(
+    async () => {
+      const answer = await send(`${baseUrl}/companies/delete`, {
+        method: 'POST',
+        headers: { [API_KEY_HEADER]: apiKey, 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ Id: erpId }),
+        timeoutMs: Math.max(1, timeoutMs()),
+        signal,
+      }, connection);
+      return { status: answer.status, headers: flatHeaders(answer.headers), body: answer.body.subarray(0, 1024).toString() };
+    },
+    ({ answer, error }) => (answer !== undefined ? isTransientAnswer(answer.status, answer.headers, answer.body) : error instanceof TransportError && isTransientReason(error.reason) && signal?.aborted !== true),
+    ({ answer, error }, attempt, resent) => {
+      if (runFiles === undefined) return;
+      const at = new Date().toISOString();
+      recordTransient(runFiles, answer !== undefined ? { endpoint, status: answer.status, head: bodyHead(answer.body), at, attempt, resent } : { endpoint, cause: /^no answer within/.test((error as TransportError).reason) ? 'timeout' : 'reset', head: secrets.redactText((error as TransportError).reason), at, attempt, resent });
+    },
+  );
 }
 
 /** The run's gateway settings: the cleanup waits for 429s and 503s with Retry-After within the budget, paced by --max-rps. */
@@ -97,7 +111,7 @@ export async function deleteCompanies(companies: readonly JournalCompany[], opti
       left.push({ ...entry, reason: `the cleanup's deadline of ${Math.round((options.deadlineMs ?? CLEANUP_DEADLINE_MS) / 1000)} s passed` });
     } else {
       try {
-        const sendDelete = () => deleteOne(options.baseUrl, apiKey, company.ErpId, Math.min(REQUEST_TIMEOUT_MS, Math.max(1, deadline - Date.now())), options.signal, options.connection ?? { insecure: false });
+        const sendDelete = () => deleteOne(options.baseUrl, apiKey, company.ErpId, () => Math.min(REQUEST_TIMEOUT_MS, Math.max(1, deadline - Date.now())), options.signal, options.connection ?? { insecure: false }, options.gateway);
         const answer = budget === undefined ? { response: await sendDelete(), gaveUp: undefined } : await sendThroughGateway({ endpoint: 'POST /companies/delete', send: sendDelete, pacer, gate, budget, start: spread });
         const status = answer.response.status;
         const reason = answer.gaveUp !== undefined ? `rate limited by the target: POST /companies/delete answered ${answer.gaveUp} after the run's budget of waiting was spent` : stopReason(status);

@@ -9,7 +9,7 @@ import { secrets } from '../../lib/redact.ts';
 import { SPEC_PATH } from '../../schemas/requirements.ts';
 import { CLIENT_AREAS, CLIENT_REQUIREMENTS_PATH, clientCatalogAsRequirements, loadClientRequirements } from '../../schemas/client-requirements.ts';
 import { certificateFacts, type CertificateFacts } from '../../report/certificate-facts.ts';
-import { renderCertificate } from '../../report/certificate.ts';
+import { certificateRenderings } from '../../report/certificate.ts';
 import { buildManifest, fileSha256, MANIFEST_FILE, serialiseManifest } from '../../report/manifest.ts';
 import { displayPath } from '../../report/write.ts';
 import { writeZip } from '../../report/zip.ts';
@@ -55,10 +55,11 @@ export async function writeClientPackage(packageDir: string, results: ClientResu
   if (results.client.flows.missing.length > 0) facts.verdict = 'DOES NOT CONFORM';
   writeFileSync(join(packageDir, 'certificate.json'), `${secrets.redactText(JSON.stringify(facts, null, 1))}\n`);
   const htmlFile = join(packageDir, 'certificate.html');
-  writeFileSync(htmlFile, secrets.redactText(renderCertificate(facts).replace('<h1>Certificate of Conformance</h1>', '<h1>Certificate of Conformance: ERP client</h1>')));
+  const renderings = certificateRenderings(facts).map((html) => secrets.redactText(html.replace('<h1>Certificate of Conformance</h1>', '<h1>Certificate of Conformance: ERP client</h1>')));
+  writeFileSync(htmlFile, renderings[0]);
   let ok = true;
   try {
-    await printPdf(htmlFile, join(packageDir, 'certificate.pdf'));
+    await printPdf(htmlFile, join(packageDir, 'certificate.pdf'), renderings);
   } catch (error) {
     console.error(`dxs client-check: certificate.pdf not written: ${(error as Error).message.split('\n')[0]}`);
     ok = false;

@@ -27,6 +27,8 @@ import { applyBaseline, exitCodeWithBaseline, type BaselineInput } from '../../r
 import { baselineLines, loadBaselineInput } from '../../report/baseline-cli.ts';
 import { rootCauseLines } from '../../report/root-causes.ts';
 import { gatewayLine, mergeGatewaySummaries, takeGatewaySummary } from '../../report/rate-limits.ts';
+import { finishTransport, transportExitCode, watchStrayRejections } from './test-transport.ts';
+import { transportLines } from '../../report/transport.ts';
 import { displayPath, folderTimestamp as timestamp, loadSecretsFile, readResults, writeReport } from '../../report/write.ts';
 import { BACKGROUND_CHAIN_TAG, RUN_CONTEXT_ENV, type CasingMode, type RunContext } from '../../suites/support/run-context.ts';
 import { addOptions, exitTwoOnUsageError } from '../options.ts';
@@ -274,8 +276,8 @@ function summaryLine(results: Results, reportDir: string): string {
   const verdict = run.status === 'passed' ? 'PASSED' : knownOnly ? 'PASSED (no new failure)' : run.status === 'failed' ? 'FAILED' : run.status.toUpperCase();
   // The root causes come last but one, where a CI log is read first.
   const gateway = gatewayLine(results.gateway);
-  const causes = [...rootCauseLines(results.tests), ...(gateway === undefined ? [] : [gateway])].map((line) => `\n${line}`).join('');
-  return `dxs test: ${verdict}: ${summary.passed} passed, ${summary.failed} failed, ${summary.warning} warning, ${summary.info} info, ${summary.skipped} skipped${summary.blocked ? `, ${summary.blocked} blocked` : ''}${run.message ? ` (${run.message})` : ''}${causes}\nreport: ${where}`;
+  const causes = [...rootCauseLines(results.tests), ...(gateway === undefined ? [] : [gateway]), ...transportLines(results.transport)].map((line) => `\n${line}`).join('');
+  return `dxs test: ${verdict}: ${summary.passed} passed, ${summary.failed} failed, ${summary.warning} warning, ${summary.info} info, ${summary.skipped} skipped${summary.blocked ? `, ${summary.blocked} blocked` : ''}${summary.flaky ? `, ${summary.flaky} flaky` : ''}${run.message ? ` (${run.message})` : ''}${causes}\nreport: ${where}`;
 }
 
 /**
@@ -393,6 +395,9 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   const connection = connectionInfo(target.connection, target.certificate);
   for (const line of connectionLines(connection)) console.error(`dxs test: ${line}`);
 
+  // A promise of dxs's own work (the run's setup, a probe) that failed with nobody awaiting it must
+  // not end the process before the report is written: it is said, and the run's report still comes.
+  const strays = watchStrayRejections((line) => console.error(`dxs test: ${line}`));
   const secretsFile = join(tmpdir(), `dxs-secrets-${process.pid}-${started.getTime()}`);
   const runPrefix = newRunPrefix();
   const context: RunContext = {
@@ -418,6 +423,7 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
     connection: target.connection,
     maxRps: options.maxRps as number | undefined,
     rateLimitBudgetSeconds: options.rateLimitBudget as number,
+    callTimeoutSeconds: options.callTimeout as number,
   };
   // The journal first: the background probe's company is the run's first entry in it.
   startJournal(context);
@@ -459,7 +465,8 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
 
   const args = ['test', '-c', PLAYWRIGHT_CONFIG, '--workers', String(workers)];
   const maxFailures = options.failFast === true ? 1 : (options.maxFailures as number | undefined);
-  if (maxFailures !== undefined) args.push('--max-failures', String(maxFailures));
+  // Playwright counts a failure toward --max-failures only once no retry is left: a blunt stop runs no test again (issue 57).
+  if (maxFailures !== undefined) args.push('--max-failures', String(maxFailures), '--retries', '0');
   if (typeof options.shard === 'string') args.push('--shard', options.shard);
   args.push(...selectionArgs);
   let interrupted = false;
@@ -529,6 +536,8 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   results.run.connection = connection;
   // The cleanup's own waits for the gateway came after the reporter's summary.
   results.gateway = mergeGatewaySummaries([results.gateway, takeGatewaySummary({ ...context, maxRps: undefined })]) ?? results.gateway;
+  // The cleanup's transient answers came after the reporter's summary too.
+  finishTransport(context, results);
   const interval = pace.gate.interval;
   if (results.gateway !== undefined && results.gateway.answers > 0 && interval !== undefined) results.gateway.endPace = Math.round(10_000 / interval) / 10;
   results.timing = collectTiming(join(reportDir, TIMING_FOLDER), { workers, workersReason: chosen.reason, latencyMs: context.latencyMs, workerMemoryMb: options.workers === undefined ? WORKER_MEMORY_MB : undefined });
@@ -544,6 +553,7 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   const path = results.timeline === undefined ? undefined : criticalPath(results.timeline);
   for (const line of [...timingLines(results.timing), ...(setupSummary === undefined ? [] : [runSetupLine(setupSummary)]), ...(path === undefined || results.timeline === undefined ? [] : [workerTimeLine(workerTimeSummary(results.timeline)), criticalPathLine(path)])]) console.error(`dxs test: ${line}`);
   console.error(`dxs test: ${cleanupLine(cleanup)}`);
+  strays.close(results);
   if (judge !== undefined) results.baseline = applyBaseline(results, judge);
   if (lastFailed !== undefined) results.lastFailed = judgeLastFailed(lastFailed, results);
   // Rewritten with every secret the workers saw, and with the final status.
@@ -555,7 +565,7 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   writeGithubOutput(results, reportDir, env);
   // The shell's convention, as dxs load keeps it: 128 + the signal's number, whatever the run found before it.
   if (signal !== undefined) return signal === 'SIGTERM' ? TERMINATED_EXIT_CODE : INTERRUPTED_EXIT_CODE;
-  const exit = results.baseline !== undefined ? exitCodeWithBaseline(results) : exitCodeOf(results);
+  const exit = transportExitCode(results.baseline !== undefined ? exitCodeWithBaseline(results) : exitCodeOf(results), results, options.failOnFlaky === true);
   return results.lastFailed !== undefined ? exitCodeOfLastFailed(results.lastFailed, exit) : exit;
 }
 
@@ -604,7 +614,11 @@ what was chosen and why, and how long the run waited for the network and for bac
 Registered, no final status, provider A never Completed, no invoice in the inbox) is awaited once
 and the tests that need it end at once as blocked, the root causes listed last.
 
-Exit codes: 0 no test failed (warnings and info allowed), 1 a test failed or was blocked by a broken
+The deployment's transport (a 502, a 504, a 503 without Retry-After, a call reset, closed or past
+--call-timeout) is never judged: a repeatable call is sent again, any other call's test runs again
+from its start, once; a test that passes then is flaky, one that meets it again is blocked.
+
+Exit codes: 0 no test failed (warnings, info and flaky tests allowed; --fail-on-flaky: 1), 1 a test failed or was blocked by a broken
 prerequisite (with --baseline or --expect-failures: a failure that is new), 2 usage or configuration error, unreachable target, or a run that could not complete.`,
   );
   command.action(async (flags: Record<string, unknown>) => {

@@ -120,7 +120,8 @@ export async function networkArea(app: FastifyInstance, { context }: AreaOptions
     : hasVariant(context, 'seller-lookup-apikey-only') ? requireApiKey(context) : requireEither(context, true);
   app.post('/sellerparties/lookup', { preHandler: sellerAuth }, lookup(context, 'seller'));
 
-  app.post('/network/setup', { preHandler: requireClientToken(context) }, async (request, reply) => {
+  // setup-search-token: a search token asks too, for a company not yet registered (its data is the body).
+  app.post('/network/setup', { preHandler: requireClientToken(context, hasVariant(context, 'setup-search-token')) }, async (request, reply) => {
     // The request is the network setup request: without one there is nothing to set up.
     if (request.body === undefined) throw badRequest('bodyRequired');
     const body = bodyOf(request);
@@ -132,12 +133,13 @@ export async function networkArea(app: FastifyInstance, { context }: AreaOptions
     for (const name of LOOKUP_STRINGS) optionalString(body, name);
     if (hasFault(context, 'setup-processes-unchecked')) optionalStringArray(body, 'Processes');
     else processList(body);
-    const company = request.auth.company as Company;
+    const company = request.auth.company as Company | undefined;
     const attachment = optionalString(body, 'AttachmentUri');
-    if (attachment !== undefined && attachment !== '' && !hasVariant(context, 'setup-attachment-unchecked')) uploadOfCompany(context, company, attachment, 'AttachmentUri');
+    // A search token's request has no company whose uploads its attachment could be one of.
+    if (attachment !== undefined && attachment !== '' && !hasVariant(context, 'setup-attachment-unchecked') && company !== undefined) uploadOfCompany(context, company, attachment, 'AttachmentUri');
     const requestId = randomUUID();
     const requests = context.store.networkSetupRequests;
-    requests.set(requestId, { CompanyId: company.CompanyId, CreatedAt: Date.now() });
+    requests.set(requestId, { CompanyId: company?.CompanyId ?? '', CreatedAt: Date.now() });
     if (requests.size > context.store.config.maxDocuments) requests.delete(requests.keys().next().value as string);
     return sendBody(context, reply, hasVariant(context, 'status-200') ? 200 : 202, hasFault(context, 'setup-requestid-missing') ? {} : { RequestId: requestId });
   });

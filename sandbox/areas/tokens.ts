@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { authenticateApiKey, authenticateClientToken, requireApiKey, requireClientToken, requireEither, requireNothing } from '../auth.ts';
 import { formatTime, hasFault, hasVariant, sendBody, type AreaOptions, type SandboxContext } from '../context.ts';
 import { ApiError, badRequest } from '../errors.ts';
-import type { TokenRecord } from '../store.ts';
+import type { Company, TokenRecord } from '../store.ts';
 import { bodyOf, optionalDateTime, optionalEmail, optionalObject, optionalString, optionalStringArray, requiredString } from '../validate.ts';
 
 function tokenBody(context: SandboxContext, token: TokenRecord) {
@@ -16,8 +16,17 @@ function tokenBody(context: SandboxContext, token: TokenRecord) {
 /** The delay-token-create-50ms variant: a slower build, for the load comparison to find. */
 const TOKEN_CREATE_DELAY_MS = 50;
 
+/** The fault token-unknown-erpid-latest-company: the key's latest registered company. */
+function latestOfKey(context: SandboxContext, apiKey: string): Company | undefined {
+  let latest: Company | undefined;
+  for (const company of context.store.liveCompanies()) if (company.ApiKey === apiKey) latest = company;
+  return latest;
+}
+
 export async function tokensArea(app: FastifyInstance, { context }: AreaOptions): Promise<void> {
   const { store } = context;
+  /** The fault token-companies-mixed: each key's previous client token. */
+  const previousTokens = new Map<string, TokenRecord>();
   const delayed = hasVariant(context, 'delay-token-create-50ms');
 
   // Synchronous and authenticating in the handler, as GET /companies/status does: the two calls
@@ -45,14 +54,20 @@ export async function tokensArea(app: FastifyInstance, { context }: AreaOptions)
       userRoles = optionalStringArray(user, 'Roles', 'User.Roles') ?? [];
     }
     const apiKey = request.auth.apiKey as string;
-    const company = store.companyByErpId(apiKey, erpId);
+    const company = store.companyByErpId(apiKey, erpId)
+      ?? (hasFault(context, 'token-unknown-erpid-latest-company') ? latestOfKey(context, apiKey) : undefined)
+      ?? (hasFault(context, 'token-erpid-any-key') ? store.companyByErpIdOfAnyKey(erpId) : undefined);
     if (company === undefined) {
       const status = hasVariant(context, 'token-unknown-erpid-404') ? 404 : hasVariant(context, 'token-unknown-erpid-401') ? 401 : 400;
       throw new ApiError(status, 'companyNotFoundForErpId', { erpId });
     }
     if (company.Status !== 'Registered' && hasVariant(context, 'token-after-registered')) throw badRequest('companyNotRegistered', { erpId });
     if (hasFault(context, 'token-create-500')) throw new ApiError(500, 'internalError');
-    const token = store.tokens.create({ ApiKey: apiKey, Kind: 'client', CompanyId: company.CompanyId, ValidTo: validTo?.getTime(), UserRoles: userRoles });
+    const made = store.tokens.create({ ApiKey: apiKey, Kind: 'client', CompanyId: company.CompanyId, ValidTo: validTo?.getTime(), UserRoles: userRoles });
+    // The fault token-companies-mixed: the answer comes from a cache keyed by the API key alone, so it carries the key's previous token.
+    const previous = hasFault(context, 'token-companies-mixed') ? previousTokens.get(apiKey) : undefined;
+    if (hasFault(context, 'token-companies-mixed')) previousTokens.set(apiKey, made);
+    const token = previous !== undefined && previous.CompanyId !== made.CompanyId ? previous : made;
     const answer = (): unknown => sendBody(context, reply, hasFault(context, 'token-create-201') ? 201 : 200, tokenBody(context, token));
     if (delayed) setTimeout(answer, TOKEN_CREATE_DELAY_MS);
     else answer();

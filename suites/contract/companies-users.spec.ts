@@ -67,7 +67,7 @@ test.describe('add user: credentials and robustness', () => {
     const revoke = await revokeClientToken(api, token as string);
     await expectCheck(revoke, [statusIs(200)], { requirement: 'TOK-09' });
     // The revocation has the async timeout to take effect (TOK-11 judges that), then the call is made.
-    await untilTokenRefused(api, target, token as string);
+    await untilTokenRefused(api, target, token as string, 'revoked');
     const response = await addUser(api, { clientToken: token as string }, { json: fixtures.user() });
     await expectCheck(response, [statusIs(401)], { requirement: 'CMP-USR-16' });
   });

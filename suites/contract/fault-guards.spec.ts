@@ -1,6 +1,6 @@
 // Checks the kill table (test/faults) found missing: explicit statements and security rules that no
 // other test asserted, so a faulty target passed. Each names the catalog ID it guards.
-import { BACKGROUND_CHAIN_TAG, checks, createClientToken, expectCheck, pollUntil, registerCompany, tags, test, type ApiResponse } from '../support/index.ts';
+import { BACKGROUND_CHAIN_TAG, checks, createClientToken, expectCheck, pollUntil, registerCompany, tags, test, type ApiResponse, unlessTransport } from '../support/index.ts';
 import { normaliseKeys } from '../../lib/casing.ts';
 import type { Check } from '../../lib/checks.ts';
 import { currentStatusOf, DOCUMENT_STATUSES, historyOf, pollStatus, sentDocument } from '../support/outbound.ts';
@@ -50,7 +50,7 @@ test.describe('token guards', () => {
     const created = await pollUntil(target, `a client token for ${input.ErpId}`, async () => {
       last = await api.post('/clienttokens/create', { auth: 'apiKey', json: { ErpId: input.ErpId } });
       return isSuccess(last).ok ? last : undefined;
-    }, ['client-token']).catch(() => undefined);
+    }, ['client-token']).catch(unlessTransport(undefined));
     test.skip(created === undefined, `no token creation succeeded within the async timeout (last answer ${last?.status ?? 'none'})`);
     await expectCheck(created as ApiResponse, [statusIs(200)], { requirement: 'TOK-01' });
   });
@@ -71,7 +71,7 @@ test.describe('registration guards', () => {
       if (token === undefined) return undefined;
       last = await api.get('/companies/status', { auth: { clientToken: token } });
       return last.status === 200 && last.data?.Status === 'Registered' ? true : undefined;
-    }, ['client-token', 'registration']).catch(() => undefined);
+    }, ['client-token', 'registration']).catch(unlessTransport(undefined));
     test.skip(last === undefined, 'no client token could be created, so the status could not be read');
     await expectCheck(last as ApiResponse, [statusIs(200), checks.fieldSatisfies('Status', 'is Registered', (value) => value === 'Registered')], { requirement: 'CMP-STA-06' });
   });

@@ -1,5 +1,8 @@
 // Contract of the token endpoints: POST /clienttokens/create, /clienttokens/revoke, /clienttokens/createsearchtoken.
-import { checks, createClientToken, expectCheck, observe, revokeClientToken, schema, tags, test } from '../support/index.ts';
+import { checks, createClientToken, expectCheck, observe, revokeClientToken, schema, tags, test, type ApiResponse } from '../support/index.ts';
+import { companiesOfRun, restingMs, TOKEN_OF_ANOTHER_COMPANY } from '../support/companies.ts';
+import { runFindings } from '../support/run-findings.ts';
+import { fact } from '../support/outbound.ts';
 
 const { statusIs, bodyIsEmpty, isRejected, fieldSatisfies } = checks;
 const nonEmptyString = (value: unknown): boolean => typeof value === 'string' && value.length > 0;
@@ -53,9 +56,34 @@ test.describe('client tokens', () => {
     await observe('TOK-29', validTo === undefined ? 'ValidTo is absent' : validTo === null ? 'ValidTo is null' : `ValidTo is ${JSON.stringify(validTo)}`, response);
   });
 
-  test('the answer for an ErpId that was never registered is recorded', { tag: tags('tokens', 'TOK-30') }, async ({ api, fixtures }) => {
-    const response = await api.post('/clienttokens/create', { auth: 'apiKey', json: { ErpId: fixtures.company('FI').ErpId } });
+  test('a token for an ErpId that was never registered is refused, or acts for no company of the run', { tag: tags('tokens', 'TOK-30', 'TOK-33') }, async ({ api, target, fixtures, registeredCompany }) => {
+    const { response, token } = await createClientToken(api, fixtures.company('FI').ErpId);
     await observe('TOK-30', `status ${response.status}`, response);
+    if (token === undefined) return;
+    // A token came: its first use says whom it acts for (the registered company makes sure the key has one it could hand out).
+    const status = await api.get('/companies/status', { auth: { clientToken: token } });
+    const companiesNow = (): Map<string, string> => new Map([...companiesOfRun().map((company) => [company.companyId, company.erpId] as const), [registeredCompany.companyId, registeredCompany.erpId] as const]);
+    const companyId = status.status >= 200 && status.status < 300 ? String(status.data?.CompanyId ?? '') : '';
+    let ours = companiesNow();
+    // The latest company may be another worker's, whose registration still runs: its CompanyId joins the
+    // run's record once it reads Registered, so an unknown one is looked for again, a while (a third of the async timeout).
+    for (const until = Date.now() + restingMs(target); companyId !== '' && !ours.has(companyId) && Date.now() < until; ours = companiesNow()) await new Promise((resolve) => setTimeout(resolve, 250));
+    await expectCheck(status, [fact('acts for no company of the run', !ours.has(companyId), 'refused, or a company status that names no company this run registered', status.status >= 400 ? `${status.status}` : `${status.status} naming CompanyId ${companyId}${ours.has(companyId) ? `, registered by this run under ErpId ${ours.get(companyId)}` : ''}`)], { requirement: 'TOK-33' });
+  });
+
+  test('a client token acts for the company it was created for, never another company of the run', { tag: tags('tokens', 'TOK-32') }, async ({ api, registeredCompany, otherCompany }) => {
+    // One after another, A, B, A: a service that answers a token request with the token of another
+    // (a cache, a mixed-up store) gives one of them another company.
+    let status: ApiResponse | undefined;
+    for (const company of [registeredCompany, otherCompany, registeredCompany]) {
+      const { response, token } = await createClientToken(api, company.erpId);
+      await expectCheck(response, [statusIs(200)], { requirement: 'TOK-32' });
+      status = await api.get('/companies/status', { auth: { clientToken: token ?? '' } });
+      await expectCheck(status, [statusIs(200), fieldSatisfies('CompanyId', `is ${company.companyId}, the company registered under ErpId ${company.erpId}`, (value) => String(value) === company.companyId)], { requirement: 'TOK-32' });
+    }
+    // What every registration of the run read on its token's first use (companies.ts), in this worker and the others.
+    const mixed = runFindings(TOKEN_OF_ANOTHER_COMPANY);
+    await expectCheck(status as ApiResponse, [fact('no token of the run acted for another company', mixed.length === 0, 'each registration\'s token named a CompanyId no other registration of the run read', mixed.map((finding) => finding.message).join('; '))], { requirement: 'TOK-32' });
   });
 });
 

@@ -4,7 +4,7 @@
 // lookup is repeated within the async timeout before it counts as not found (once per test, so a
 // target that never lists them costs one wait); a company not found is a warning (FLOW-16 and
 // FLOW-22 are GUIDE), never a failure.
-import { checks, expectCheck, observe, pollUntil, schemaTypes, tags, test, type ApiClient, type ApiResponse, type RegisteredCompany, type RunContext } from '../support/index.ts';
+import { checks, expectCheck, observe, pollUntil, schemaTypes, tags, test, type ApiClient, type ApiResponse, type RegisteredCompany, type RunContext, unlessTransport } from '../support/index.ts';
 import { isCompany, lookup, LOOKUP_SCHEMA, partiesInclude, partiesOf, peppolIdentifiersOf, unlistedCapabilityValues, type LookupKind } from '../support/network.ts';
 
 const { statusIs } = checks;
@@ -29,7 +29,7 @@ async function firstLookup(api: ApiClient, context: RunContext, kind: LookupKind
   await pollUntil(context, `company ${company.companyId} found by ${kind} lookup`, async () => {
     last = await lookup(api, kind, company.token, body);
     return last.status === 200 && partiesOf(last).some((party) => isCompany(party, company)) ? true : undefined;
-  }).catch(() => undefined);
+  }).catch(unlessTransport(undefined));
   return last as ApiResponse;
 }
 

@@ -69,7 +69,7 @@ test.describe('revoked and expired tokens', () => {
     const revoke = await revokeClientToken(api, token as string);
     await expectCheck(revoke, [statusIs(200)], { requirement: 'TOK-09' });
     // A revocation may take a moment to reach every node: the token has the async timeout to stop working.
-    const after = await untilTokenRefused(api, target, token as string);
+    const after = await untilTokenRefused(api, target, token as string, 'revoked');
     await expectCheck(after, [isRejected], { requirement: 'TOK-11' });
     await expectCheck(after, [isRejected], { requirement: 'SEC-05' });
   });
@@ -86,7 +86,7 @@ test.describe('revoked and expired tokens', () => {
     test.skip(expiry - Date.now() > target.asyncTimeoutSeconds * 1000, `the target answered a ValidTo of ${new Date(expiry).toISOString()}, beyond the async timeout of ${target.asyncTimeoutSeconds} s`);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiry - Date.now()) + 500));
     // Clocks differ between hosts; the token has the async timeout to stop working.
-    const last = await untilTokenRefused(api, target, token as string);
+    const last = await untilTokenRefused(api, target, token as string, 'expired');
     await expectCheck(last, [isRejected], { requirement: 'TOK-21' });
     await expectCheck(last, [isRejected], { requirement: 'SEC-06' });
   });

@@ -11,6 +11,7 @@ import type { PreparedSetup } from './prepared.ts';
 import { settle, unwrap, type Outcome } from './prerequisites.ts';
 import { ACCESS_INBOX_ITEM, ACCESS_ITEM, FOREIGN_ITEM } from './setup-items.ts';
 import type { RunContext } from './run-context.ts';
+import { integratorsOfRun, type Integrators } from './integrators.ts';
 import { test as base } from './fixtures.ts';
 
 /** What the matrix's calls need, made once per worker. A credential that could not be made says why. */
@@ -41,7 +42,7 @@ async function expiredToken(api: ApiClient, target: RunContext, company: Registe
   if (expiry - Date.now() > target.asyncTimeoutSeconds * 1000) return { missing: `the target answered a ValidTo of ${new Date(expiry).toISOString()}, beyond the async timeout of ${target.asyncTimeoutSeconds} s` };
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiry - Date.now()) + 500));
   // Clocks differ between hosts: the token has the async timeout to stop working on company status.
-  await untilTokenRefused(api, target, token);
+  await untilTokenRefused(api, target, token, 'expired');
   return token;
 }
 
@@ -75,18 +76,23 @@ async function accessSetting(api: ApiClient, target: RunContext, fixtures: Fixtu
   const company = await settledBeside(registerCompany(api, target, fixtures.company('SE')), searchAnswered);
   // The expired token first: its two seconds run while the rest is made.
   const validTo = new Date(Date.now() + 2_000);
-  const expired = expiredToken(api, target, company, validTo, createClientToken(api, company.erpId, { ValidTo: validTo.toISOString() }));
-  const revoked = (async (): Promise<string | { missing: string }> => {
+  // Both run while the rest is made and are awaited at the end: a call of theirs that fails
+  // meanwhile (a reset of the revoke) is judged there, never an unhandled rejection that ends the process.
+  const expired = beside(expiredToken(api, target, company, validTo, createClientToken(api, company.erpId, { ValidTo: validTo.toISOString() })));
+  const revoked = beside((async (): Promise<string | { missing: string }> => {
     const { token, response } = await createClientToken(api, company.erpId);
     if (token === undefined) return { missing: `no second client token could be created (${response.status})` };
     await revokeClientToken(api, token);
-    await untilTokenRefused(api, target, token);
+    await untilTokenRefused(api, target, token, 'revoked');
     return token;
+  })());
+  const rest = (async () => {
+    const searchAnswer = await searchAnswered;
+    const search = typeof searchAnswer.data?.Token === 'string' ? (searchAnswer.data.Token as string) : { missing: `no search token could be created (${searchAnswer.status})` };
+    const spare = (await createClientToken(api, company.erpId)).token ?? company.token;
+    return { search, spare, sent: await sentDocument(api, fixtures, company.token, 'PDF') };
   })();
-  const searchAnswer = await searchAnswered;
-  const search = typeof searchAnswer.data?.Token === 'string' ? (searchAnswer.data.Token as string) : { missing: `no search token could be created (${searchAnswer.status})` };
-  const spare = (await createClientToken(api, company.erpId)).token ?? company.token;
-  const sent = await sentDocument(api, fixtures, company.token, 'PDF');
+  const { search, spare, sent } = await settledBeside(rest, Promise.allSettled([expired, revoked]));
   return {
     company, search, spare,
     documentUri: sent.upload.reference as string,
@@ -144,6 +150,8 @@ export class AccessWork {
   private deliveries?: Promise<Outcome<InboxDeliveries>>;
   private foreign?: Promise<Outcome<Foreign>>;
 
+  private integrators?: Promise<Outcome<Integrators>>;
+
   private readonly api: ApiClient;
   private readonly target: RunContext;
   private readonly fixtures: Fixtures;
@@ -184,6 +192,11 @@ export class AccessWork {
     return this.inboxDeliveries(false).then((outcome) => ('cause' in outcome ? outcome : { value: outcome.value.inbox }));
   }
 
+  /** Whether the run's two keys are two integrators: learnt once per run (integrators.ts). */
+  integratorsOutcome(): Promise<Outcome<Integrators>> {
+    return (this.integrators ??= settle(() => integratorsOfRun(this.api, this.target, this.fixtures)));
+  }
+
   foreignOutcome(): Promise<Outcome<Foreign>> {
     return (this.foreign ??= this.prepared?.outcome<Foreign>(FOREIGN_ITEM) ?? settle(async () => {
       const reader = beside(registerCompany(this.api, this.target, this.fixtures.company('SE')));
@@ -200,12 +213,15 @@ export class AccessWork {
  * test that needs the inbox or the foreign setting names it before `access`: Playwright sets up a
  * test's fixtures in the order it names them, and the first starts the settings side by side.
  */
-export const test = base.extend<{ access: AccessSetting; accessInbox: AccessInbox; foreign: Foreign }, { accessWork: AccessWork; accessOutcome: Outcome<AccessSetting>; accessInboxOutcome: Outcome<AccessInbox>; foreignOutcome: Outcome<Foreign> }>({
+export const test = base.extend<{ access: AccessSetting; accessInbox: AccessInbox; foreign: Foreign; integrators: Integrators }, { accessWork: AccessWork; accessOutcome: Outcome<AccessSetting>; accessInboxOutcome: Outcome<AccessInbox>; foreignOutcome: Outcome<Foreign>; integratorsOutcome: Outcome<Integrators> }>({
   accessWork: [async ({ setupApi, target, fixtures, prepared }, use) => use(new AccessWork(setupApi, target, fixtures, prepared)), { scope: 'worker' }],
   accessOutcome: [async ({ accessWork }, use) => use(await accessWork.accessOutcome()), { scope: 'worker' }],
   accessInboxOutcome: [async ({ accessWork }, use) => use(await accessWork.accessInboxOutcome()), { scope: 'worker' }],
   foreignOutcome: [async ({ accessWork }, use) => use(await accessWork.foreignOutcome()), { scope: 'worker' }],
+  integratorsOutcome: [async ({ accessWork }, use) => use(await accessWork.integratorsOutcome()), { scope: 'worker' }],
   access: async ({ accessOutcome }, use) => use(unwrap(accessOutcome)),
   accessInbox: async ({ accessInboxOutcome }, use) => use(unwrap(accessInboxOutcome)),
   foreign: async ({ foreignOutcome }, use) => use(unwrap(foreignOutcome)),
+  integrators: async ({ integratorsOutcome }, use) => use(unwrap(integratorsOutcome)),
 });
+

@@ -3,7 +3,10 @@
 // - sets its own auth header (no shared extraHTTPHeaders, so no call is authenticated by accident),
 // - registers every token value it receives as a secret, and
 // - records the request and the response, redacted, in the test's exchange log, and
-// - waits for the gateway's 429s and 503s with Retry-After and sends again (gateway.ts), so no check judges them.
+// - waits for the gateway's 429s and 503s with Retry-After and sends again (gateway.ts), so no check judges them;
+// - meets the deployment's transport (a 502, a 504, a 503 without Retry-After, a reset, a call past
+//   its bound: lib/transient.ts) by sending a repeatable call again with backoff, and otherwise by
+//   throwing TransportFailure: the test runs again from its start (transport.ts), no check judges it.
 import { test } from '@playwright/test';
 import type { AtOnce } from '../../lib/concurrency.ts';
 import { normaliseKeys } from '../../lib/casing.ts';
@@ -12,6 +15,7 @@ import type { ObservedResponse } from '../../lib/checks.ts';
 import { truncate } from '../../lib/checks.ts';
 import { API_KEY_HEADER, CLIENT_TOKEN_HEADER } from '../../lib/defaults.ts';
 import { describeNoResponse } from '../../lib/no-response.ts';
+import { bodyHead, isRepeatable, isTransientAnswer, isTransientCause, TRANSIENT_BACKOFF_MS, TRANSIENT_TRIES, transportCause, type TransientAnswer } from '../../lib/transient.ts';
 import { secrets } from '../../lib/redact.ts';
 import { endpointOf } from '../../report/endpoints.ts';
 import { budgetFor, rateLimitCause, sendThroughGateway } from './gateway.ts';
@@ -21,7 +25,8 @@ import { recordAnswer, recordRequest } from './replay.ts';
 import { recordCall } from './timing.ts';
 import { step } from './step.ts';
 import type { Exchange, ExchangeLog } from './log.ts';
-import { broken, RateLimited, recordBroken, settingUp } from './prerequisites.ts';
+import { broken, RateLimited, recordBroken, settingUp, transportFailed } from './prerequisites.ts';
+import { recordTransient } from './transport.ts';
 import type { Auth, RunContext } from './run-context.ts';
 import type { HttpAnswer, HttpTransport, MultipartFile } from './http.ts';
 
@@ -40,13 +45,20 @@ export interface CallOptions {
   multipart?: Record<string, string | MultipartFile>;
   query?: Record<string, string | number | boolean>;
   headers?: Record<string, string>;
-  /** Per-call bound; the default is generous for slow staging targets. */
+  /** Per-call bound; the default (--call-timeout) is generous for slow staging targets. */
   timeoutMs?: number;
   /**
    * A 429 (or a 503 with Retry-After) is the gateway's: by default the call waits and is sent
    * again, so no check ever judges it. 'return' hands it back, for the probe that observes the limit (OBS-01).
    */
   gatewayAnswers?: 'retry' | 'return';
+  /**
+   * The deployment's transport (a 502, 504, 503 without Retry-After, a lost call: lib/transient.ts):
+   * by default a repeatable call is sent again, and a call that still meets it throws
+   * TransportFailure. 'return' leaves it to the test, for a call whose refusal may be a closed
+   * connection (a 20 MB body): a lost call throws as it came, a 502 is handed back.
+   */
+  transientAnswers?: 'handle' | 'return';
   /** A register call of the head start (head-start.ts): before any gateway answer the run's pace spreads these a little. */
   headStart?: boolean;
 }
@@ -63,7 +75,7 @@ export interface ApiResponse extends ObservedResponse {
 
 const RECORDED_BODY_LIMIT = 4000;
 const LARGE_BODY_BYTES = 256 * 1024;
-const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_CALL_TIMEOUT_MS = 30_000;
 
 function isJsonType(contentType: string | undefined): boolean {
   return contentType !== undefined && /[/+]json\b/i.test(contentType);
@@ -192,9 +204,9 @@ export class ApiClient {
       durationMs: 0,
     };
     const index = this.log.exchanges.push(exchange) - 1;
-    const replay = recordRequest({ method, url: url.toString(), headers, data, multipart: options.multipart }, this.context.runPrefix, this.steps ? this.log : undefined, index);
+    const replay = recordRequest({ method, url: url.toString(), headers, data, multipart: options.multipart }, this.context.runPrefix, this.steps ? this.log : undefined, index, this.log);
     let started = performance.now();
-    const timeout = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    const timeout = options.timeoutMs ?? (this.context.callTimeoutSeconds === undefined ? DEFAULT_CALL_TIMEOUT_MS : this.context.callTimeoutSeconds * 1000);
     const send = async (): Promise<{ status: number; headers: Record<string, string>; answer: HttpAnswer }> => {
       // Each sending again is the same call: the exchange shows the last, with the waits before it.
       started = performance.now();
@@ -214,21 +226,65 @@ export class ApiClient {
       }
     };
     const budget = budgetFor(this.context);
-    const sent = await sendThroughGateway({
-      endpoint: exchange.endpoint,
-      send,
-      ...paceFor({ ...this.context, answersFile: budget.file }),
-      start: options.headStart,
-      budget,
-      retry: options.gatewayAnswers !== 'return',
-      onWait: (wait) => {
-        (exchange.gatewayWaits ??= []).push(wait);
-        extendTestTimeout(wait.waitedMs);
-      },
-      // Behind a gateway a worker's calls wait their turn among every worker's: the test's time runs on meanwhile.
-      onHeld: (heldMs) => extendTestTimeout(Math.ceil(heldMs)),
-    });
-    const response = sent.response.answer;
+    const throughGateway = () =>
+      sendThroughGateway({
+        endpoint: exchange.endpoint,
+        send,
+        ...paceFor({ ...this.context, answersFile: budget.file }),
+        start: options.headStart,
+        budget,
+        retry: options.gatewayAnswers !== 'return',
+        onWait: (wait) => {
+          (exchange.gatewayWaits ??= []).push(wait);
+          extendTestTimeout(wait.waitedMs);
+        },
+        // Behind a gateway a worker's calls wait their turn among every worker's: the test's time runs on meanwhile.
+        onHeld: (heldMs) => extendTestTimeout(Math.ceil(heldMs)),
+      });
+    const repeatable = isRepeatable(method, path);
+    const tries = repeatable ? TRANSIENT_TRIES : 1;
+    const met: TransientAnswer[] = [];
+    let gaveUpOnTransport: string | undefined;
+    let sent: Awaited<ReturnType<typeof throughGateway>> | undefined;
+    for (let attempt = 1; ; attempt++) {
+      let lost: Error | undefined;
+      try {
+        sent = await throughGateway();
+      } catch (error) {
+        // Refused, not found, or the transport's own error: no transient blip, said as before.
+        if (!isTransientCause(exchange.cause) || options.transientAnswers === 'return') throw error;
+        lost = error as Error;
+      }
+      if (options.transientAnswers === 'return') break;
+      const answer = lost === undefined ? sent!.response.answer : undefined;
+      const transient = answer === undefined || (sent!.gaveUp === undefined && isTransientAnswer(answer.status, answer.headers, answer.body.subarray(0, 4096).toString()));
+      if (!transient) break;
+      const entry: TransientAnswer = {
+        endpoint: exchange.endpoint,
+        ...(answer === undefined ? { cause: exchange.cause } : { status: answer.status }),
+        head: secrets.redactText(answer === undefined ? (exchange.error ?? '') : bodyHead(answer.body.subarray(0, 1024).toString())),
+        at: exchange.sentAt ?? new Date().toISOString(),
+        attempt,
+        resent: attempt < tries,
+      };
+      met.push(entry);
+      (exchange.transient ??= []).push(entry);
+      recordTransient(this.context, entry);
+      if (attempt >= tries) {
+        // The last answer is recorded as it came (the report shows the gateway's page), then the test meets it.
+        gaveUpOnTransport = transportCause(exchange.endpoint, met, tries, repeatable);
+        if (answer === undefined) throw transportFailed(gaveUpOnTransport, lost?.message);
+        break;
+      }
+      const backoffMs = TRANSIENT_BACKOFF_MS * 2 ** (attempt - 1);
+      extendTestTimeout(backoffMs + (answer === undefined ? exchange.durationMs : 0));
+      exchange.error = undefined;
+      exchange.cause = undefined;
+      await new Promise((resolve) => setTimeout(resolve, backoffMs));
+    }
+    // Each pass of the loop above either sent and got an answer, or threw.
+    const answered = sent as Awaited<ReturnType<typeof throughGateway>>;
+    const response = answered.response.answer;
     const body = response.body;
     exchange.durationMs = Math.round(performance.now() - started);
     recordCall(exchange.durationMs);
@@ -244,11 +300,12 @@ export class ApiClient {
       body: recordBody(body, contentType, json),
       size: body.length,
     };
-    if (sent.gaveUp !== undefined) {
+    if (gaveUpOnTransport !== undefined) throw transportFailed(gaveUpOnTransport);
+    if (answered.gaveUp !== undefined) {
       // No check may judge the gateway's answer: the test is blocked, the cause said once for the run.
-      const cause = recordBroken(rateLimitCause(exchange.endpoint, sent.gaveUp, budget));
+      const cause = recordBroken(rateLimitCause(exchange.endpoint, answered.gaveUp, budget));
       if (!settingUp() && insideTest()) broken(cause);
-      throw new RateLimited(cause, sent.gaveUp);
+      throw new RateLimited(cause, answered.gaveUp);
     }
     const normalised = json === undefined ? undefined : normaliseKeys(json);
     journalCall(this.context, { method, path, auth: options.auth, json: options.json, rawBody: options.rawBody, status: response.status, data: normalised, headers: responseHeaders });

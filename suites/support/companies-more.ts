@@ -7,7 +7,7 @@ import { expectCheck } from './verdict.ts';
 import { defaultConfig } from '../../sandbox/config.ts';
 import type { ApiClient, ApiResponse, Auth } from './client.ts';
 import { blockOnWait, createClientToken, pollUntil, registerCompany, registrationCause, SetupFailed, type RegisteredCompany } from './companies.ts';
-import { requirePrerequisites } from './prerequisites.ts';
+import { requirePrerequisites, unlessTransport } from './prerequisites.ts';
 import type { RunContext } from './run-context.ts';
 
 /** A JSON body cut short: every JSON endpoint must refuse it with a 4xx. */
@@ -137,7 +137,7 @@ export async function activatedCompany(api: ApiClient, target: RunContext, input
   const company = await registerCompany(api, target, input, 'apiKey', early);
   await activateServices(api, company, firstActivation(company, searchId));
   const auth = { clientToken: company.token };
-  await pollUntil(target, 'the company readable after its activation', async () => ((await api.get('/companies/status', { auth })).status === 200 ? true : undefined)).catch(() => undefined);
+  await pollUntil(target, 'the company readable after its activation', async () => ((await api.get('/companies/status', { auth })).status === 200 ? true : undefined)).catch(unlessTransport(undefined));
   return company;
 }
 

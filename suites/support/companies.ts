@@ -4,8 +4,9 @@ import type { CompanyInput } from '../../fixtures/bodies.ts';
 import { CLIENT_TOKEN_HEADER } from '../../lib/defaults.ts';
 import { secrets } from '../../lib/redact.ts';
 import type { ApiClient, ApiResponse } from './client.ts';
-import { broken, brokenPrerequisite, recordBroken, requirePrerequisites, runningTestTime, type PrerequisiteName, type RootCause } from './prerequisites.ts';
+import { broken, brokenPrerequisite, recordBroken, requirePrerequisites, unlessTransport, runningTestTime, type PrerequisiteName, type RootCause } from './prerequisites.ts';
 import type { RunContext } from './run-context.ts';
+import { recordRunFinding, runFinding, runFindings } from './run-findings.ts';
 import { backgroundKind, nextPollWait, recordBackgroundWait, waitBound } from './timing.ts';
 
 export interface RegisteredCompany {
@@ -143,18 +144,41 @@ export async function createClientToken(api: ApiClient, erpId: string, extra: Re
   return { response, token };
 }
 
+/** Which kind of token a wait for a refusal is for: a kind found never refused is not waited for again (issue 58). */
+export type RefusedKind = 'revoked' | 'expired';
+
+/** The run finding (run-findings.ts) of a kind of token still accepted after the async timeout. */
+export function neverRefusedFinding(kind: RefusedKind): string {
+  return `${kind} token accepted`;
+}
+
 /**
  * Company status with the token, repeated until it is refused (bounded by the async timeout): a
- * revocation or an expiry may take a moment to reach every node. The last answer.
+ * revocation or an expiry may take a moment to reach every node. The last answer. Once one wait of
+ * the run (any worker's) saw a token of this kind still accepted after the async timeout, that is
+ * the finding: the others ask once and do not wait again.
  */
-export async function untilTokenRefused(api: ApiClient, context: RunContext, token: string): Promise<ApiResponse> {
+export async function untilTokenRefused(api: ApiClient, context: RunContext, token: string, kind: RefusedKind): Promise<ApiResponse> {
   const refused = (response: ApiResponse): boolean => response.status >= 400 && response.status < 500;
+  const finding = neverRefusedFinding(kind);
   let last = await api.get('/companies/status', { auth: { clientToken: token } });
-  if (refused(last)) return last;
-  await pollUntil(context, 'the token being refused', async () => {
+  if (refused(last) || runFinding(finding) !== undefined) return last;
+  let foundElsewhere = false;
+  let cut = false;
+  await pollUntil(context, `the ${kind} token being refused`, async () => {
     last = await api.get('/companies/status', { auth: { clientToken: token } });
-    return refused(last) ? true : undefined;
-  }).catch(() => undefined);
+    if (refused(last)) return true;
+    foundElsewhere = runFinding(finding) !== undefined;
+    return foundElsewhere ? false : undefined;
+  }).catch((error: unknown) => {
+    // A lost call is the deployment's transport, not a finding: it ends the test as such.
+    unlessTransport(undefined)(error);
+    // Cut short by the test's own time: nothing is known of the target.
+    cut = error instanceof TestTimeRanOut;
+  });
+  if (!refused(last) && !foundElsewhere && !cut) {
+    recordRunFinding({ name: finding, message: `a ${kind} ClientToken was still accepted after the async timeout of ${context.asyncTimeoutSeconds} s: GET /companies/status answered ${last.status}` });
+  }
   return last;
 }
 
@@ -214,5 +238,32 @@ export async function registerCompany(api: ApiClient, context: RunContext, input
     blockOnWait(cut, { prerequisite: 'client-token', requirement: answer.status === 200 ? 'TOK-02' : 'TOK-01', message: `no client token for a registered company${within}: ${shortly(answer)}` });
   }
   if (reached === undefined || reached === false) blockOnWait(cut, registrationCause(context, last));
-  return { input, erpId: input.ErpId, companyId: String(reached.CompanyId ?? ''), token, status: reached };
+  const company = { input, erpId: input.ErpId, companyId: String(reached.CompanyId ?? ''), token, status: reached };
+  recordCompanyOfRun(company, apiKey, last as ApiResponse);
+  return company;
+}
+
+const COMPANY_OF_RUN = 'company of the run';
+/** The run finding of a token whose company status named another company of the run (issue 58): TOK-32 fails on it. */
+export const TOKEN_OF_ANOTHER_COMPANY = 'token acts for another company';
+
+/** The CompanyIds the run's registrations read on their tokens' first use, by this worker and the others. */
+export function companiesOfRun(): Array<{ erpId: string; key: string; companyId: string }> {
+  return runFindings(COMPANY_OF_RUN).map((finding) => ({ erpId: finding.facts?.erpId ?? '', key: finding.facts?.key ?? '', companyId: finding.facts?.companyId ?? '' }));
+}
+
+/**
+ * A token's first use names whom it acts for (issue 58; the Authentication table: "the company the
+ * token was created for"): two ErpIds are two companies of the integrator, so a CompanyId that
+ * another registration of the run read already is another company's. (One ErpId under two keys may
+ * be one company: whether two keys are one integrator is not shown.) No call is added: the status
+ * read is the registration's own.
+ */
+function recordCompanyOfRun(company: RegisteredCompany, apiKey: ApiKeyAuth, status: ApiResponse): void {
+  if (company.companyId === '') return;
+  const other = companiesOfRun().find((seen) => seen.companyId === company.companyId && seen.erpId !== company.erpId);
+  if (other !== undefined) {
+    recordRunFinding({ name: TOKEN_OF_ANOTHER_COMPANY, message: `the client token created for ErpId ${company.erpId} acts for CompanyId ${company.companyId}, which company status named for ErpId ${other.erpId}, another registration of this run: ${shortly(status)}` });
+  }
+  recordRunFinding({ name: COMPANY_OF_RUN, message: company.erpId, facts: { erpId: company.erpId, key: apiKey, companyId: company.companyId } });
 }

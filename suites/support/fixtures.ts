@@ -3,6 +3,7 @@
 //   fixtures          (worker) seeded data generators; ids start with this run's prefix
 //   http              (worker) the HTTP transport: kept connections, the run's proxy and TLS settings
 //   api               (test)   the client; its exchange log is attached to the test as dxs-log
+//   transportGuard    (test, auto) a retry runs only after an attempt that failed on the deployment's transport (transport.ts)
 //   registeredCompany (worker) a company registered, Status Registered, with a client token
 //   otherCompany      (worker) a second one, for the checks that one company cannot see another
 // A company is registered once per worker and the outcome kept (registeredCompanyOutcome): when
@@ -23,6 +24,7 @@ import { configuredIdentifierTypes } from './companies-more.ts';
 import { HttpTransport } from './http.ts';
 import { HeadStart, type CompanyRole } from './head-start.ts';
 import { PreparedSetup } from './prepared.ts';
+import { mayRunAgain, noteAttempt, NOT_RUN_AGAIN } from './transport.ts';
 import { recordWorkerStarted, writeWorkerTiming } from './timing.ts';
 import { REPRODUCE_ATTACHMENT, scriptStem, writeReproduction, writeSetupTraffic } from './replay.ts';
 
@@ -36,6 +38,7 @@ interface TestFixtures {
    * a browser context, so the merge is left out.
    */
   _combinedContextOptions: Record<string, never>;
+  transportGuard: void;
   api: ApiClient;
   registeredCompany: RegisteredCompany;
   otherCompany: RegisteredCompany;
@@ -48,7 +51,7 @@ interface WorkerFixtures {
   http: HttpTransport;
   /** A client for worker-scoped setup: no test steps, its log is not attached to any test. */
   setupApi: ApiClient;
-  /** What the run made for this worker while it started (run-setup.ts); undefined for a worker started later. */
+  /** What the run made for this worker's slot while it started (run-setup.ts); undefined for a slot beyond the plan. */
   prepared: PreparedSetup | undefined;
   /** The worker's companies, their register calls sent when the worker starts (head-start.ts). */
   headStart: HeadStart;
@@ -67,6 +70,18 @@ export function registerRole(headStart: HeadStart, setupApi: ApiClient, role: Co
 
 export const test = base.extend<TestFixtures, WorkerFixtures>({
   _combinedContextOptions: [{}, { box: true }],
+
+  transportGuard: [
+    async ({ target }, use, testInfo) => {
+      // Playwright allows every failed test a retry; only one that failed on the transport alone takes it.
+      if (!mayRunAgain(target, testInfo)) {
+        throw new Error(`${NOT_RUN_AGAIN} its attempt before failed on its own, not on the deployment's transport; that attempt's failure is its verdict`);
+      }
+      await use();
+      noteAttempt(target, testInfo);
+    },
+    { auto: true, box: true },
+  ],
 
   target: [
     async ({}, use) => {
@@ -118,7 +133,10 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
     { scope: 'worker', auto: true },
   ],
 
-  prepared: [async ({ target }, use, workerInfo) => use(PreparedSetup.of(target, workerInfo.workerIndex)), { scope: 'worker' }],
+  // By the worker's slot: a worker Playwright starts to replace one that ended on a failed test takes
+  // over its items, as the same worker going on would (issue 58: a target failing many tests no longer
+  // has every replacement register its companies and make its access settings again).
+  prepared: [async ({ target }, use, workerInfo) => use(PreparedSetup.of(target, workerInfo.parallelIndex)), { scope: 'worker' }],
 
   headStart: [
     async ({ setupApi, target, fixtures, prepared }, use, workerInfo) => {

@@ -15,7 +15,7 @@ import { deriveSeed, generateGln, generateOrgNo, mulberry32, vatNumberFor, type 
 import type { ApiClient, ApiResponse } from './client.ts';
 import { activatedCompany } from './companies-more.ts';
 import { registerCompany, type RegisteredCompany } from './companies.ts';
-import { unwrap } from './prerequisites.ts';
+import { TransportFailure, unwrap } from './prerequisites.ts';
 import type { PreparedSetup } from './prepared.ts';
 import type { RunContext } from './run-context.ts';
 import { selectedRoles, type CompanyRole } from './setup-items.ts';
@@ -70,7 +70,7 @@ function makeRoleCompany(api: ApiClient, context: RoleContext, role: CompanyRole
 
 export class HeadStart {
   private readonly inputs = new Map<CompanyRole, CompanyInput>();
-  private readonly registrations = new Map<CompanyRole, Promise<ApiResponse | undefined>>();
+  private readonly registrations = new Map<CompanyRole, Promise<ApiResponse | TransportFailure | undefined>>();
   private readonly context: RoleContext;
 
   constructor(context: RoleContext) {
@@ -96,8 +96,9 @@ export class HeadStart {
 
   /** Sends the register call of one role without waiting: spread by the run's pace before any gateway answer (gateway.ts). */
   startRole(role: CompanyRole, api: ApiClient): void {
-    // A call that got no answer is made again by the fixture, which then judges it.
-    this.registrations.set(role, api.post('/companies/register', { auth: 'apiKey', json: this.input(role), headStart: true }).catch(() => undefined));
+    // A call that got no answer is made again by the fixture, which then judges it; one the deployment's
+    // transport kept failing through every try (client.ts) is that failure for the fixture, not tried three times more.
+    this.registrations.set(role, api.post('/companies/register', { auth: 'apiKey', json: this.input(role), headStart: true }).catch((error: unknown) => (error instanceof TransportFailure ? error : undefined)));
   }
 
   /**
@@ -107,14 +108,19 @@ export class HeadStart {
   async company(role: CompanyRole, api: ApiClient): Promise<RegisteredCompany> {
     const prepared = this.context.prepared?.outcome<RegisteredCompany>(role);
     if (prepared !== undefined) return unwrap(await prepared);
-    return makeRoleCompany(api, this.context, role, this.input(role), this.take(role));
+    const early = this.take(role);
+    // Judged where the making awaits it; a making that ends before (a prerequisite known broken) leaves no unhandled rejection.
+    early.catch(() => undefined);
+    return makeRoleCompany(api, this.context, role, this.input(role), early);
   }
 
-  /** The answer to the early register call of a role, once; undefined when none was made or it got no answer. */
+  /** The answer to the early register call of a role, once; undefined when none was made or it got no answer; throws the transport failure it met. */
   async take(role: CompanyRole): Promise<ApiResponse | undefined> {
     const registration = this.registrations.get(role);
     this.registrations.delete(role);
-    return registration;
+    const answer = await registration;
+    if (answer instanceof TransportFailure) throw answer;
+    return answer;
   }
 
   /** Before the worker's client is closed: no early call is left in flight. */

@@ -6,11 +6,15 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { join } from 'node:path';
 import { secrets } from '../../lib/redact.ts';
 import { SetupFailed } from './companies.ts';
+import { importSetupCalls, type StoredReplay } from './replay.ts';
 import type { Outcome, RootCause } from './prerequisites.ts';
 import type { RunContext, RunSetupPlan } from './run-context.ts';
 
-/** An item's outcome as stored: with the secrets its calls received, which the worker redacts too. */
-export type StoredOutcome<T> = ({ value: T } | { cause: RootCause } | { error: string }) & { secrets: string[] };
+/**
+ * An item's outcome as stored: with the secrets its calls received, which the worker redacts too,
+ * and the set-up calls made for the worker so far, for its reproduce scripts (replay.ts).
+ */
+export type StoredOutcome<T> = ({ value: T } | { cause: RootCause } | { error: string }) & { secrets: string[]; replay?: StoredReplay };
 
 function itemFile(plan: RunSetupPlan, workerIndex: number, item: string): string {
   return join(plan.folder, `w${workerIndex}-${item}.json`);
@@ -43,7 +47,10 @@ export class PreparedSetup {
     this.waitMs = waitMs;
   }
 
-  /** What the run's setup made for this worker, if anything: a worker Playwright started later to replace one gets nothing. */
+  /**
+   * What the run's setup made for a worker slot (Playwright's parallelIndex), if anything: a worker
+   * started to replace one takes over its items, as the same worker going on would.
+   */
   static of(target: RunContext, workerIndex: number): PreparedSetup | undefined {
     const plan = target.setup;
     return plan === undefined || workerIndex >= plan.workers ? undefined : new PreparedSetup(plan, workerIndex, preparedWaitMs(target));
@@ -73,6 +80,7 @@ export class PreparedSetup {
     }
     const stored = JSON.parse(readFileSync(file, 'utf8')) as StoredOutcome<T>;
     for (const secret of stored.secrets) secrets.add(secret);
+    importSetupCalls(stored.replay);
     if ('error' in stored) throw new SetupFailed(stored.error);
     return 'cause' in stored ? { cause: stored.cause } : { value: stored.value };
   }

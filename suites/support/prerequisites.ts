@@ -8,6 +8,7 @@ import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { test, type TestInfo } from '@playwright/test';
 import { secrets } from '../../lib/redact.ts';
+import { TRANSPORT_FAILURE } from '../../lib/transient.ts';
 import { BLOCKED_ANNOTATION, brokenPrerequisitesFile, describeCause, formatCause, parseCause, PREREQUISITES, type PrerequisiteName, type RootCause } from '../../report/root-causes.ts';
 import { describeBasis, requirementById } from '../../schemas/requirements.ts';
 import { currentLog } from './log.ts';
@@ -43,6 +44,58 @@ export class RateLimited extends PrerequisiteBroken {
     super(cause);
     this.limit = limit;
   }
+}
+
+/**
+ * A call the deployment's transport kept failing (lib/transient.ts): sent again as often as it is
+ * repeatable, or not at all when it is not. No check may judge it: the test fails with this error,
+ * and only such a failure lets Playwright run the test again from its start (transport.ts); inside
+ * a worker fixture's settle() it is kept as the outcome, never recorded for the run (the next worker
+ * makes its setup again). The message starts with TRANSPORT_FAILURE, by which the reporter knows it.
+ */
+export class TransportFailure extends PrerequisiteBroken {
+  override readonly name: string = 'TransportFailure';
+
+  /** `message` is the root cause, the same for every test that meets it; `detail` (the last try's words, with its timing) goes on the next line. */
+  constructor(message: string, detail?: string) {
+    super({ prerequisite: 'transport', requirement: 'transport', message });
+    this.message = `${TRANSPORT_FAILURE} ${message}${detail === undefined ? '' : `\n${detail}`}`;
+  }
+}
+
+/** The running test's attempt, when a test (not a worker fixture's setup) is running. */
+function runningRetry(): number | undefined {
+  if (settling > 0) return undefined;
+  try {
+    return test.info().retry;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The error of a call the deployment's transport kept failing. On a test's first attempt it fails
+ * the test, which then runs again from its start; on its run again it ends the test at once as
+ * blocked, the root cause in its annotation (a failure would cost a new worker process again, for
+ * a verdict that is blocked either way).
+ */
+export function transportFailed(message: string, detail?: string): TransportFailure {
+  const retry = runningRetry();
+  if (retry !== undefined && retry > 0) {
+    const info = test.info();
+    info.annotations.push({ type: BLOCKED_ANNOTATION, description: formatCause({ prerequisite: 'transport', requirement: 'transport', message }) });
+    info.skip(true, `blocked: ${message}`);
+  }
+  return new TransportFailure(message, detail);
+}
+
+/** For a `.catch()` that gives up on a wait: any error gives `value`, but a lost call stays the lost call (never a TypeError further on). */
+export function unlessTransport<T>(value: T): (error: unknown) => T {
+  return (error) => {
+    // Playwright's skip (a test ended as blocked, transportFailed) passes through too.
+    if (error instanceof TransportFailure || (error instanceof Error && error.constructor.name === 'TestSkipError')) throw error;
+    return value;
+  };
 }
 
 function readShared(): void {
@@ -95,6 +148,8 @@ export function settingUp(): boolean {
  * requirement failed, and what it blocked apart.
  */
 export function broken(cause: RootCause): never {
+  // The deployment's transport, kept by a worker fixture: the test fails on it and may run again (transport.ts).
+  if (cause.prerequisite === 'transport') throw transportFailed(cause.message);
   if (settling > 0) throw new PrerequisiteBroken(cause);
   const info = test.info();
   if (info.tags.includes(`@${cause.requirement}`)) {

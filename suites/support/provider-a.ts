@@ -10,7 +10,7 @@ import { fieldSatisfies, type Check } from '../../lib/checks.ts';
 import type { ApiClient, ApiResponse } from './client.ts';
 import { blockOnWait, createClientToken, pollUntil, registrationCause, SetupFailed, shortly, TestTimeRanOut, type RegisteredCompany } from './companies.ts';
 import { registerRole, test as base } from './fixtures.ts';
-import { broken, recordBroken, requirePrerequisites, settle, unwrap, type Outcome, type RootCause } from './prerequisites.ts';
+import { broken, recordBroken, requirePrerequisites, settle, TransportFailure, unwrap, type Outcome, type RootCause } from './prerequisites.ts';
 import type { RunContext } from './run-context.ts';
 
 export const PROVIDER_A_PATH = '/companies/deliverymethods/b2c/providera';
@@ -65,6 +65,7 @@ export async function secondCompanyWithOrgNo(api: ApiClient, context: RunContext
     // A target may never register a second company with the same OrgNo (the test is skipped then), but a wait cut
     // short by the test's own time says nothing of that: the test is blocked.
     if (error instanceof TestTimeRanOut) blockOnWait(error, registrationCause(context, undefined));
+    if (error instanceof TransportFailure) throw error;
     return undefined;
   });
   if (status === undefined || token === undefined) return undefined;

@@ -4,7 +4,7 @@
 // only the script, where secrets are shell variables, is written to the report.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isCandidateValue, renderScript, selectCalls, type ReplayCall, type ReplayPart, type ValueOrigin } from '../../lib/reproduce.ts';
+import { isCandidateValue, isHandedOutCandidate, renderScript, selectCalls, type ReplayCall, type ReplayPart, type ValueOrigin } from '../../lib/reproduce.ts';
 import { secrets } from '../../lib/redact.ts';
 import { SETUP_TRAFFIC_FOLDER } from '../../report/har.ts';
 import type { ExchangeLog } from './log.ts';
@@ -12,6 +12,11 @@ import type { RunContext } from './run-context.ts';
 
 /** A bound on memory: a worker's last calls; what a test uses was almost always made shortly before. */
 const HISTORY_LIMIT = 4000;
+/**
+ * The set-up's calls are kept apart, under a bound of their own: a worker's companies and their
+ * tokens are made once, at its start, and used by its last test too, thousands of calls later.
+ */
+const SETUP_HISTORY_LIMIT = 2000;
 const ORIGINS_LIMIT = 200_000;
 /** A body larger than this is not kept (a lookup of 500000 SSNs): its call is replayed without it. */
 const BODY_LIMIT = 1024 * 1024;
@@ -31,9 +36,14 @@ interface Recorded {
   log?: ExchangeLog;
   /** Its index in that log. */
   index?: number;
+  /** A set-up call: the log of the client that made it (the run's setup has one per worker). */
+  setupLog?: ExchangeLog;
 }
 
+/** The tests' calls, oldest first. */
 const history: Recorded[] = [];
+/** The set-up's calls (worker fixtures, and the run's setup made for this worker), oldest first. */
+const setupHistory: Recorded[] = [];
 let bodyBytes = 0;
 const origins = new Map<string, ValueOrigin>();
 let sequence = 0;
@@ -93,17 +103,17 @@ export interface ReplayRequest {
 }
 
 /** Records a call as it goes out; what we send is ours, never a value to read from an answer. */
-export function recordRequest(request: ReplayRequest, runPrefix: string | undefined, log: ExchangeLog | undefined, index: number | undefined): Recorded {
+export function recordRequest(request: ReplayRequest, runPrefix: string | undefined, log: ExchangeLog | undefined, index: number | undefined, setupLog?: ExchangeLog): Recorded {
   try {
-    return remember(request, runPrefix, log, index);
+    return remember(request, runPrefix, log, index, setupLog);
   } catch {
     // A call this memory cannot take (whatever a test sends) still goes out; its script lacks it.
     return { call: { sequence: ++sequence, method: request.method, url: request.url, headers: {} }, bytes: 0 };
   }
 }
 
-function remember(request: ReplayRequest, runPrefix: string | undefined, log: ExchangeLog | undefined, index: number | undefined): Recorded {
-  if (origins.size > ORIGINS_LIMIT) origins.clear();
+function remember(request: ReplayRequest, runPrefix: string | undefined, log: ExchangeLog | undefined, index: number | undefined, setupLog: ExchangeLog | undefined): Recorded {
+  if (origins.size > ORIGINS_LIMIT) forgetTestOrigins();
   const text = typeof request.data === 'string' ? request.data : request.data !== undefined && request.data.length <= BODY_LIMIT ? request.data.toString('utf8') : undefined;
   const isText = text !== undefined && typeof request.data !== 'string' && request.data !== undefined ? Buffer.from(text, 'utf8').equals(request.data) : text !== undefined;
   const multipart: ReplayPart[] | undefined =
@@ -127,15 +137,35 @@ function remember(request: ReplayRequest, runPrefix: string | undefined, log: Ex
   if (text !== undefined && text.length <= 256 * 1024) leaves(parsed(text), [], (_, leaf) => typeof leaf === 'string' && markOurs(leaf, runPrefix));
   for (const part of multipart ?? []) if ('value' in part) markOurs(part.value, runPrefix);
   const bytes = call.body === undefined ? 0 : 'text' in call.body ? call.body.text.length : call.body.bytes.length;
-  const recorded: Recorded = { call, bytes, log, index };
-  history.push(recorded);
-  bodyBytes += bytes;
-  while (history.length > HISTORY_LIMIT || (bodyBytes > BODIES_LIMIT && history.length > 1)) bodyBytes -= (history.shift() as Recorded).bytes;
+  const recorded: Recorded = { call, bytes, log, index, setupLog: log === undefined ? setupLog : undefined };
+  keep(recorded);
   return recorded;
 }
 
+function keep(recorded: Recorded): void {
+  if (recorded.log === undefined) {
+    setupHistory.push(recorded);
+    if (setupHistory.length > SETUP_HISTORY_LIMIT) setupHistory.shift();
+    return;
+  }
+  history.push(recorded);
+  bodyBytes += recorded.bytes;
+  while (history.length > HISTORY_LIMIT || (bodyBytes > BODIES_LIMIT && history.length > 1)) bodyBytes -= (history.shift() as Recorded).bytes;
+}
+
+/** Past the bound, the values first carried by the tests' calls are forgotten; the set-up's stay (its tokens). */
+function forgetTestOrigins(): void {
+  const kept = new Set(setupHistory.map((entry) => entry.call.sequence));
+  for (const [value, origin] of origins) if (origin.sequence === undefined || !kept.has(origin.sequence)) origins.delete(value);
+}
+
+/** Every call remembered, set-up and tests', in the order they were sent. */
+function allCalls(): Recorded[] {
+  return [...setupHistory, ...history].sort((a, b) => a.call.sequence - b.call.sequence);
+}
+
 function firstSeen(value: string, origin: ValueOrigin): void {
-  if (isCandidateValue(value) && !origins.has(value)) origins.set(value, origin);
+  if (isHandedOutCandidate(value) && !origins.has(value)) origins.set(value, origin);
 }
 
 /** Records the answer: every value in it not seen before was handed out by the target. */
@@ -165,6 +195,76 @@ function rememberAnswer(recorded: Recorded, status: number, headers: Record<stri
   }
 }
 
+/** A body's or a file's bytes as stored in a file (base64). */
+type StoredBytes = { base64: string };
+type StoredCall = Omit<ReplayCall, 'body' | 'multipart'> & {
+  body?: { text: string } | StoredBytes;
+  multipart?: Array<{ name: string; value: string } | ({ name: string; fileName: string; mimeType: string } & StoredBytes)>;
+};
+
+/** The set-up calls the run's setup made for a worker, with the values they carried first: what the worker's fixture would have remembered. */
+export interface StoredReplay {
+  calls: StoredCall[];
+  origins: Array<[string, ValueOrigin]>;
+}
+
+function base64(bytes: Uint8Array): string {
+  return Buffer.from(bytes).toString('base64');
+}
+
+function bytesOf(stored: StoredBytes): Uint8Array {
+  return new Uint8Array(Buffer.from(stored.base64, 'base64'));
+}
+
+/**
+ * The set-up calls one client made (the run's setup has a client per worker), for the worker
+ * they were made for: its scripts then hold the register and token calls of the companies it was
+ * handed, as when its own fixture made them.
+ */
+export function exportSetupCalls(setupLog: ExchangeLog): StoredReplay {
+  // A call still waiting for its answer (another item's) goes with a later item, answered.
+  const calls = setupHistory.filter((entry) => entry.setupLog === setupLog && entry.call.status !== undefined).map((entry) => entry.call);
+  const sequences = new Set(calls.map((call) => call.sequence));
+  return {
+    calls: calls.map(({ body, multipart, ...call }) => ({
+      ...call,
+      body: body === undefined ? undefined : 'text' in body ? body : { base64: base64(body.bytes) },
+      multipart: multipart?.map((part) => ('value' in part ? part : { name: part.name, fileName: part.fileName, mimeType: part.mimeType, base64: base64(part.bytes) })),
+    })),
+    origins: [...origins].filter(([, origin]) => origin.sequence !== undefined && sequences.has(origin.sequence)),
+  };
+}
+
+/** The run's set-up calls already taken in, by their sequence in the run's process: each item's file repeats the earlier ones. */
+const imported = new Map<number, number>();
+
+/** Takes in the set-up calls the run made for this worker, as set-up calls of its own, in their order. */
+export function importSetupCalls(stored: StoredReplay | undefined): void {
+  if (stored === undefined) return;
+  try {
+    for (const { body, multipart, ...call } of stored.calls) {
+      if (imported.has(call.sequence)) continue;
+      const local = ++sequence;
+      imported.set(call.sequence, local);
+      keep({
+        call: {
+          ...call,
+          sequence: local,
+          body: body === undefined ? undefined : 'text' in body ? body : { bytes: bytesOf(body) },
+          multipart: multipart?.map((part) => ('value' in part ? part : { name: part.name, fileName: part.fileName, mimeType: part.mimeType, bytes: bytesOf(part) })),
+        },
+        bytes: 0,
+      });
+    }
+    for (const [value, origin] of stored.origins) {
+      const local = origin.sequence === undefined ? undefined : imported.get(origin.sequence);
+      if (local !== undefined && !origins.has(value)) origins.set(value, { ...origin, sequence: local });
+    }
+  } catch {
+    // As for a call this memory cannot take: the tests go on, only their scripts are the poorer.
+  }
+}
+
 /** File name of a test's script: its file and title, readable, with a short hash for uniqueness. */
 export function scriptStem(file: string, titlePath: readonly string[], id: string): string {
   const words = `${file.replace(/\.spec\.ts$/, '')} ${titlePath.join(' ')}`
@@ -190,9 +290,9 @@ export interface Reproduction {
 export function writeReproduction(context: RunContext, log: ExchangeLog, test: { title: string; stem: string }): Reproduction | undefined {
   const own = history.filter((entry) => entry.log === log);
   if (own.length === 0) return undefined;
-  const setup = new Set(history.filter((entry) => entry.log === undefined).map((entry) => entry.call.sequence));
+  const setup = new Set(setupHistory.map((entry) => entry.call.sequence));
   const calls = selectCalls(
-    history.map((entry) => entry.call),
+    allCalls().map((entry) => entry.call),
     own.map((entry) => entry.call),
     setup,
     origins,
@@ -210,6 +310,9 @@ export function writeReproduction(context: RunContext, log: ExchangeLog, test: {
     origins,
     variables,
     stem: test.stem,
+    judgedCallDecides: true,
+    // A token whose making this memory no longer holds is asked for, never written as [REDACTED].
+    isSecret: (value) => secrets.redactText(value) !== value,
     failing:
       judged === undefined || failingEntry === undefined
         ? undefined

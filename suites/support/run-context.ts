@@ -46,6 +46,8 @@ export interface RunContext {
   workers?: number;
   /** --rate-limit-budget: seconds of waiting for 429s and 503s with Retry-After, in all, before tests that meet one are blocked. */
   rateLimitBudgetSeconds?: number;
+  /** --call-timeout: each call's bound, in seconds (default 30); a call past it is the deployment's transport (issue 57). */
+  callTimeoutSeconds?: number;
   /** The target's round trip as the preflight measured it: polls for background work pace themselves by it. */
   latencyMs?: number;
   /** The earlier run's long tests (--schedule-from, by default reports/latest), queued longest first (report/schedule.ts). */
@@ -116,6 +118,7 @@ export function runContext(env: Record<string, string | undefined> = process.env
           startedAt: new Date().toISOString(),
           maxRps: env.DXS_MAX_RPS ? Number(env.DXS_MAX_RPS) : undefined,
           rateLimitBudgetSeconds: env.DXS_RATE_LIMIT_BUDGET ? Number(env.DXS_RATE_LIMIT_BUDGET) : undefined,
+          callTimeoutSeconds: env.DXS_CALL_TIMEOUT ? Number(env.DXS_CALL_TIMEOUT) : undefined,
         };
   // Run directly, Playwright takes the proxy and the client certificate from the same variables as
   // dxs; a CA bundle only through NODE_EXTRA_CA_CERTS, which its processes read when they start.

@@ -8,7 +8,7 @@
 // value, a broken prerequisite recorded for the run, or the error it threw) is what the fixture
 // would have had; the fixture judges it as before. Each worker's items are drawn from streams of
 // their own (run prefix `<prefix>-s<worker>`), apart from the worker's own, so nothing collides.
-// A worker Playwright starts later, to replace one, has no items and makes its own.
+// A worker Playwright starts to replace one (after a failed test) takes over its slot's items (issue 58).
 import { appendFileSync } from 'node:fs';
 import { createFixtures, deriveSeed, type Fixtures } from '../../fixtures/index.ts';
 import { atMostAtOnce } from '../../lib/concurrency.ts';
@@ -21,7 +21,7 @@ import { HttpTransport } from './http.ts';
 import { newLog } from './log.ts';
 import { writeStoredOutcome, type StoredOutcome } from './prepared.ts';
 import { settle, type Outcome } from './prerequisites.ts';
-import { writeSetupTraffic } from './replay.ts';
+import { exportSetupCalls, writeSetupTraffic } from './replay.ts';
 import { useRunContext, type RunContext, type RunSetupPlan } from './run-context.ts';
 import { ACCESS_INBOX_ITEM, ACCESS_ITEM, ACCESS_ITEMS, FOREIGN_ITEM, type CompanyRole, type RunSetupSummary } from './setup-items.ts';
 import { writeSetupTiming } from './timing.ts';
@@ -73,25 +73,28 @@ export async function runSetup(context: RunContext, plan: RunSetupPlan, runStart
     if (context.secretsFile !== undefined) appendFileSync(context.secretsFile, `${secret}\n`, { mode: 0o600 });
   });
   const http = new HttpTransport(context.connection);
-  const log = newLog();
   // As many calls at once as the run has workers: the load the target was measured to take, and
   // what the workers' own fixtures sent it when each made its own (behind a gateway, no burst
   // before the run's pace has learnt its rate).
-  const api = new ApiClient(http, context, log, { steps: false, atOnce: atMostAtOnce(plan.workers) });
+  const atOnce = atMostAtOnce(plan.workers);
+  // A client (and a log) per worker: each worker is handed the calls made for it, for its reproduce scripts.
+  const logs = Array.from({ length: plan.workers }, () => newLog());
   let made = 0;
   try {
     const work: Array<Promise<void>> = [];
     for (let workerIndex = 0; workerIndex < plan.workers; workerIndex++) {
+      const log = logs[workerIndex];
+      const api = new ApiClient(http, context, log, { steps: false, atOnce });
       for (const [item, making] of workerItems(api, context, plan, workerIndex)) {
         work.push(
           (async () => {
             let stored: StoredOutcome<unknown>;
             try {
               const outcome = await making;
-              stored = { ...outcome, secrets: [...received] };
+              stored = { ...outcome, secrets: [...received], replay: exportSetupCalls(log) };
               if ('value' in outcome) made++;
             } catch (error) {
-              stored = { error: secrets.redactText(String((error as Error).message ?? error)), secrets: [...received] };
+              stored = { error: secrets.redactText(String((error as Error).message ?? error)), secrets: [...received], replay: exportSetupCalls(log) };
             }
             writeStoredOutcome(plan, workerIndex, item, stored);
           })(),
@@ -102,7 +105,7 @@ export async function runSetup(context: RunContext, plan: RunSetupPlan, runStart
   } finally {
     collecting = false;
     await http.close();
-    writeSetupTraffic(context, 'run', log);
+    writeSetupTraffic(context, 'run', { exchanges: logs.flatMap((log) => log.exchanges), checks: [] });
     writeSetupTiming(context);
   }
   return { workers: plan.workers, items: plan.workers * plan.items.length, made, startMs, endMs: Date.now() - runStartedAt };

@@ -38,7 +38,14 @@ test('the rules of the Authentication section hold in the cells', () => {
   assert.equal(ACCESS_OPERATIONS.filter((operation) => cellExpectation(operation, 'key-without-delete') !== undefined).length, 1);
   // Rule 4: the API key alone is refused on a ClientToken call; a search token on a call that acts for a company.
   assert.equal(cellExpectation(row('POST /documents'), 'api-key-alone')?.requirement, 'ACC-03');
-  assert.equal(cellExpectation(row('POST /documents'), 'search-token')?.requirement, 'ACC-07');
+  assert.equal(cellExpectation(row('POST /documents/outbound'), 'search-token')?.requirement, 'ACC-07');
+  // Nothing ties network setup, nor the upload its AttachmentUri needs, to a registered company (issue 58): observed.
+  assert.equal(cellExpectation(row('POST /network/setup'), 'search-token')?.expect, 'observe');
+  assert.equal(cellExpectation(row('POST /documents'), 'search-token')?.expect, 'observe');
+  // A credential one character off was never issued: judged as the random token and the wrong key are (ACC-02).
+  assert.equal(cellExpectation(row('GET /companies/status'), 'near-miss-token')?.requirement, 'ACC-02');
+  assert.equal(cellExpectation(row('POST /clienttokens/create'), 'near-miss-key')?.requirement, 'ACC-02');
+  assert.equal(cellExpectation(row('POST /documents/outbound/list'), 'near-miss-token')?.requirement, 'ACC-11');
   // Where a search is what the call does, and where rule 7 leaves the scheme open, the answer is observed.
   assert.equal(cellExpectation(row('POST /buyerparties/lookup'), 'search-token')?.expect, 'observe');
   assert.equal(cellExpectation(row('POST /companies/services'), 'api-key-alone')?.expect, 'observe');

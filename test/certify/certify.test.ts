@@ -30,8 +30,9 @@ before(async () => {
     assert.equal(generated.code, 0, generated.stderr);
   }
   // The key given on the command line too, so that the command the certificate repeats must redact it.
-  cleanRun = await runDxs(['certify', '--profile', 'invoice-sender', '--deployment', 'sandbox 0.1', '--api-key', SANDBOX_API_KEY, '--sign-key', join(keys, 'dxs-signing-key.pem'), '--report-dir', clean], { timeoutMs: RUN_BOUND_MS });
-  faultyRun = await runDxs(['certify', '--profile', 'invoice-sender', '--deployment', 'sandbox 0.1-faulty', '--sandbox-fault', 'register-orgno-optional', '--report-dir', faulty], { timeoutMs: RUN_BOUND_MS });
+  // No base URL: the subject is dxs's own reference sandbox, which no --deployment may name.
+  cleanRun = await runDxs(['certify', '--profile', 'invoice-sender', '--api-key', SANDBOX_API_KEY, '--sign-key', join(keys, 'dxs-signing-key.pem'), '--report-dir', clean], { timeoutMs: RUN_BOUND_MS });
+  faultyRun = await runDxs(['certify', '--profile', 'invoice-sender', '--sandbox-fault', 'register-orgno-optional', '--report-dir', faulty], { timeoutMs: RUN_BOUND_MS });
 });
 
 after(() => rmSync(scratch, { recursive: true, force: true }));
@@ -42,13 +43,16 @@ function pdfText(pdf: string): string {
 
 test('a clean run of invoice-sender conforms and writes the package and its zip', () => {
   assert.equal(cleanRun.code, 0, cleanRun.stderr.slice(-3000));
-  assert.match(cleanRun.stderr, /dxs certify: CONFORMS to profile invoice-sender \(sandbox 0\.1\)/);
+  assert.match(cleanRun.stderr, /dxs certify: profile invoice-sender for dxs's own reference sandbox \(no base URL given: no deployment is tested\)/);
+  assert.match(cleanRun.stderr, /dxs certify: CONFORMS to profile invoice-sender \(dxs's own reference sandbox \(embedded in dxs [^)]+\), not a deployment\)/);
   assert.deepEqual(readdirSync(clean).sort(), ['certificate.html', 'certificate.json', 'certificate.pdf', 'manifest.json', 'report']);
   // reproduce/ only where a test failed or warned.
   assert.deepEqual(readdirSync(join(clean, 'report')).filter((entry) => entry !== 'reproduce').sort(), ['created.json', 'index.html', 'junit.xml', 'results.json', 'traffic.har']);
   assert.ok(existsSync(`${clean}.zip`));
   const facts = JSON.parse(readFileSync(join(clean, 'certificate.json'), 'utf8'));
   assert.equal(facts.verdict, 'CONFORMS');
+  assert.equal(facts.subject.kind, 'reference sandbox');
+  assert.equal(facts.deployment, undefined);
   assert.deepEqual(facts.failing, []);
   assert.equal(facts.tests.failed, 0);
   // What is not covered is said, each with its reason.
@@ -56,7 +60,7 @@ test('a clean run of invoice-sender conforms and writes the package and its zip'
   assert.equal(typeof facts.seed, 'number');
 });
 
-test('the certificate PDF renders to one page naming the profile, the deployment, the verdict and the spec digest', () => {
+test('the certificate PDF renders to one page naming the profile, the subject (the reference sandbox), the verdict and the spec digest', () => {
   const pdf = join(clean, 'certificate.pdf');
   const pages = join(scratch, 'page');
   execFileSync('pdftoppm', ['-r', '40', '-png', pdf, pages]);
@@ -66,7 +70,8 @@ test('the certificate PDF renders to one page naming the profile, the deployment
   const text = pdfText(pdf);
   assert.match(text, /CONFORMS to profile invoice-sender/);
   assert.doesNotMatch(text, /DOES NOT CONFORM/);
-  assert.match(text, /sandbox\s+version\s+0\.1/);
+  assert.match(text.replace(/\s+/g, ' '), /CONFORMS to profile invoice-sender dxs's own reference sandbox \(embedded in dxs [^)]+\), not a deployment/);
+  assert.match(text, /Subject\s+dxs's own reference sandbox/);
   const compact = text.replace(/\s+/g, '');
   assert.ok(compact.includes(sha256(readFileSync(SPEC_PATH))), 'the spec digest');
   assert.ok(compact.includes(sha256(readFileSync(REQUIREMENTS_PATH))), 'the catalog digest');
@@ -110,7 +115,7 @@ test('no file of the package or its zip names a path of the machine it ran on (t
 
 test('with a sandbox fault the certificate says DOES NOT CONFORM and names the failing requirement and what it rests on', () => {
   assert.equal(faultyRun.code, 1, faultyRun.stderr.slice(-3000));
-  assert.match(faultyRun.stderr, /DOES NOT CONFORM to profile invoice-sender \(sandbox 0\.1-faulty\): failing CMP-REG-08/);
+  assert.match(faultyRun.stderr, /DOES NOT CONFORM to profile invoice-sender \(dxs's own reference sandbox \(embedded in dxs [^)]+\), not a deployment\): failing CMP-REG-08/);
   const facts = JSON.parse(readFileSync(join(faulty, 'certificate.json'), 'utf8'));
   assert.equal(facts.verdict, 'DOES NOT CONFORM');
   const failing = facts.failing.find((entry: { id: string }) => entry.id === 'CMP-REG-08');
@@ -133,9 +138,14 @@ test('the untouched package verifies from the folder and from the zip, with its 
     assert.equal(result.code, 0, result.stderr);
     assert.match(result.stderr, /OK: 8 files match manifest\.json; signature valid/);
   }
-  // Unsigned, and checked without a key: the files alone.
+  // Unsigned, the files alone prove nothing (anyone can change a file and its digest): said plainly, exit 1.
   const unsigned = await runDxs(['certify', 'verify', `${faulty}.zip`], { timeoutMs: 60_000 });
-  assert.equal(unsigned.code, 0, unsigned.stderr);
+  assert.equal(unsigned.code, 1, unsigned.stderr);
+  assert.match(unsigned.stderr, /UNSIGNED: \d+ files match manifest\.json, but the package is NOT signed: nothing proves it was not edited/);
+  // Accepted as it is only when asked, and still said.
+  const allowed = await runDxs(['certify', 'verify', `${faulty}.zip`, '--allow-unsigned'], { timeoutMs: 60_000 });
+  assert.equal(allowed.code, 0, allowed.stderr);
+  assert.match(allowed.stderr, /OK \(--allow-unsigned\): \d+ files match manifest\.json; the package is NOT signed: nothing proves it was not edited/);
 });
 
 test('a wrong public key, or a key for an unsigned package, exits 1', async () => {
@@ -185,9 +195,17 @@ test('changing a byte of any file makes verify exit 1 naming that file', async (
 test('usage errors exit 2', async () => {
   const noPackage = await runDxs(['certify', 'verify', join(scratch, 'nothing-here')], { timeoutMs: 60_000 });
   assert.equal(noPackage.code, 2, noPackage.stderr);
-  const noDeployment = await runDxs(['certify', '--profile', 'invoice-sender', '--report-dir', join(scratch, 'never')], { timeoutMs: 60_000 });
+  // A base URL names a deployment: its name is required.
+  const noDeployment = await runDxs(['certify', '--profile', 'invoice-sender', '--base-url', 'http://127.0.0.1:9/v1/api', '--api-key', 'k', '--report-dir', join(scratch, 'never')], { timeoutMs: 60_000 });
   assert.equal(noDeployment.code, 2, noDeployment.stderr);
-  assert.match(noDeployment.stderr, /--deployment "<name> <version>" is required/);
+  assert.match(noDeployment.stderr, /--deployment "<name> <version>" is required with a base URL/);
+  // Without a base URL dxs would test its own sandbox: a deployment's name on that certificate would be untrue.
+  for (const [args, env, source] of [[['--deployment', 'acme-dx 2.4.1'], {}, '--deployment'], [[], { DXS_DEPLOYMENT: 'acme-dx 2.4.1' }, 'DXS_DEPLOYMENT']] as const) {
+    const sandboxNamed = await runDxs(['certify', '--profile', 'invoice-sender', ...args, '--report-dir', join(scratch, 'never')], { env, timeoutMs: 60_000 });
+    assert.equal(sandboxNamed.code, 2, sandboxNamed.stderr);
+    assert.match(sandboxNamed.stderr, new RegExp(`${source} names a deployment, but no base URL is given: dxs certify would test its own embedded reference sandbox`));
+    assert.doesNotMatch(sandboxNamed.stderr, /CONFORMS/);
+  }
   assert.ok(!existsSync(join(scratch, 'never')), 'no package folder for a usage error');
   const badKey = await runDxs(['certify', 'verify', clean, '--public-key', join(clean, 'manifest.json')], { timeoutMs: 60_000 });
   assert.equal(badKey.code, 2, badKey.stderr);

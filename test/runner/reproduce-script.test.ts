@@ -68,3 +68,53 @@ test('the script: keys as variables, the token and the Location read from earlie
     rmSync(directory, { recursive: true, force: true });
   }
 });
+
+test('a value handed out is a variable only where the test sent it as a value: never in a JSON key, never inside a word, never a word of the vocabulary', () => {
+  const id = 'doc-id-8f3a2c';
+  const calls: ReplayCall[] = [
+    call(1, 'GET', '/documents/incoming', { ClientToken: TOKEN }, 200),
+    call(2, 'POST', '/documents/outbound', { ClientToken: TOKEN, 'content-type': 'application/json' }, 200, {
+      body: { text: JSON.stringify({ SendDocumentAs: { Type: 'Pigeon' }, Document: { DocumentUri: `urn:dxs:document:${id}`, Note: `see ${id}` }, [id]: id }) },
+    }),
+    call(3, 'GET', `/documents/${id}/info?sequenceNo=${id}`, { ClientToken: TOKEN }, 200),
+  ];
+  const handedOut = new Map<string, ValueOrigin>([
+    [TOKEN, { ours: false, sequence: 0, source: { json: ['Token'] }, name: 'Token' }],
+    // An answer once said "Document" (a type) and gave an id: both were handed out by the target.
+    ['Document', { ours: false, sequence: 1, source: { json: ['Documents', 0, 'DocumentType'] }, name: 'DocumentType' }],
+    [id, { ours: false, sequence: 1, source: { json: ['Documents', 0, 'Id'] }, name: 'Id' }],
+  ]);
+  const script = renderScript({ title: 'values', baseUrl: BASE, calls, origins: handedOut, variables: [], stem: 'values', isSecret: (value) => value === TOKEN, failing: { sequence: 2, note: 'OUT-SEND-07 failed' } });
+  assert.ok(!script.text.includes('DOCUMENTTYPE'), 'a word of letters is the API\'s vocabulary, never read from an answer');
+  assert.ok(script.failingCall?.includes(`"SendDocumentAs":{"Type":"Pigeon"}`), script.failingCall);
+  // As a whole value and as a URN's segment it is the id; as a key and inside a sentence it stays as sent.
+  assert.ok(script.failingCall?.includes(`"DocumentUri":"urn:dxs:document:'"$ID_1"'"`), script.failingCall);
+  assert.ok(script.failingCall?.includes(`"Note":"see ${id}"`) && script.failingCall.includes(`"${id}":"'"$ID_1"'"`), script.failingCall);
+  assert.match(script.text, /"\$DXS_BASE_URL"'\/documents\/'"\$ID_1"'\/info\?sequenceNo='"\$ID_1"/);
+  // The token's making is not among the calls: it is asked for, never pasted nor [REDACTED].
+  assert.ok(!script.text.includes(TOKEN));
+  assert.ok(script.failingCall?.startsWith(`curl -i -X POST "$DXS_BASE_URL"'/documents/outbound' -H 'ClientToken: '"$CLIENT_TOKEN"`), script.failingCall);
+  assert.match(script.text, /^: "\$\{CLIENT_TOKEN:\?set CLIENT_TOKEN: /m);
+  // Where the script's own answer held no such id (its new company's list is empty), the call is not made with "null" in it.
+  assert.match(script.text, /^case "\$ID_1" in ''\|null\) missing="\$missing ID_1";; esac$/m);
+  assert.match(script.text, /^ {2}status='not made'; echo "2\. not made: an earlier answer held no value for\$missing, where the run's held one"$/m);
+});
+
+test('polls side by side are each one poll, awaiting what arrived and not the run\'s own ids; only the judged call decides "reproduced"', () => {
+  const list = (sequence: number, token: string, scalars: Record<string, string | number>) => call(sequence, 'GET', '/documents/incoming?type=invoice', { ClientToken: token }, 200, { scalars });
+  const calls: ReplayCall[] = [
+    call(1, 'POST', '/clienttokens/create', { APIkey: KEY }, 200),
+    list(2, 'token-a-000001', { '["total"]': 0 }),
+    list(3, 'token-b-000002', { '["total"]': 0 }),
+    list(4, 'token-a-000001', { '["total"]': 1, '["documents",0,"id"]': 'run-id-0001', '["documents",0,"documentType"]': 'Invoice' }),
+    list(5, 'token-b-000002', { '["total"]': 1, '["documents",0,"id"]': 'run-id-0002' }),
+    call(6, 'GET', '/documents/run-id-0001', { ClientToken: 'token-b-000002' }, 200),
+  ];
+  const script = renderScript({ title: 'polls', baseUrl: BASE, calls, origins: new Map(), variables: [{ value: KEY, variable: 'DXS_API_KEY' }], stem: 'polls', judgedCallDecides: true, failing: { sequence: 6, note: 'INB-20 failed' } });
+  assert.equal((script.text.match(/^while /gm) ?? []).length, 2, 'two polls, one per company');
+  assert.match(script.text, /^# 4\. GET \/documents\/run-id-0001 \(the call the check judged/m);
+  assert.ok(script.text.includes(`jq -e 'getpath(["total"]) != 0 and getpath(["documents",0,"id"]) != null and getpath(["documents",0,"documentType"]) == "Invoice"'`), script.text);
+  assert.ok(!/== "run-id-/.test(script.text), 'the run\'s ids are never awaited');
+  assert.match(script.text, /^judged="\$status"$/m);
+  assert.match(script.text, /^if \[ "\$judged" != '200' \]; then echo "not reproduced: the call the check judged \(call 4\)/m);
+});

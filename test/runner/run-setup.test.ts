@@ -29,7 +29,7 @@ test('the plan follows the selection: every role and the access settings for a w
   assert.equal(planRunSetup(context(), 0, '/tmp/x'), undefined);
 });
 
-test("a worker gets each item as the making left it, with its secrets; nothing for a worker started later or an item not planned", async () => {
+test("a worker slot gets each item as the making left it, with its secrets; nothing for a slot beyond the plan or an item not planned", async () => {
   const folder = join(mkdtempSync(join(tmpdir(), 'dxs-setup-test-')), 'setup');
   const plan: RunSetupPlan = { folder, workers: 2, items: ['registeredCompany', 'otherCompany', 'access'] };
   const target = context({ setup: plan, asyncTimeoutSeconds: 1 });
@@ -43,7 +43,7 @@ test("a worker gets each item as the making left it, with its secrets; nothing f
     assert.equal(secrets.redactText(`a ${token} b`).includes(token), false, "the item's token is redacted in the worker");
     assert.deepEqual(await prepared.outcome('otherCompany'), { cause: { prerequisite: 'registration', requirement: 'CMP-STA-06', message: 'never Registered' } });
     assert.equal(prepared.outcome('swedishCompany'), undefined, 'an item the plan does not make');
-    assert.equal(PreparedSetup.of(target, 2), undefined, 'a worker beyond the plan makes its own');
+    assert.equal(PreparedSetup.of(target, 2), undefined, 'a worker slot beyond the plan makes its own (a replacement of slot 1 reads slot 1\'s items)');
     assert.equal(PreparedSetup.of(context(), 0), undefined, 'a run without a setup');
 
     // Written while the worker waits: read once whole (the file is renamed into place).
