@@ -218,7 +218,7 @@ export const TARGET_OPTIONS: readonly OptionSpec[] = [
 
 /** What shared options mean to dxs test alone: the other commands' help is not to carry it. */
 const TEST_WORDING: Record<string, string> = {
-  apiKey: 'API key (header APIkey), required with --base-url (the embedded sandbox\'s own keys go only to it), with the DeleteRegistration role for the destructive checks and to delete the run\'s companies at the end; a key the target refuses stops the run with exit 2 before any test',
+  apiKey: 'API key (header APIkey), with the DeleteRegistration role for the destructive checks and to delete the run\'s companies at the end; required with --base-url (the embedded sandbox\'s own keys go only to it); a key the target refuses stops the run with exit 2 before any test',
   sandboxCasing: 'field-name casing the embedded sandbox answers in (default camel; pascal with --casing strict-pascal)',
 };
 
