@@ -12,6 +12,7 @@ import { registerKeysCommand } from './commands/keys.ts';
 import { registerClientCheckCommand } from './commands/client-check.ts';
 import { registerDoctorCommand } from './commands/doctor.ts';
 import { registerSetupCommand } from './commands/setup.ts';
+import { registerConfigKeys } from '../lib/config.ts';
 import { conciseUsageErrors } from './usage.ts';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -35,6 +36,9 @@ registerKeysCommand(program);
 registerClientCheckCommand(program);
 registerDoctorCommand(program);
 registerSetupCommand(program);
+// A config file's keys are checked against every command's options (one file may serve dxs test and dxs load).
+const everyCommand = (command: Command): Command[] => [command, ...command.commands.flatMap(everyCommand)];
+registerConfigKeys(everyCommand(program).flatMap((command) => command.options.map((option) => option.attributeName())));
 // After the commands are added, so that none inherits it: the program's own options only before a
 // command, so that what follows `dxs load` reaches load (which keeps its subcommands' options theirs,
 // `dxs load k8s --out DIR` beside `dxs load --out OUTPUT`) instead of being gathered by the program first.

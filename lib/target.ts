@@ -2,8 +2,9 @@
 // embedded sandbox started on a free port. Shared by dxs test and dxs load.
 //
 // Node-only module (it starts servers and opens sockets); k6 never loads it.
-import { ConfigError } from './config.ts';
-import { API_PREFIX, SANDBOX_API_KEY, SANDBOX_API_KEY_WITHOUT_DELETE } from './defaults.ts';
+import { ConfigError, flagName, type OptionSource, describeSetting } from './config.ts';
+import { API_PREFIX } from './defaults.ts';
+import { preflight, type PreflightKey } from './preflight.ts';
 import { secrets, type SecretRegistry } from './redact.ts';
 import { connectionFor, networkOptionsOf, send, TransportError, type Connection, type NetworkOptions, type ServerCertificate } from './transport.ts';
 import { isTransientReason, sendAgainOnTransient } from './transient.ts';
@@ -36,13 +37,24 @@ export interface TargetOptions {
   network?: NetworkOptions;
   /** false: the caller measures the latency itself (dxs test, alongside its background probe). */
   measureLatency?: boolean;
+  /** Where each setting came from, so that a configuration error names it (resolveCommandOptions's sources). */
+  sources?: Record<string, OptionSource>;
+  configPath?: string;
+  /** false: no preflight of the keys and the base URL (lib/preflight.ts). */
+  preflight?: boolean;
+  /** --max-rps, which the preflight's calls keep to. */
+  maxRps?: number;
 }
 
 /** The target options among a command's resolved options (TARGET_OPTIONS of lib/config.ts). */
-export function targetOptionsOf(options: Record<string, unknown>): TargetOptions {
+export function targetOptionsOf(options: Record<string, unknown>, origin: { sources?: Record<string, OptionSource>; configPath?: string } = {}): TargetOptions {
   return {
     baseUrl: options.baseUrl as string | undefined,
     apiKey: options.apiKey as string | undefined,
+    apiKeyWithoutDelete: options.apiKeyWithoutDelete as string | undefined,
+    sources: origin.sources,
+    configPath: origin.configPath,
+    maxRps: options.maxRps as number | undefined,
     sandboxCasing: options.sandboxCasing as 'pascal' | 'camel' | undefined,
     sandboxFaults: options.sandboxFault as string[] | undefined,
     sandboxVariants: options.sandboxVariant as string[] | undefined,
@@ -169,19 +181,26 @@ export async function openTarget(options: TargetOptions, registry: SecretRegistr
         throw error;
       }
     }
+    // Keys the user gave the embedded sandbox are theirs to get right; its own need no preflight.
+    try {
+      await preflightTarget(target, options, registry, (key) => (key === 'apiKey' ? options.apiKey : options.apiKeyWithoutDelete) !== undefined);
+    } catch (error) {
+      await sandbox.close();
+      throw error;
+    }
     if (options.measureLatency !== false) target.latencyMs = await measureLatency(target.baseUrl, connection).catch(() => undefined);
     return target;
   }
   const { url, warnings } = checkBaseUrl(options.baseUrl);
-  let apiKey = options.apiKey;
-  let apiKeyWithoutDelete = options.apiKeyWithoutDelete || undefined;
+  const apiKey = options.apiKey;
+  const apiKeyWithoutDelete = options.apiKeyWithoutDelete || undefined;
   if (apiKey === undefined || apiKey === '') {
-    // A sandbox started by hand (dxs sandbox) answers to its documented default keys; a remote
-    // target without a key is a configuration error, not a run of 401s.
-    if (!isLoopback(url)) throw new ConfigError(`no API key for ${url}: pass --api-key, set DXS_API_KEY, or put "apiKey" in the config file`);
-    apiKey = SANDBOX_API_KEY;
-    apiKeyWithoutDelete ??= SANDBOX_API_KEY_WITHOUT_DELETE;
-    warnings.push(`no API key configured: using the sandbox's default keys, as for a sandbox started by hand on ${new URL(url).host}`);
+    // The sandbox's own keys go only to the sandbox dxs started itself: any base URL the user gives,
+    // on this machine too (a port-forward to a staging looks the same), needs the user's key.
+    throw new ConfigError(
+      `no API key for ${url}, the base URL of ${settingOf(options, 'baseUrl')}: the API key is missing; pass --api-key, set DXS_API_KEY, or put "apiKey" in the config file` +
+        `${isLoopback(url) ? "; a sandbox started with dxs sandbox prints its keys when it starts" : ''}`,
+    );
   }
   const connection = connectionFor(url, options.network ?? {}, undefined, registry);
   const target: Target = {
@@ -195,8 +214,28 @@ export async function openTarget(options: TargetOptions, registry: SecretRegistr
   };
   registerTargetSecrets(target, registry);
   target.certificate = await probe(url, options.probeTimeoutMs ?? 5000, connection);
+  await preflightTarget(target, options, registry, () => true);
   if (options.measureLatency !== false) target.latencyMs = await measureLatency(url, connection).catch(() => undefined);
   return target;
+}
+
+/** The setting and its source, as a configuration error names it: "--api-key (flag)". */
+function settingOf(options: TargetOptions, key: string): string {
+  return options.sources === undefined ? flagName(key) : describeSetting(key, options.sources[key], options.configPath);
+}
+
+/** The preflight of lib/preflight.ts with the target's keys that `given` selects; prints what it could not judge. */
+async function preflightTarget(target: Target, options: TargetOptions, registry: SecretRegistry, given: (key: 'apiKey' | 'apiKeyWithoutDelete') => boolean): Promise<void> {
+  if (options.preflight === false) return;
+  const keys: PreflightKey[] = [];
+  for (const key of ['apiKey', 'apiKeyWithoutDelete'] as const) {
+    const value = target[key];
+    if (value !== undefined && value !== '' && given(key)) keys.push({ value, setting: settingOf(options, key), flag: flagName(key) });
+  }
+  // The embedded sandbox with its own keys: nothing the user set to check.
+  if (target.embedded && keys.length === 0) return;
+  const outcome = await preflight({ baseUrl: target.baseUrl, connection: target.connection, baseSetting: settingOf(options, 'baseUrl'), keys, registry, maxRps: options.maxRps });
+  for (const line of outcome.notJudged) target.warnings.push(`preflight: ${line}`);
 }
 
 /**

@@ -37,6 +37,8 @@ export interface Connection {
   proxy?: string;
   /** Absolute paths of the PEM files. */
   caCert?: string;
+  /** caCert is SSL_CERT_FILE's (the roots curl, Python and Go read), not a --ca-cert of the user. */
+  caCertFromEnvironment?: boolean;
   clientCert?: string;
   clientKey?: string;
   insecure: boolean;
@@ -92,6 +94,7 @@ export function connectionFor(baseUrl: string, options: NetworkOptions, env: Pro
   return {
     proxy,
     caCert,
+    ...(caCert !== undefined && options.caCert === undefined ? { caCertFromEnvironment: true } : {}),
     clientCert: options.clientCert,
     clientKey: options.clientKey,
     insecure: options.insecure === true,

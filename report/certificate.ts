@@ -215,7 +215,6 @@ ${facts.accessMatrix === undefined ? '' : `<p>Access matrix: ${facts.accessMatri
 ${notCoveredList(facts.notCovered, detail)}
 <h2>Repeating the run</h2>
 <table class="facts">
-${row('Seed', facts.seed !== undefined ? `<code>${facts.seed}</code> (run prefix <code>${escapeHtml(facts.runPrefix ?? '')}</code>)` : '<span class="muted">not recorded</span>')}
 ${row('Command', `<code>${escapeHtml(facts.command)}</code>`)}
 </table>
 <footer>The package holds this certificate (HTML and PDF), the report of the run (report/index.html, results.json, junit.xml, created.json) and manifest.json, the sha256 of every file. Check it with <code>dxs certify verify &lt;package&gt; [--public-key KEY.pem]</code>. API keys and tokens are redacted in every file.</footer>

@@ -1,5 +1,5 @@
 // The connection rows of the report's target section (report/connection.ts holds the record).
-import type { ConnectionInfo } from './connection.ts';
+import { SYSTEM_ROOTS, type ConnectionInfo } from './connection.ts';
 import { escapeHtml } from './escape-html.ts';
 
 /** Rows of the report's target section. */
@@ -8,7 +8,7 @@ export function connectionRows(info: ConnectionInfo | undefined): Array<[string,
   const rows: Array<[string, string]> = [];
   const how = [
     info.proxy === undefined ? 'direct' : `through the proxy ${escapeHtml(info.proxy)}`,
-    info.caCert === undefined ? '' : `CA bundle ${escapeHtml(info.caCert)}`,
+    info.caCert === undefined ? '' : info.caCert === SYSTEM_ROOTS ? escapeHtml(SYSTEM_ROOTS) : `CA bundle ${escapeHtml(info.caCert)}`,
     info.clientCert === undefined ? '' : `client certificate ${escapeHtml(info.clientCert)} (mutual TLS)`,
     info.insecure ? '<strong>--insecure: certificate not verified</strong>' : '',
   ].filter((part) => part !== '');

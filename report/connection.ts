@@ -2,6 +2,7 @@
 // files, --insecure, and the server certificate the run saw, with a warning when it expires
 // within CERTIFICATE_WARNING_DAYS days. A part of results.json (run.connection), rendered by
 // connection-html.ts and the console; a warning here never fails a run.
+import { basename } from 'node:path';
 import { displayProxy } from '../lib/proxy.ts';
 import { certificateWarning, type ServerCertificate } from '../lib/server-certificate.ts';
 import type { Connection } from '../lib/transport.ts';
@@ -18,6 +19,9 @@ export interface ConnectionInfo {
   warnings: string[];
 }
 
+/** How a report names the roots SSL_CERT_FILE gives (the system's bundle, as a rule), rather than by its path. */
+export const SYSTEM_ROOTS = "the system's trusted roots (SSL_CERT_FILE)";
+
 export const INSECURE_WARNING = "--insecure: the target's TLS certificate was not verified; the run proves nothing about who answered";
 
 export function connectionInfo(connection: Connection, certificate: ServerCertificate | undefined): ConnectionInfo {
@@ -27,8 +31,9 @@ export function connectionInfo(connection: Connection, certificate: ServerCertif
   if (expiry !== undefined) warnings.push(expiry);
   return {
     ...(connection.proxy === undefined ? {} : { proxy: displayProxy(connection.proxy) }),
-    ...(connection.caCert === undefined ? {} : { caCert: connection.caCert }),
-    ...(connection.clientCert === undefined ? {} : { clientCert: connection.clientCert }),
+    // A report names no path of the machine it ran on (issue 59): a file by its name, SSL_CERT_FILE's bundle as what it is.
+    ...(connection.caCert === undefined ? {} : { caCert: connection.caCertFromEnvironment === true ? SYSTEM_ROOTS : basename(connection.caCert) }),
+    ...(connection.clientCert === undefined ? {} : { clientCert: basename(connection.clientCert) }),
     insecure: connection.insecure,
     ...(certificate === undefined ? {} : { certificate }),
     warnings,

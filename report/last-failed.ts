@@ -25,12 +25,17 @@ export function loadLastFailed(path: string | undefined): LastFailedInput | unde
   if (path === undefined) return undefined;
   let file = resolve(path);
   if (existsSync(file) && statSync(file).isDirectory()) file = join(file, 'results.json');
-  if (!existsSync(file)) throw new ConfigError(`--last-failed ${path}: ${displayPath(file)} does not exist (expected the report folder of a dxs test run, or its results.json)`);
+  if (!existsSync(file)) throw new ConfigError(`--last-failed ${path}: ${displayPath(file)} does not exist: no earlier run that ran tests (expected the report folder of a dxs test run, or its results.json)`);
   let results: Results;
   try {
     results = readResults(file);
   } catch (error) {
     throw new ConfigError(`--last-failed ${path}: ${(error as Error).message}`);
+  }
+  // A run stopped before its tests (a wrong key, a closed port) says nothing of what failed: saying
+  // "nothing to run again" and exiting 0 would pass a CI that never ran a test.
+  if (results.tests.length === 0) {
+    throw new ConfigError(`--last-failed ${path}: that run ran no test (${results.run.status}${results.run.message === undefined ? '' : `: ${results.run.message}`}); run dxs test once before --last-failed`);
   }
   return { source: path, results, tests: results.tests.filter(failing) };
 }

@@ -14,7 +14,6 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, st
 import { basename, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { ConfigError, envName, flagName, TEST_OPTIONS, resolveCommandOptions, type OptionSource, type OptionSpec } from '../../lib/config.ts';
 import { REDACTED, secrets } from '../../lib/redact.ts';
-import { isLoopback } from '../../lib/target.ts';
 import { loadRequirements, REQUIREMENTS_PATH, SPEC_PATH } from '../../schemas/requirements.ts';
 import { certificateFacts, parseDeployment, type CertificateFacts, type KeyRole } from '../../report/certificate-facts.ts';
 import { certificateRenderings } from '../../report/certificate.ts';
@@ -103,7 +102,8 @@ function sourceName(key: string, source: OptionSource | undefined): string {
 /** The keys of the run by role: which it had and where they came from, never their values. */
 function keyRoles(options: Record<string, unknown>, sources: Record<string, OptionSource>): KeyRole[] {
   const embedded = options.baseUrl === undefined || options.baseUrl === '';
-  const defaultSource = embedded ? "the embedded sandbox's own" : isLoopback(String(options.baseUrl)) ? "the sandbox's documented default" : 'none';
+  // A base URL the user gives gets the user's keys only (lib/target.ts).
+  const defaultSource = embedded ? "the embedded sandbox's own" : 'none';
   const given = (key: string): string => (options[key] !== undefined && options[key] !== '' ? sourceName(key, sources[key]) : defaultSource);
   const roles: KeyRole[] = [{ role: 'API key (APIkey header)', source: given('apiKey') }];
   const withoutDelete = given('apiKeyWithoutDelete');
@@ -200,6 +200,14 @@ export async function runCertifyCommand(flags: Record<string, unknown>, env: Nod
     return 2;
   }
   const results = readResults(resultsPath);
+  // A wrong key, a base URL that is not the API's, an unreachable target: a configuration error
+  // (exit 2, said above) certifies nothing, neither way.
+  if (code === 2 && results.tests.length === 0) {
+    console.error(`dxs certify: the run stopped before its tests (${results.run.status}); no certificate is issued`);
+    // A folder of its own making goes; a --report-dir keeps the run's report, which says why.
+    if (options.reportDir === undefined) rmSync(packageDir, { recursive: true, force: true });
+    return 2;
+  }
   const facts: CertificateFacts = certificateFacts({
     results,
     catalog: loadRequirements(),

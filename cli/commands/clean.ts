@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { gatewayLine, takeGatewaySummary } from '../../report/rate-limits.ts';
 import { takeTransportSummary, transportLines } from '../../report/transport.ts';
-import { ConfigError, TARGET_OPTIONS, resolveCommandOptions, type OptionSpec } from '../../lib/config.ts';
+import { ConfigError, TARGET_OPTIONS, resolveCommandOptions, type OptionSource, type OptionSpec } from '../../lib/config.ts';
 import { openTarget } from '../../lib/target.ts';
 import { networkOptionsOf } from '../../lib/transport.ts';
 import { readJournal } from '../../suites/support/journal.ts';
@@ -37,8 +37,12 @@ function fail(message: string): number {
 
 export async function runCleanCommand(flags: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let options: Record<string, unknown>;
+  let origin: { sources?: Record<string, OptionSource>; configPath?: string };
   try {
-    ({ options } = resolveCommandOptions(CLEAN_OPTIONS, flags, env, (path) => readFileSync(path, 'utf8')));
+    let sources: Record<string, OptionSource>;
+    let configPath: string | undefined;
+    ({ options, sources, configPath } = resolveCommandOptions(CLEAN_OPTIONS, flags, env, (path) => readFileSync(path, 'utf8')));
+    origin = { sources, configPath };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     return fail(error.message);
@@ -72,7 +76,7 @@ export async function runCleanCommand(flags: Record<string, unknown>, env: NodeJ
   }
   let target;
   try {
-    target = await openTarget({ baseUrl, apiKey: options.apiKey as string | undefined, apiKeyWithoutDelete: options.apiKeyWithoutDelete as string | undefined, network: networkOptionsOf(options) });
+    target = await openTarget({ baseUrl, apiKey: options.apiKey as string | undefined, apiKeyWithoutDelete: options.apiKeyWithoutDelete as string | undefined, network: networkOptionsOf(options), ...origin });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     return fail(error.message);

@@ -98,7 +98,7 @@ function runSchemathesis(executable: string, args: string[], outputFile: string,
 }
 
 async function fuzz(flags: Record<string, unknown>): Promise<number> {
-  const { options } = resolveCommandOptions(FUZZ_OPTIONS, flags, process.env, (path) => readFileSync(path, 'utf8'));
+  const { options, sources, configPath } = resolveCommandOptions(FUZZ_OPTIONS, flags, process.env, (path) => readFileSync(path, 'utf8'));
   const exportKind: FuzzExport = options.sandboxExact === true ? 'sandbox-exact' : 'spec';
   // Another implementation is judged by the spec alone: the sandbox's own choices are no contract for it.
   if (exportKind === 'sandbox-exact' && options.baseUrl !== undefined) throw new ConfigError('--sandbox-exact is the embedded sandbox\'s self-check: against --base-url dxs fuzz always uses the spec export');
@@ -115,7 +115,7 @@ async function fuzz(flags: Record<string, unknown>): Promise<number> {
   const journalDir = join(reportDir, 'fuzz-setup');
   let disposeNetwork = (): void => {};
   try {
-    target = await openTarget(targetOptionsOf(options));
+    target = await openTarget(targetOptionsOf(options, { sources, configPath }));
     for (const warning of target.warnings) console.error(`dxs fuzz: ${warning}`);
     for (const line of connectionLines(connectionInfo(target.connection, target.certificate))) console.error(`dxs fuzz: ${line}`);
     console.error(`dxs fuzz: preparing a company and its client token on ${target.baseUrl} ...`);

@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { ConfigError, TARGET_OPTIONS, envName, flagName, positive, resolveCommandOptions, type OptionSpec, type ResolvedOptions } from '../../lib/config.ts';
+import { ConfigError, TARGET_OPTIONS, envName, flagName, positive, resolveCommandOptions, type OptionSource, type OptionSpec, type ResolvedOptions } from '../../lib/config.ts';
 import { folderTimestamp as timestamp } from '../../report/write.ts';
 import { openTarget, targetOptionsOf, TargetUnreachable, type Target } from '../../lib/target.ts';
 import { secrets } from '../../lib/redact.ts';
@@ -94,8 +94,12 @@ function addOptions(command: Command, specs: readonly OptionSpec[]): Command {
   return command;
 }
 
+/** Where each option of the last resolveFlags came from: a configuration error names the setting's source. */
+let origin: { sources?: Record<string, OptionSource>; configPath?: string } = {};
+
 function resolveFlags(specs: readonly OptionSpec[], flags: Record<string, unknown>): ResolvedOptions {
-  const { options } = resolveCommandOptions(specs, flags, process.env, (path) => readFileSync(path, 'utf8'));
+  const { options, sources, configPath } = resolveCommandOptions(specs, flags, process.env, (path) => readFileSync(path, 'utf8'));
+  origin = { sources, configPath };
   for (const spec of specs) {
     const value = options[spec.key];
     if (value === undefined) continue;
@@ -242,7 +246,7 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
     outputs = ((flags.out as string[] | undefined) ?? []).map(checkOutput);
     dashboard = dashboardPort(flags.dashboard);
     k6 = findK6(options.k6 as string | undefined);
-    target = await openTarget(targetOptionsOf(options));
+    target = await openTarget(targetOptionsOf(options, origin));
   } catch (error) {
     // The report is written even when the options are wrong, k6 is missing or the target cannot
     // be reached: it says why nothing ran.

@@ -5,11 +5,11 @@
 // run that could not complete. The report is written in every case.
 import type { Command } from 'commander';
 import { spawn } from 'node:child_process';
-import { appendFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
+import { appendFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmdirSync, rmSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve, sep } from 'node:path';
-import { ConfigError, TEST_OPTIONS, resolveCommandOptions, type ResolvedOptions } from '../../lib/config.ts';
+import { ConfigError, envName, TEST_OPTIONS, WORKER_SETTINGS, resolveCommandOptions, type OptionSource, type ResolvedOptions } from '../../lib/config.ts';
 import { secrets } from '../../lib/redact.ts';
 import { openTarget, type Target } from '../../lib/target.ts';
 import { networkOptionsOf } from '../../lib/transport.ts';
@@ -82,14 +82,36 @@ function prepareReportDir(options: ResolvedOptions, started: Date): string {
   let directory = join(reports, timestamp(started));
   for (let suffix = 2; existsSync(directory); suffix++) directory = join(reports, `${timestamp(started)}-${suffix}`);
   mkdirSync(directory, { recursive: true });
-  const latest = join(reports, 'latest');
+  return directory;
+}
+
+/**
+ * reports/latest moves only for a run that runs tests (issue 59): a run stopped by its
+ * configuration keeps it on the last run that ran, which --last-failed and --schedule-from read.
+ * Moved when Playwright starts (a killed run's journal is then where dxs clean --from reports/latest
+ * looks); returns how to put it back when the run ran no test after all.
+ */
+function pointLatestAt(options: ResolvedOptions, directory: string): () => void {
+  if (typeof options.reportDir === 'string') return () => {};
+  const latest = join(resolve('reports'), 'latest');
+  let previous: string | undefined;
   try {
-    if (lstatSync(latest, { throwIfNoEntry: false }) !== undefined) unlinkSync(latest);
+    if (lstatSync(latest, { throwIfNoEntry: false }) !== undefined) {
+      previous = readlinkSync(latest);
+      unlinkSync(latest);
+    }
     symlinkSync(basename(directory), latest);
   } catch {
     // A missing symlink is no reason to fail a run (some file systems have none).
   }
-  return directory;
+  return () => {
+    try {
+      unlinkSync(latest);
+      if (previous !== undefined) symlinkSync(previous, latest);
+    } catch {
+      // As above.
+    }
+  };
 }
 
 interface Selection {
@@ -258,6 +280,21 @@ function summaryLine(results: Results, reportDir: string): string {
   return `dxs test: ${verdict}: ${summary.passed} passed, ${summary.failed} failed, ${summary.warning} warning, ${summary.info} info, ${summary.skipped} skipped${summary.blocked ? `, ${summary.blocked} blocked` : ''}${summary.flaky ? `, ${summary.flaky} flaky` : ''}${run.message ? ` (${run.message})` : ''}${causes}\nreport: ${where}`;
 }
 
+/**
+ * The settings the workers read from their DXS_* variables (suites/support/companies-more.ts), when
+ * given as a flag or in the config file. DXS_IDENTIFIER_TYPES is also read by the run's setup, here.
+ */
+function workerSettingsEnv(options: ResolvedOptions, sources: Record<string, OptionSource>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const key of WORKER_SETTINGS) {
+    const value = options[key];
+    if (value === undefined || sources[key] === 'env') continue;
+    env[envName(key)] = Array.isArray(value) ? value.join(',') : String(value);
+  }
+  if (env.DXS_IDENTIFIER_TYPES !== undefined) process.env.DXS_IDENTIFIER_TYPES = env.DXS_IDENTIFIER_TYPES;
+  return env;
+}
+
 /** --schedule-from's value that keeps Playwright's file order: no earlier run, no tag. */
 const SCHEDULE_NONE = 'none';
 
@@ -298,8 +335,10 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   let judge: BaselineInput | undefined;
   let scheduleSource: ScheduleSource;
   let lastFailed: LastFailedInput | undefined;
+  let sources: Record<string, OptionSource>;
+  let configPath: string | undefined;
   try {
-    ({ options } = resolveCommandOptions(TEST_OPTIONS, flags, env, (path) => readFileSync(path, 'utf8')));
+    ({ options, sources, configPath } = resolveCommandOptions(TEST_OPTIONS, flags, env, (path) => readFileSync(path, 'utf8')));
     selection = select(options);
     // Read before the report directory is prepared: it may be the baseline's own, or reports/latest.
     judge = loadBaselineInput(options.baseline as string | undefined, options.expectFailures as string | undefined);
@@ -337,6 +376,9 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
       network: networkOptionsOf(options),
       // Below, side by side with the background probe.
       measureLatency: false,
+      sources,
+      configPath,
+      maxRps: options.maxRps as number | undefined,
     });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
@@ -437,9 +479,10 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   let setupSummary: RunSetupSummary | undefined;
   const network = childNetwork(target.connection, env);
   let setup: Promise<RunSetupSummary | undefined> | undefined;
+  const restoreLatest = pointLatestAt(options, reportDir);
   try {
     playwrightStartedAt = Date.now();
-    const playwright = runPlaywright(args, { ...network.env, [RUN_CONTEXT_ENV]: JSON.stringify(context) }, (received) => {
+    const playwright = runPlaywright(args, { ...network.env, ...workerSettingsEnv(options, sources), [RUN_CONTEXT_ENV]: JSON.stringify(context) }, (received) => {
       interrupted = true;
       signal ??= received;
     });
@@ -488,6 +531,7 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   } else {
     results = runReport({ ...context }, interrupted ? 'interrupted' : 'error', interrupted ? 'the run was interrupted before any result was written' : `Playwright exited with code ${code} before writing results`, started);
   }
+  if (results.tests.length === 0) restoreLatest();
   results.cleanup = cleanup;
   results.run.connection = connection;
   // The cleanup's own waits for the gateway came after the reporter's summary.

@@ -15,7 +15,7 @@ test('adding the same identifier twice is recorded', { tag: tags('companies', 'C
   const auth = { clientToken: registeredCompany.token };
   const first = await addIdentifier(api, auth, { json: identifier });
   // A 400 on a target whose agreed types the run does not know is judged in companies.spec.ts (recorded there).
-  test.skip(first.status === 400 && !targetSettings(target).identifierTypesKnown, `the type ${identifier.Type} this run assumes is not agreed on this target (400); set DXS_IDENTIFIER_TYPES`);
+  test.skip(first.status === 400 && !targetSettings(target).identifierTypesKnown, `the type ${identifier.Type} this run assumes is not agreed on this target (400); set --identifier-types (DXS_IDENTIFIER_TYPES)`);
   await expectCheck(first, [statusIs(200, 201)], { requirement: 'CMP-IDN-01' });
   const second = await addIdentifier(api, auth, { json: identifier });
   await observe('CMP-IDN-10', `the same Type and Value added twice answered ${first.status} then ${second.status}`, second);
@@ -31,7 +31,7 @@ test('the identifier types named by the 400 answer are recorded', { tag: tags('c
 
 test('a company not allowed to add identifiers gets 400', { tag: tags('companies', 'CMP-IDN-05', 'CMP-IDN-06') }, async ({ api, target, fixtures }) => {
   const erpId = targetSettings(target).erpIdWithoutIdentifiers;
-  test.skip(erpId === undefined, 'no company that is not allowed to add identifiers configured (DXS_ERP_ID_WITHOUT_IDENTIFIERS)');
+  test.skip(erpId === undefined, 'no company that is not allowed to add identifiers configured (--erp-id-without-identifiers, DXS_ERP_ID_WITHOUT_IDENTIFIERS)');
   const { response: created, token } = await createClientToken(api, erpId as string);
   await expectCheck(created, [statusIs(200)], { requirement: 'TOK-01' });
   const response = await addIdentifier(api, { clientToken: token as string }, { json: fixtures.identifier() });

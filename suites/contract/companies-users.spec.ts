@@ -31,7 +31,7 @@ test.describe('add user: conflicts and privileges', () => {
   test('a user name that exists but is locked out or not approved answers 409', { tag: tags('companies', 'CMP-USR-11', 'CMP-USR-13', 'CMP-USR-14') }, async ({ api, registeredCompany, fixtures, target }) => {
     const settings = targetSettings(target);
     const names = [settings.lockedOutUserName, settings.notApprovedUserName].filter((name): name is string => name !== undefined);
-    test.skip(names.length === 0, 'no locked-out or not-approved user name of the target configured (DXS_LOCKED_OUT_USER_NAME, DXS_NOT_APPROVED_USER_NAME)');
+    test.skip(names.length === 0, 'no locked-out or not-approved user name of the target configured (--locked-out-user-name, --not-approved-user-name; DXS_LOCKED_OUT_USER_NAME, DXS_NOT_APPROVED_USER_NAME)');
     for (const userName of names) {
       const response = await addUser(api, { clientToken: registeredCompany.token }, { json: { ...fixtures.user(), UserName: userName } });
       await expectCheck(response, [statusIs(409)], { requirement: 'CMP-USR-11' });

@@ -147,7 +147,7 @@ test.describe('identifiers', () => {
     // The agreed types are the operator's: a 400 from a target whose set the run does not know may
     // be about the type this run assumed, so it is recorded, not judged.
     if (response.status === 400 && !targetSettings(target).identifierTypesKnown) {
-      await observe('CMP-IDN-01', `an identifier of type ${fixtures.identifierTypes[0]} (one this run assumes; set DXS_IDENTIFIER_TYPES to the target's agreed types) answered 400: ${(response.text ?? '').slice(0, 200)}`, response);
+      await observe('CMP-IDN-01', `an identifier of type ${fixtures.identifierTypes[0]} (one this run assumes; set --identifier-types (DXS_IDENTIFIER_TYPES) to the target's agreed types) answered 400: ${(response.text ?? '').slice(0, 200)}`, response);
       return;
     }
     await expectCheck(response, [statusIs(200, 201)], { requirement: 'CMP-IDN-01' });
@@ -157,7 +157,7 @@ test.describe('identifiers', () => {
     const response = await api.post('/companies/identifiers', { auth: { clientToken: registeredCompany.token }, json: fixtures.unsupportedIdentifier() });
     await expectCheck(response, [statusIs(400)], { requirement: 'CMP-IDN-03' });
     if (!targetSettings(target).identifierTypesKnown) {
-      await observe('CMP-IDN-04', `the agreed types of this target are not known to the run (DXS_IDENTIFIER_TYPES); the 400 message reads ${JSON.stringify((response.text ?? '').slice(0, 300))}`, response);
+      await observe('CMP-IDN-04', `the agreed types of this target are not known to the run (--identifier-types, DXS_IDENTIFIER_TYPES); the 400 message reads ${JSON.stringify((response.text ?? '').slice(0, 300))}`, response);
       return;
     }
     const types = fixtures.identifierTypes;

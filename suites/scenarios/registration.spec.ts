@@ -74,7 +74,7 @@ test('a company registered with the API key reaches Registered, then sets and re
   // The allowed types are "agreed beforehand with the operator": on a target whose set the run does
   // not know, a 400 for the type this run assumes is recorded, not judged (as companies.spec.ts does).
   if (identifier.status === 400 && !targetSettings(target).identifierTypesKnown) {
-    await observe('CMP-IDN-01', `an identifier of type ${body.Type} (one this run assumes; set DXS_IDENTIFIER_TYPES to the target's agreed types) answered 400: ${(identifier.text ?? '').slice(0, 200)}`, identifier);
+    await observe('CMP-IDN-01', `an identifier of type ${body.Type} (one this run assumes; set --identifier-types (DXS_IDENTIFIER_TYPES) to the target's agreed types) answered 400: ${(identifier.text ?? '').slice(0, 200)}`, identifier);
   } else {
     await expectCheck(identifier, [statusIs(200, 201)], { requirement: 'CMP-IDN-01' });
   }

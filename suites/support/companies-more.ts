@@ -148,7 +148,8 @@ export function firstActivation(company: RegisteredCompany, searchId: string): R
 
 /**
  * Settings a few checks need and the spec gives no way to obtain through the API. Outside the
- * embedded sandbox they come from the environment; without them the check is skipped with the reason.
+ * embedded sandbox they come from the environment (dxs test sets it from --locked-out-user-name and the
+ * like, or their config keys: WORKER_SETTINGS of lib/config.ts); without them the check is skipped with the reason.
  *   DXS_LOCKED_OUT_USER_NAME, DXS_NOT_APPROVED_USER_NAME  user names that exist but are locked out / not approved (CMP-USR-11)
  *   DXS_ERP_ID_WITHOUT_IDENTIFIERS                        ErpId of a company of the API key that may not add identifiers (CMP-IDN-05)
  *   DXS_IDENTIFIER_TYPES                                  the target's agreed identifier types, comma-separated (CMP-IDN-01, CMP-IDN-04)

@@ -100,7 +100,8 @@ export function runContext(env: Record<string, string | undefined> = process.env
       ? (JSON.parse(raw) as RunContext)
       : {
           baseUrl: env.DXS_BASE_URL ?? `http://${DEFAULT_SANDBOX_HOST}:${DEFAULT_SANDBOX_PORT}${API_PREFIX}`,
-          apiKey: env.DXS_API_KEY ?? SANDBOX_API_KEY,
+          // The sandbox's keys only for the sandbox on its default port: a base URL of the user's needs the user's key.
+          apiKey: env.DXS_API_KEY ?? (env.DXS_BASE_URL === undefined ? SANDBOX_API_KEY : ''),
           apiKeyWithoutDelete: env.DXS_API_KEY_WITHOUT_DELETE ?? (env.DXS_BASE_URL === undefined ? SANDBOX_API_KEY_WITHOUT_DELETE : undefined),
           asyncTimeoutSeconds: Number(env.DXS_ASYNC_TIMEOUT ?? 30),
           casing: (env.DXS_CASING as CasingMode | undefined) ?? 'any',

@@ -6,6 +6,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Server
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { runCommand, type DxsResult } from '../load/helpers.ts';
+import { withSandboxKeys } from '../runner/helpers.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
@@ -123,5 +124,5 @@ const CLEARED = ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy', 'NO_P
 export function runDxsWith(args: string[], env: Record<string, string> = {}, timeoutMs = 600_000): Promise<DxsResult> {
   const childEnv: Record<string, string | undefined> = { ...process.env };
   for (const name of Object.keys(childEnv)) if (name.startsWith('DXS_') || CLEARED.includes(name)) delete childEnv[name];
-  return runCommand(process.execPath, [join(ROOT, 'bin', 'dxs.js'), ...args], { ...childEnv, ...env, FORCE_COLOR: '0', CI: '1' }, timeoutMs);
+  return runCommand(process.execPath, [join(ROOT, 'bin', 'dxs.js'), ...args], withSandboxKeys(args, { ...childEnv, ...env, FORCE_COLOR: '0', CI: '1' }) as NodeJS.ProcessEnv, timeoutMs);
 }

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { before, after } from 'node:test';
 import { findK6 } from '../../cli/commands/load/k6.ts';
+import { withSandboxKeys } from '../runner/helpers.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.ts';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
@@ -29,7 +30,7 @@ export interface DxsResult {
 
 /** Runs `dxs ...args`; killed after `timeoutMs` so a hung run cannot hang the suite. */
 export function dxs(args: string[], env: Record<string, string> = {}, timeoutMs = 180_000): Promise<DxsResult> {
-  return runCommand(process.execPath, [join(ROOT, 'bin', 'dxs.js'), ...args], { ...process.env, ...env }, timeoutMs);
+  return runCommand(process.execPath, [join(ROOT, 'bin', 'dxs.js'), ...args], withSandboxKeys(args, { ...process.env, ...env }) as NodeJS.ProcessEnv, timeoutMs);
 }
 
 /** Runs a command from the project root with exactly `env`; killed after `timeoutMs`. */

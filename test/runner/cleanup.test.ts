@@ -189,7 +189,8 @@ test('dxs clean exits 2 without a journal, 0 for a run of the embedded sandbox (
     assert.match(embedded.stderr, /embedded sandbox .* stopped with the run/);
     await withSandbox({}, async (sandbox) => {
       writeFileSync(join(directory, 'created.jsonl'), line({ kind: 'run', target: sandbox.baseUrl, embedded: false }) + line({ kind: 'company', key: 'apiKeyWithoutDelete', ErpId: 'dxs-c-d-2' }));
-      const left = await runDxs(['clean', '--from', directory], { timeoutMs: 30_000 });
+      // The journal's target is no sandbox dxs started for clean: the user's keys go with it.
+      const left = await runDxs(['clean', '--from', directory], { timeoutMs: 30_000, env: { DXS_API_KEY: sandbox.apiKey, DXS_API_KEY_WITHOUT_DELETE: sandbox.apiKeyWithoutDelete } });
       assert.equal(left.code, 1, left.stderr);
       assert.match(left.stdout, /^left +dxs-c-d-2 \(apiKeyWithoutDelete\): the key has no DeleteRegistration role/m);
     });
@@ -237,7 +238,8 @@ test('a run killed with SIGTERM (--keep-data) leaves its companies, and dxs clea
       const before = await state(sandbox, `${journal.runPrefix}-`);
       assert.ok(before.byApiKey[0].liveErpIds.length >= 3, 'the killed run left companies');
 
-      const clean = await runDxs(['clean', '--from', reportDir], { timeoutMs: 60_000 });
+      const keys = { DXS_API_KEY: sandbox.apiKey, DXS_API_KEY_WITHOUT_DELETE: sandbox.apiKeyWithoutDelete };
+      const clean = await runDxs(['clean', '--from', reportDir], { timeoutMs: 60_000, env: keys });
       assert.equal(clean.code, 0, clean.stdout + clean.stderr);
       assert.match(clean.stdout, /^deleted /m);
       const journaled = new Set(journal.companies.map((company) => company.ErpId));
@@ -247,7 +249,7 @@ test('a run killed with SIGTERM (--keep-data) leaves its companies, and dxs clea
       assert.ok(live.length <= 2, `left outside the journal: ${live.join(', ')}`);
       assert.ok(journalOf(reportDir).companies.every((company) => company.deleteRequested), 'the deletes are recorded');
 
-      const again = await runDxs(['clean', '--from', reportDir], { timeoutMs: 60_000 });
+      const again = await runDxs(['clean', '--from', reportDir], { timeoutMs: 60_000, env: keys });
       assert.equal(again.code, 0, again.stderr);
       assert.match(again.stderr, /nothing left to delete/);
       assert.doesNotMatch(readFileSync(join(reportDir, 'created.json'), 'utf8') + readFileSync(join(reportDir, 'created.jsonl'), 'utf8'), new RegExp(sandbox.apiKey));

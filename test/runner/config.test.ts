@@ -83,13 +83,17 @@ test('without a base URL the embedded sandbox is started on a free port and stop
   }
 });
 
-test('a target on this machine without a key gets the sandbox default keys, with a warning', async () => {
+test('a base URL on this machine without a key is a configuration error: the sandbox keys go only to the sandbox dxs starts', async () => {
   const running = await startSandbox({ port: 0, host: '127.0.0.1' });
   try {
-    const target = await openTarget({ baseUrl: running.baseUrl }, new SecretRegistry());
-    assert.equal(target.apiKey, running.apiKey);
-    assert.equal(target.apiKeyWithoutDelete, running.apiKeyWithoutDelete);
-    assert.ok(target.warnings.some((warning) => /default keys/.test(warning)), target.warnings.join('; '));
+    await assert.rejects(openTarget({ baseUrl: running.baseUrl }, new SecretRegistry()), (error: unknown) => {
+      assert.ok(error instanceof ConfigError);
+      assert.match(error.message, /the API key is missing; pass --api-key, set DXS_API_KEY/);
+      return true;
+    });
+    // The user's key only: the second key is not the sandbox's either.
+    const target = await openTarget({ baseUrl: running.baseUrl, apiKey: running.apiKey, measureLatency: false }, new SecretRegistry());
+    assert.equal(target.apiKeyWithoutDelete, undefined);
   } finally {
     await running.close();
   }

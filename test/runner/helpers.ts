@@ -7,6 +7,7 @@ import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { readZip } from '../../report/zip.ts';
+import { SANDBOX_API_KEY, SANDBOX_API_KEY_WITHOUT_DELETE } from '../../lib/defaults.ts';
 
 export const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -16,14 +17,38 @@ export interface CliResult {
   stderr: string;
 }
 
+/**
+ * The sandbox's keys, as a user passes them to a sandbox started on a port: dxs gives its own keys
+ * only to the sandbox it starts itself, so a run against a base URL on this machine gets them here
+ * when the test gave no key (DXS_API_KEY, --api-key). Tests of a run without keys pass `sandboxKeys: false`.
+ */
+export function withSandboxKeys(args: readonly string[], env: Record<string, string | undefined>): Record<string, string | undefined> {
+  const flag = (name: string): string | undefined => {
+    const index = args.indexOf(name);
+    if (index >= 0) return args[index + 1];
+    return args.find((arg) => arg.startsWith(`${name}=`))?.slice(name.length + 1);
+  };
+  const baseUrl = flag('--base-url') ?? env.DXS_BASE_URL;
+  if (baseUrl === undefined || baseUrl === '' || flag('--api-key') !== undefined || (env.DXS_API_KEY ?? '') !== '') return env;
+  let loopback = false;
+  try {
+    loopback = /^(127(?:\.\d{1,3}){3}|localhost|\[::1\])$/.test(new URL(baseUrl).hostname);
+  } catch {
+    return env;
+  }
+  if (!loopback) return env;
+  return { ...env, DXS_API_KEY: SANDBOX_API_KEY, ...(flag('--api-key-without-delete') === undefined && env.DXS_API_KEY_WITHOUT_DELETE === undefined ? { DXS_API_KEY_WITHOUT_DELETE: SANDBOX_API_KEY_WITHOUT_DELETE } : {}) };
+}
+
 /** Runs bin/dxs.js with the DXS_* variables of the caller removed; killed after `timeoutMs` (a bound, not an assertion). */
 export function runDxs(
   args: string[],
-  options: { env?: Record<string, string>; timeoutMs?: number; cwd?: string; onOutput?: (output: string, child: ChildProcess) => void } = {},
+  options: { env?: Record<string, string>; timeoutMs?: number; cwd?: string; onOutput?: (output: string, child: ChildProcess) => void; sandboxKeys?: boolean } = {},
 ): Promise<CliResult> {
-  const env: Record<string, string | undefined> = { ...process.env };
+  let env: Record<string, string | undefined> = { ...process.env };
   for (const name of Object.keys(env)) if (name.startsWith('DXS_')) delete env[name];
   Object.assign(env, options.env, { FORCE_COLOR: '0', CI: '1' });
+  if (options.sandboxKeys !== false) env = withSandboxKeys(args, env);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [join(ROOT, 'bin', 'dxs.js'), ...args], { cwd: options.cwd ?? ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
