@@ -144,6 +144,17 @@ test("installed, dxs certify names the spec's digest, and its package names no p
   assert.deepEqual(machinePathsFound(texts, [installed, work]), []);
 });
 
+test("installed, a failing test's report names no path of the machine: the stack lines in Playwright's report are relative to the package", { timeout: RUN_BOUND_MS + 30_000 }, async () => {
+  assert.equal(install.code, 0, install.stderr.slice(-3000));
+  const reportDir = join(work, 'failing');
+  const result = await dxs(['test', '--area', 'tokens', '--grep', 'token guards', '--sandbox-fault', 'token-create-201', '--report-dir', reportDir]);
+  assert.equal(result.code, 1, `${result.stdout.slice(-2000)}\n${result.stderr.slice(-3000)}`);
+  const texts = reportTexts(reportDir);
+  const stackLines = [...texts.entries()].filter(([file, text]) => file.includes('playwright') && /at suites\/contract\/fault-guards\.spec\.ts:\d+:\d+/.test(text));
+  assert.ok(stackLines.length > 0, "Playwright's report holds the failure's stack line, relative to the package");
+  assert.deepEqual(machinePathsFound(texts, [installed, work]), []);
+});
+
 test('installed, dxs doctor names per command the tool it needs and the spec it certifies against', { timeout: 60_000 }, async () => {
   assert.equal(install.code, 0, install.stderr.slice(-3000));
   const result = await dxs(['doctor']);
