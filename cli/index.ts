@@ -12,6 +12,7 @@ import { registerKeysCommand } from './commands/keys.ts';
 import { registerClientCheckCommand } from './commands/client-check.ts';
 import { registerDoctorCommand } from './commands/doctor.ts';
 import { registerSetupCommand } from './commands/setup.ts';
+import { conciseUsageErrors } from './usage.ts';
 
 const packageJson = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
 
@@ -20,7 +21,6 @@ program
   .name('dxs')
   .description('Conformance and load tests for the Document Exchange Service API.\nWith no --base-url, each command runs against the embedded sandbox.')
   .version(packageJson.version)
-  .showHelpAfterError()
   .configureHelp({ sortSubcommands: false });
 
 registerTestCommand(program);
@@ -64,10 +64,7 @@ Examples:
 Exit codes: 0 passed, 1 a test or threshold failed, 2 usage, configuration or unreachable target.`,
 );
 
-// Commander exits 1 on usage errors by default; dxs promises 2 for those.
-program.exitOverride((error) => {
-  if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') process.exit(0);
-  process.exit(error.exitCode === 0 ? 0 : 2);
-});
+// Commander exits 1 on usage errors by default, and prints the whole help after one; dxs promises 2, in three lines.
+conciseUsageErrors(program);
 
 await program.parseAsync(process.argv);

@@ -137,12 +137,12 @@ export const positive = (value: unknown): string | undefined => ((value as numbe
 /** Options every command that talks to a target shares (dxs test and dxs load). */
 export const TARGET_OPTIONS: readonly OptionSpec[] = [
   { key: 'baseUrl', kind: 'string', argument: 'URL', description: 'base URL of the target, ending in /v1/api (default: start the embedded sandbox)' },
-  { key: 'apiKey', kind: 'string', argument: 'KEY', description: 'API key (header APIkey); dxs test needs one with the DeleteRegistration role for its destructive checks (default for a target on this machine: the sandbox key)' },
+  { key: 'apiKey', kind: 'string', argument: 'KEY', description: 'API key (header APIkey) (default for a target on this machine: the sandbox key)' },
   { key: 'apiKeyWithoutDelete', kind: 'string', argument: 'KEY', description: 'a second API key without the DeleteRegistration role (enables the 401 checks of delete)' },
-  { key: 'config', kind: 'string', argument: 'FILE', description: 'JSON config file; keys are the camelCase option names (e.g. {"baseUrl": "...", "workers": 4})' },
+  { key: 'config', kind: 'string', argument: 'FILE', description: 'JSON config file; keys are the camelCase option names (e.g. {"baseUrl": "https://staging.example/v1/api"})' },
   { key: 'asyncTimeout', kind: 'number', argument: 'SECONDS', default: 30, check: positive, description: 'how long to wait for background work (registration, delivery) to complete' },
   { key: 'reportDir', kind: 'string', argument: 'DIR', description: 'where to write the report (default: reports/<timestamp>/, with reports/latest pointing to it)' },
-  { key: 'sandboxCasing', kind: 'string', argument: 'CASING', choices: ['pascal', 'camel'], description: 'field-name casing the embedded sandbox answers in (default camel; pascal when dxs test runs with --casing strict-pascal)' },
+  { key: 'sandboxCasing', kind: 'string', argument: 'CASING', choices: ['pascal', 'camel'], description: 'field-name casing the embedded sandbox answers in (default camel)' },
   { key: 'sandboxFault', kind: 'list', argument: 'NAME...', description: 'start the embedded sandbox with deliberate deviations from the spec (names: dxs sandbox --help), e.g. revoked-token-accepted' },
   { key: 'sandboxVariant', kind: 'list', argument: 'NAME...', description: 'start the embedded sandbox with legitimate differences from it that dxs must accept, e.g. pascal, gzip, slow, or contrarian (the other defensible choice on every point the spec leaves open)' },
   // A deployment: proxy and TLS (issue 31). Every client of a run gets them: the probe, Playwright, k6, Schemathesis, the cleanup.
@@ -154,16 +154,22 @@ export const TARGET_OPTIONS: readonly OptionSpec[] = [
   { key: 'maxRps', kind: 'number', argument: 'N', check: positive, description: "at most N requests per second from dxs, all workers together, to stay under a gateway's known limit (dxs load: k6's rps; dxs fuzz: Schemathesis --rate-limit)" },
 ];
 
+/** What shared options mean to dxs test alone: the other commands' help is not to carry it. */
+const TEST_WORDING: Record<string, string> = {
+  apiKey: 'API key (header APIkey), with the DeleteRegistration role for the destructive checks and to delete the run\'s companies at the end (default for a target on this machine: the sandbox key)',
+  sandboxCasing: 'field-name casing the embedded sandbox answers in (default camel; pascal with --casing strict-pascal)',
+};
+
 /** Options of dxs test. */
 export const TEST_OPTIONS: readonly OptionSpec[] = [
-  ...TARGET_OPTIONS,
+  ...TARGET_OPTIONS.map((spec) => (TEST_WORDING[spec.key] === undefined ? spec : { ...spec, description: TEST_WORDING[spec.key] })),
   { key: 'area', kind: 'list', argument: 'AREA...', description: 'run only these areas (comma-separated or repeated), e.g. tokens,companies' },
   { key: 'grep', kind: 'string', argument: 'PATTERN', description: 'run only tests whose title or tags match this regular expression (e.g. @TOK-01)' },
   { key: 'profile', kind: 'string', argument: 'NAME', default: 'full', description: 'which areas an integrator uses (see profiles below)' },
   { key: 'destructive', kind: 'boolean', default: false, description: 'also run destructive checks (company deletion)' },
   { key: 'strict', kind: 'boolean', default: false, description: 'hardening checks (good practice the spec does not require: size limits, strict Content-Type, 405 rather than 404) fail the run instead of warning' },
   // No fixed default: the run is I/O-bound against a remote target (issue 14), CPU-bound against this machine.
-  { key: 'workers', kind: 'integer', argument: 'N', check: positive, description: 'parallel Playwright workers (default: from the target\'s latency and one timed registration at the start, within cores, memory and the size of a narrow selection; see dxs test --help)' },
+  { key: 'workers', kind: 'integer', argument: 'N', check: positive, description: 'parallel Playwright workers (default: from the target\'s latency and one timed registration at the start, within cores, memory and the size of a narrow selection)' },
   { key: 'maxFailures', kind: 'integer', argument: 'N', check: positive, description: 'stop the run after N failed tests (Playwright\'s --max-failures; blocked tests do not count, the rest are reported not run)' },
   { key: 'failFast', kind: 'boolean', default: false, description: 'stop at the first failed test (--max-failures 1)' },
   { key: 'keepData', kind: 'boolean', default: false, description: 'keep what the run created at the target (by default, with a key holding DeleteRegistration, its companies are deleted at the end; see created.json)' },

@@ -126,12 +126,14 @@ interface Company {
   fetches: ExchangeEvent[];
   marks: ExchangeEvent[];
   infos: ExchangeEvent[];
+  /** The final read's walks with sequenceNo (issue 58): walk id -> its lists (any status) in the order of invocation. */
+  walks: Map<string, ExchangeEvent[]>;
 }
 
 function companyOf(companies: Map<string, Company>, actor: string): Company {
   let found = companies.get(actor);
   if (found === undefined) {
-    found = { lists: [], fetched: new Map(), firstFetch: new Map(), fetches: [], marks: [], infos: [] };
+    found = { lists: [], fetched: new Map(), firstFetch: new Map(), fetches: [], marks: [], infos: [], walks: new Map() };
     companies.set(actor, found);
   }
   return found;
@@ -194,6 +196,7 @@ export function checkExchange(input: ExchangeCheckInput): ExchangeCheckResult {
         break;
       case 'list':
         if (ok(event) && event.ids !== undefined) company.lists.push(event);
+        if (event.walk !== undefined) pushTo(company.walks, event.walk, event);
         break;
       case 'fetch':
         if (ok(event) && event.id !== undefined) {
@@ -218,7 +221,10 @@ export function checkExchange(input: ExchangeCheckInput): ExchangeCheckResult {
         break;
     }
   }
-  for (const company of companies.values()) company.lists.sort((a, b) => a.invoked - b.invoked);
+  for (const company of companies.values()) {
+    company.lists.sort((a, b) => a.invoked - b.invoked);
+    for (const walk of company.walks.values()) walk.sort((a, b) => a.invoked - b.invoked);
+  }
 
   const delivery = judgeDelivery({ companies, sends, statusReads, asyncTimeoutMs, runEnd, findings });
   judgeVanished(companies, findings);
@@ -266,6 +272,8 @@ function judgeDelivery(input: DeliveryInput): Pick<ExchangeCheckResult, 'sent' |
   });
   const watchOf = perRecipient(companies, watchedBy);
   const proofsOf = perRecipient(companies, provingLists);
+  const walksOf = perRecipient(companies, provingWalks);
+  const emptiesOf = perRecipient(companies, (company) => provingLists(company, 'empty'));
   let untimedDeliveries = 0;
   let sent = 0;
   let delivered = 0;
@@ -320,6 +328,23 @@ function judgeDelivery(input: DeliveryInput): Pick<ExchangeCheckResult, 'sent' |
       findings.add('FLOW-04', `${send.actor} sent ${marker} (DocumentId ${send.documentId ?? 'not recorded'}) to ${recipient}; a whole list of ${recipient}${list.finalRead === true ? ' (the final read)' : ''} invoked ${list.invoked - send.completed} ms after the send completed (async timeout ${asyncTimeoutMs} ms) lacked it, and no download of ${recipient} found it`, () => [evidenceOf(send), evidenceOf(list, new Set())]);
       continue;
     }
+    // Lists whose Total counts more than they show: the final read's walk of every page, taken together (issue 58).
+    const walk = walksOf(recipient).find((lists) => lists[0].invoked > due);
+    if (walk !== undefined) {
+      lost++;
+      const last = walk[walk.length - 1];
+      const shown = new Set(walk.flatMap((list) => list.ids ?? [])).size;
+      findings.add('FLOW-04', `${send.actor} sent ${marker} (DocumentId ${send.documentId ?? 'not recorded'}) to ${recipient}; the final read's walk of ${recipient}'s list with sequenceNo, ${walk.length} ${walk.length === 1 ? 'answer' : 'answers'} from sequenceNo ${walk[0].sequenceNo ?? 0} to an answer that showed nothing further, invoked ${walk[0].invoked - send.completed} ms after the send completed (async timeout ${asyncTimeoutMs} ms), showed ${shown} documents${last.total === undefined ? '' : ` (its last answer's Total ${last.total})`}, each downloaded, none of them it`, () => [evidenceOf(send), ...walkEvidence(walk)]);
+      continue;
+    }
+    const empties = emptiesOf(recipient);
+    const emptyIndex = firstIndexAfter(empties.invoked, due);
+    if (emptyIndex < empties.lists.length) {
+      lost++;
+      const empty = empties.lists[emptyIndex];
+      findings.add('FLOW-04', `${send.actor} sent ${marker} (DocumentId ${send.documentId ?? 'not recorded'}) to ${recipient}; a list of ${recipient} without sequenceNo${empty.finalRead === true ? ' (the final read)' : ''}, invoked ${empty.invoked - send.completed} ms after the send completed (async timeout ${asyncTimeoutMs} ms), showed no document at all (Total ${empty.total ?? 'absent'}), and a document not marked handled stays in that list (rule 1)`, () => [evidenceOf(send), evidenceOf(empty, new Set())]);
+      continue;
+    }
     notJudged++;
     bump(notJudgedReasons, due >= runEnd ? 'the run ended before the async timeout ran out' : whyNoProof(companies.get(recipient), due));
   }
@@ -332,9 +357,39 @@ function whyNoProof(company: Company | undefined, due: number): string {
   const after = (company?.lists ?? []).filter((list) => list.invoked > due && (list.sequenceNo === undefined || list.sequenceNo <= 0));
   if (after.length === 0) return 'no list of the recipient (without sequenceNo or from 0) after the async timeout ran out';
   const whole = after.filter((list) => list.total !== undefined && list.total <= (list.ids ?? []).length);
-  if (whole.length === 0) return "the recipient's lists after the async timeout were paged (Total above the entries listed), and a paged answer proves no absence";
+  if (whole.length === 0) {
+    // The final read walked the list to settle it (issue 58): say why its walk is no proof.
+    const walks = [...(company?.walks.values() ?? [])].filter((walk) => walk[0].invoked > due);
+    const end = walks.map((walk) => walk.find((list) => list.walkEnd !== undefined)?.walkEnd).find((reason) => reason !== undefined && reason !== 'complete');
+    if (end !== undefined) return `the recipient's lists after the async timeout were paged (Total above the entries listed), and the final read's walk of the list with sequenceNo could not be completed: ${end}`;
+    if (walks.length > 0) return "the recipient's lists after the async timeout were paged (Total above the entries listed), and the final read's walk of the list with sequenceNo had an entry not downloaded";
+    return "the recipient's lists after the async timeout were paged (Total above the entries listed), and a paged answer proves no absence";
+  }
   return 'no whole list of the recipient after the async timeout had every entry downloaded';
 }
+
+/**
+ * The final read's walks of a company's list with sequenceNo that prove an absence (issue 58), by
+ * invocation: complete (its last answer empty or whole, every answer in SequenceNo order or whole,
+ * each from the highest SequenceNo of the one before: lib's final read stops a walk that is not so,
+ * with its reason), every answer 2xx, and every entry downloaded. The handled flag is ignored with
+ * sequenceNo (rule 2), so no mark can have taken a document out of them.
+ */
+function provingWalks(company: Company | undefined): ExchangeEvent[][] {
+  if (company === undefined) return [];
+  return [...company.walks.values()]
+    .filter((walk) => walk.some((list) => list.walkEnd === 'complete') && walk.every((list) => ok(list) && (list.ids ?? []).every((id) => company.fetched.has(id))))
+    .sort((a, b) => a[0].invoked - b[0].invoked);
+}
+
+/** A walk as evidence: its first answers and its last, each with the count it listed. */
+function walkEvidence(walk: readonly ExchangeEvent[]): EvidenceEvent[] {
+  const kept = walk.length <= WALK_EVIDENCE ? walk : [...walk.slice(0, WALK_EVIDENCE - 1), walk[walk.length - 1]];
+  return kept.map((list) => evidenceOf(list, new Set()));
+}
+
+/** Answers of a walk kept as a loss's evidence; the summary gives how many it had. */
+const WALK_EVIDENCE = 6;
 
 /** What `compute` makes of a company, made once per company when first asked for. */
 function perRecipient<T>(companies: Map<string, Company>, compute: (company: Company | undefined) => T): (actor: string) => T {
@@ -364,14 +419,19 @@ function watchedBy(company: Company | undefined): Watch {
  * The lists of a company that prove an absence: whole, listing everything (no sequenceNo, or one
  * of 0 or less), each entry downloaded; a list without sequenceNo only while no id the company
  * marked is one it never downloaded (that document could be the one missing, gone because marked).
+ * With `empty`, the others that prove it too (issue 58): an empty list without sequenceNo whose
+ * Total is above 0 or absent. A document not marked stays in that list (rule 1), and no reading of
+ * paging makes a list's first page empty while the list holds a document (a Total that counts
+ * handled documents too leaves no page out).
  */
-function provingLists(company: Company | undefined): { invoked: number[]; lists: ExchangeEvent[] } {
+function provingLists(company: Company | undefined, empty: 'whole' | 'empty' = 'whole'): { invoked: number[]; lists: ExchangeEvent[] } {
   if (company === undefined) return { invoked: [], lists: [] };
   let unknownMarkInvoked = Infinity;
   for (const mark of company.marks) if ((mark.ids ?? []).some((id) => !company.fetched.has(id))) unknownMarkInvoked = Math.min(unknownMarkInvoked, mark.invoked);
   const lists = company.lists.filter((list) => {
     const ids = list.ids ?? [];
-    if (list.total === undefined || list.total > ids.length) return false;
+    const whole = list.total !== undefined && list.total <= ids.length;
+    if (empty === 'empty' ? whole || ids.length > 0 || list.sequenceNo !== undefined : !whole) return false;
     if (list.sequenceNo !== undefined && list.sequenceNo > 0) return false;
     if (list.sequenceNo === undefined && list.completed >= unknownMarkInvoked) return false;
     return ids.every((id) => company.fetched.has(id));

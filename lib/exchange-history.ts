@@ -65,6 +65,13 @@ export interface ExchangeEvent {
   sequenceNos?: Array<number | null>;
   /** CompanyId of each listed entry, in the same order; null where an entry had none. */
   companyIds?: Array<string | null>;
+  /**
+   * A list of the final read's walk with sequenceNo (issue 58): the walk it belongs to, one id per
+   * walk, so that the checker can take the walk's answers together as one reading of the whole list.
+   */
+  walk?: string;
+  /** On a walk's last list: `complete` when the walk reached its end, else why it could not be completed. */
+  walkEnd?: string;
 
   // fetch, info
   /** The inbound document id fetched or read. */
@@ -81,6 +88,9 @@ export interface ExchangeEvent {
 export type EventMetadata = Record<string, string>;
 
 const LIST_SEPARATOR = ',';
+
+/** The string fields an event carries as they are. */
+const STRING_FIELDS = ['recipient', 'deliveryType', 'documentId', 'erpDocumentId', 'id', 'marker', 'documentStatus', 'walk', 'walkEnd'] as const;
 
 function joinList(values: ReadonlyArray<string | number | null>): string {
   return values.map((value) => (value === null ? '' : encodeURIComponent(String(value)))).join(LIST_SEPARATOR);
@@ -113,7 +123,7 @@ export function encodeEvent(event: ExchangeEvent): EventMetadata {
   };
   if (event.vu !== undefined) metadata.vu = String(event.vu);
   if (event.finalRead === true) metadata.finalRead = '1';
-  for (const name of ['recipient', 'deliveryType', 'documentId', 'erpDocumentId', 'id', 'marker', 'documentStatus'] as const) {
+  for (const name of STRING_FIELDS) {
     const value = event[name];
     if (value !== undefined && value !== '') metadata[name] = value;
   }
@@ -134,7 +144,7 @@ export function decodeEvent(op: string | undefined, metadata: EventMetadata | un
   const event: ExchangeEvent = { op: op as ExchangeOp, actor: metadata.actor, invoked, completed, status: Number(metadata.status) || 0 };
   if (metadata.vu !== undefined) event.vu = Number(metadata.vu);
   if (metadata.finalRead === '1') event.finalRead = true;
-  for (const name of ['recipient', 'deliveryType', 'documentId', 'erpDocumentId', 'id', 'marker', 'documentStatus'] as const) {
+  for (const name of STRING_FIELDS) {
     if (metadata[name] !== undefined) event[name] = metadata[name];
   }
   if (metadata.sequenceNo !== undefined) event.sequenceNo = Number(metadata.sequenceNo);

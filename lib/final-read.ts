@@ -46,6 +46,17 @@ export interface FinalReadSummary {
   calls: number;
   /** Milliseconds it took, waiting included. */
   milliseconds: number;
+  /** Its walks of the incoming lists with sequenceNo (issue 58); absent in a report written before them. */
+  walks?: FinalReadWalks;
+}
+
+/** The walks of a final read: how many reached their end, why the others did not, and the budget of each. */
+export interface FinalReadWalks {
+  complete: number;
+  /** Why a walk could not be completed, with how many walks ended so. */
+  notComplete: Record<string, number>;
+  /** Each walk's bound: its lists, and its time (the async timeout, at least 10 s). */
+  budget: { calls: number; milliseconds: number };
 }
 
 export interface FinalReadPlanInput {

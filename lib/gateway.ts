@@ -9,6 +9,19 @@
 export const RATE_LIMITED_STATUS = 429;
 export const MAINTENANCE_STATUS = 503;
 
+/**
+ * The statuses a load run counts as the deployment's in front of the target (issue 57): a limit
+ * (429, with or without Retry-After: nginx's limit_req sends none), a gateway that could not reach
+ * the target or gave up on it (502, 504) and one that shed the call (503). k6's raw points carry
+ * the status and no body, so they are told apart by status alone: none of them enters a latency
+ * figure or threshold of dxs load, and their share of an endpoint's answers says whether the target
+ * was loaded at all.
+ */
+export const LOAD_GATEWAY_STATUSES: readonly number[] = [RATE_LIMITED_STATUS, 502, MAINTENANCE_STATUS, 504];
+
+/** k6 metric of dxs load: a gateway's answer a flow waited out and sent again, tagged with the endpoint. */
+export const GATEWAY_WAITED_METRIC = 'dxs_gateway_waited';
+
 /** When Retry-After is absent or unreadable: a short wait, as curl's --retry and most SDKs do. */
 export const DEFAULT_RETRY_AFTER_SECONDS = 1;
 /** A Retry-After of an hour is a closed gateway, not a pause: no single wait is longer than this. */

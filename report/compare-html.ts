@@ -129,11 +129,31 @@ export function renderDiffPage(before: RunRef, after: RunRef, diff: RunDiff): st
 `;
 }
 
+/** How a run counts in the history: a full run is a point of its target's trend; the others are listed apart. */
+export type HistoryKind = 'full' | 'last-failed' | 'unreached';
+
 export interface HistoryPoint {
   run: RunRef;
-  /** Failures this run had that the run before it did not. */
+  /** Failures this run had that the full run before it, of the same target, did not. */
   newFailures: ComparedTest[];
+  kind: HistoryKind;
+  /** The target's trend it belongs to (historyGroupOf). */
+  group: string;
+  /** Its place among all the runs of the page, oldest first: the label of its point and row. */
+  number: number;
 }
+
+/**
+ * A run that ran no test never reached its target (or could not start): its zeros are no measure of
+ * the target. A --last-failed run ran only the earlier failures: its counts are no full run's.
+ */
+export function historyKindOf(results: Results): HistoryKind {
+  if (results.run.status === 'unreachable' || results.tests.length === 0) return 'unreached';
+  return results.lastFailed !== undefined ? 'last-failed' : 'full';
+}
+
+/** Runs of the embedded sandbox share one trend whatever port each got. */
+export const historyGroupOf = (results: Results): string => (results.run.embedded ? 'the embedded sandbox' : results.run.target);
 
 const SERIES: Array<{ key: 'passed' | 'failed' | 'warning' | 'blocked'; colour: string }> = [
   { key: 'passed', colour: '#1a7f37' },
@@ -144,39 +164,81 @@ const SERIES: Array<{ key: 'passed' | 'failed' | 'warning' | 'blocked'; colour: 
 
 const countOf = (results: Results, key: string): number => (results.summary as unknown as Record<string, number | undefined>)[key] ?? 0;
 
+/** The regression's tests, the first few by name: a run that broke hundreds must not make the page tall. */
+const SHOWN_NEW_FAILURES = 5;
+
+function newFailuresText(point: HistoryPoint): string {
+  const names = point.newFailures.map((entry) => entry.stableId);
+  return names.length <= SHOWN_NEW_FAILURES ? names.join('; ') : `${names.slice(0, SHOWN_NEW_FAILURES).join('; ')}; and ${names.length - SHOWN_NEW_FAILURES} more`;
+}
+
 function historyChart(points: readonly HistoryPoint[]): string {
   return lineChart({
     series: SERIES.map((series) => ({ ...series, values: points.map((point) => countOf(point.run.results, series.key)) })),
-    labels: points.map((point, index) => ({ text: String(index + 1), href: point.run.href })),
+    labels: points.map((point) => ({ text: String(point.number), href: point.run.href })),
     markers: points
-      .map((point, index) => ({ index, label: `▲ ${point.newFailures.length} new`, title: `regression: ${point.newFailures.map((entry) => entry.stableId).join('\n')}`, count: point.newFailures.length }))
+      .map((point, index) => ({ index, label: `▲ ${point.newFailures.length} new`, title: `regression: ${newFailuresText(point)}`, count: point.newFailures.length }))
       .filter((marker) => marker.count > 0),
     ariaLabel: 'passed, failed, warning and blocked tests per run',
     pointTitle: (series, index, value) => `${points[index].run.results.run.startedAt}: ${value} ${series.key}`,
   });
 }
 
-/** The page of dxs report history: the counts of every run over time, each run linked, regressions marked. */
+const runName = (point: HistoryPoint): string => (point.run.href !== undefined ? `<a href="${escapeHtml(point.run.href)}">${escapeHtml(point.run.source)}</a>` : escapeHtml(point.run.source));
+
+function runRows(points: readonly HistoryPoint[]): string {
+  return points
+    .map((point) => {
+      const { results } = point.run;
+      const counts = SERIES.map((series) => `<td>${countOf(results, series.key)}</td>`).join('');
+      const note =
+        point.kind === 'last-failed'
+          ? `${tag('last-failed')} ran again only the failed and blocked tests of ${escapeHtml(results.lastFailed?.source ?? 'an earlier run')}: ${results.lastFailed?.fixed.length ?? 0} fixed, ${results.lastFailed?.stillFailing.length ?? 0} still failing; not a point of the trend`
+          : point.newFailures.length === 0
+            ? ''
+            : `${tag('new')} ${escapeHtml(newFailuresText(point))}`;
+      const classes = [point.newFailures.length > 0 ? 'regression' : '', point.kind === 'last-failed' ? 'last-failed' : ''].filter((name) => name !== '').join(' ');
+      return `<tr${classes === '' ? '' : ` class="${classes}"`}><td>${point.number}</td><td>${runName(point)}</td><td>${escapeHtml(results.run.startedAt)}</td>${counts}<td>${note}</td></tr>`;
+    })
+    .join('');
+}
+
+function targetSection(group: string, points: readonly HistoryPoint[], index: number): string {
+  const full = points.filter((point) => point.kind === 'full');
+  const reruns = points.length - full.length;
+  return `<section class="target" data-target="${escapeHtml(group)}"><h2 id="target-${index + 1}">${escapeHtml(group)}: ${plural(full.length, 'run')}${reruns > 0 ? `, ${reruns} --last-failed` : ''}</h2>
+${full.length > 0 ? historyChart(full) : '<p class="muted">No full run: nothing to plot.</p>'}
+<table class="compare"><colgroup><col style="width:4%"><col style="width:18%"><col style="width:15%"><col style="width:7.5%"><col style="width:7.5%"><col style="width:7.5%"><col style="width:7.5%"><col></colgroup><tr><th>#</th><th>Report</th><th>Date</th><th>passed</th><th>failed</th><th>warning</th><th>blocked</th><th>Regression: new failures</th></tr>${runRows(points)}</table></section>`;
+}
+
+function unreachedSection(points: readonly HistoryPoint[]): string {
+  if (points.length === 0) return '';
+  const rows = points.map((point) => {
+    const { run } = point.run.results;
+    return `<tr><td>${point.number}</td><td>${runName(point)}</td><td>${escapeHtml(run.startedAt)}</td><td>${escapeHtml(run.target)}</td><td>${escapeHtml(run.message ?? `${run.status}, no test ran`)}</td></tr>`;
+  });
+  return `<h2 id="unreached">Left out of the trend: ${plural(points.length, 'run')} that never reached ${points.length === 1 ? 'its' : 'their'} target</h2>
+<p class="muted">They ran no test: their zeros say nothing of the target, and the run after one is compared with the full run before it.</p>
+<table class="compare"><colgroup><col style="width:4%"><col style="width:18%"><col style="width:15%"><col style="width:22%"><col></colgroup><tr><th>#</th><th>Report</th><th>Date</th><th>Target</th><th>Why</th></tr>${rows.join('')}</table>`;
+}
+
+/** The page of dxs report history: per target, the counts of its full runs over time, each run linked, regressions marked; the rest listed apart. */
 export function renderHistoryPage(points: readonly HistoryPoint[], source: string): string {
   const regressions = points.filter((point) => point.newFailures.length > 0).length;
-  const rows = points.map((point, index) => {
-    const { results } = point.run;
-    const name = point.run.href !== undefined ? `<a href="${escapeHtml(point.run.href)}">${escapeHtml(point.run.source)}</a>` : escapeHtml(point.run.source);
-    const regression = point.newFailures.length === 0 ? '' : `${tag('new')} ${escapeHtml(point.newFailures.map((entry) => entry.stableId).join('; '))}`;
-    const counts = SERIES.map((series) => countOf(results, series.key)).map((count) => `<td>${count}</td>`).join('');
-    return `<tr${point.newFailures.length > 0 ? ' class="regression"' : ''}><td>${index + 1}</td><td>${name}</td><td>${escapeHtml(results.run.startedAt)}</td><td>${escapeHtml(results.run.target)}</td>${counts}<td>${regression}</td></tr>`;
-  });
+  const groups = new Map<string, HistoryPoint[]>();
+  for (const point of points) if (point.kind !== 'unreached') groups.set(point.group, [...(groups.get(point.group) ?? []), point]);
+  const unreached = points.filter((point) => point.kind === 'unreached');
+  const nav = [...groups.keys()].map((group, index) => `<a href="#target-${index + 1}">${escapeHtml(group)}</a>`).join('') + (unreached.length > 0 ? '<a href="#unreached">Left out</a>' : '');
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>dxs report history: ${plural(points.length, 'run')}</title><style>${PAGE_CSS}</style></head>
+<title>dxs report history: ${plural(points.length, 'run')}</title><style>${PAGE_CSS}.tag.last-failed{background:#0969da}</style></head>
 <body><main>
 <h1>Document Exchange Service API: history of ${plural(points.length, 'run')}</h1>
-<p class="muted">${escapeHtml(source)} · ${plural(regressions, 'regression')} (a run with a failure the run before it did not have).</p>
-<h2 id="chart">Tests per run</h2>
-${historyChart(points)}
-<h2 id="runs">Runs</h2>
-<table class="compare"><colgroup><col style="width:4%"><col style="width:16%"><col style="width:13%"><col style="width:17%"><col style="width:7.5%"><col style="width:7.5%"><col style="width:7.5%"><col style="width:7.5%"><col></colgroup><tr><th>#</th><th>Report</th><th>Date</th><th>Target</th><th>passed</th><th>failed</th><th>warning</th><th>blocked</th><th>Regression: new failures</th></tr>${rows.join('')}</table>
-<p class="muted">Generated by dxs report history.</p>
+<p class="muted">${escapeHtml(source)} · ${plural(groups.size, 'target')} · ${plural(regressions, 'regression')} (a run with a failure the full run of its target before it did not have)${unreached.length > 0 ? ` · ${plural(unreached.length, 'run')} that never reached ${unreached.length === 1 ? 'its' : 'their'} target, left out of the trend` : ''}.</p>
+<nav>${nav}</nav>
+${[...groups].map(([group, members], index) => targetSection(group, members, index)).join('\n')}
+${unreachedSection(unreached)}
+<p class="muted">Generated by dxs report history. Machine-readable: history.json.</p>
 </main></body></html>
 `;
 }

@@ -1,10 +1,10 @@
 // index.html: the page integrators keep as evidence. Self-contained (inline CSS, no external
-// assets, one inline script: the copy buttons of the curl lines), rendered from results.json and
-// the requirements catalog alone.
+// assets, two inline scripts: the copy buttons of the curl lines, the filter bar of find-html.ts),
+// rendered from results.json and the requirements catalog alone.
 import type { Requirement } from '../schemas/requirements.ts';
 import type { CheckRecord, Exchange } from '../lib/run-record.ts';
 import { baselineNote, renderBaselineSection } from './compare-html.ts';
-import { worst, type Results, type TestRecord, type Verdict } from './results.ts';
+import { NOT_REACHED_ANNOTATION, worst, type Results, type TestRecord, type Verdict } from './results.ts';
 import { renderCleanup } from './cleanup-html.ts';
 import { renderLastFailed } from './last-failed-html.ts';
 import { escapeHtml } from './escape-html.ts';
@@ -14,6 +14,7 @@ import { gatewayLine, type GatewaySummary } from './rate-limits.ts';
 import { timingLines } from './timing.ts';
 import { renderTimeline, TIMELINE_CSS } from './timeline-html.ts';
 import { renderAccessControl } from './access-html.ts';
+import { byReadingOrder, FIND_CSS, FIND_SCRIPT, renderFindBar, testAttributes } from './find-html.ts';
 
 // Renderers elsewhere (dxs fuzz's page, the tests) import it from here.
 export { escapeHtml };
@@ -166,6 +167,12 @@ function renderChecks(checks: readonly CheckRecord[]): string {
   return `<table><tr><th>ID</th><th>Verdict</th><th>Check</th><th>Expected</th><th>Actual</th></tr>${rows.join('')}</table>`;
 }
 
+/** The requirements a test could not reach while judging the others, each with why (issue 57). */
+function renderNotReached(test: TestRecord): string {
+  const reasons = test.annotations.filter((annotation) => annotation.type === NOT_REACHED_ANNOTATION).map((annotation) => `<li>${escapeHtml(annotation.description ?? '')}</li>`);
+  return reasons.length === 0 ? '' : `<ul class="muted">${reasons.join('')}</ul>`;
+}
+
 /** The failing call as a curl command, with a copy button, and the whole script that reproduces the test (issue 43). */
 function renderReproduce(test: TestRecord): string {
   const reproduce = test.reproduce;
@@ -186,10 +193,11 @@ function renderTestCard(test: TestRecord, kind: 'failed' | 'warning', note = '')
       ? (test.exchanges ?? [])
       : (test.exchanges ?? []).filter((_, index) => relevant.some((check) => check.exchange === index));
   return (
-    `<div class="card ${kind}"><div><strong>${escapeHtml(test.titlePath.join(' › '))}</strong> ${badge(test.verdict)}${note}</div>` +
+    `<div class="card ${kind}"${testAttributes(test)}><div><strong>${escapeHtml(test.titlePath.join(' › '))}</strong> ${badge(test.verdict)}${note}</div>` +
     `<div class="muted">${escapeHtml(test.file)} · ${escapeHtml(test.requirements.join(', '))} · area ${escapeHtml(test.area)}</div>` +
     (test.failure !== undefined ? `<pre>${escapeHtml(test.failure)}</pre>` : '') +
     renderChecks(relevant) +
+    renderNotReached(test) +
     renderReproduce(test) +
     (exchanges.length > 0 ? `<details${kind === 'failed' ? ' open' : ''}><summary>Requests and responses (${exchanges.length})</summary>${exchanges.map(renderExchange).join('')}</details>` : '') +
     '</div>'
@@ -251,11 +259,19 @@ ${rows.length > 0 ? `<table><tr><th>Endpoint</th><th>Gateway answers</th></tr>${
 }
 
 function renderAllTests(results: Results): string {
-  const rows = results.tests.map(
+  const rows = byReadingOrder(results.tests).map(
     (test) =>
-      `<tr><td>${escapeHtml(test.titlePath.join(' › '))}</td><td>${escapeHtml(test.area)}</td><td>${escapeHtml(test.requirements.join(', '))}</td><td>${badge(test.verdict)}${test.skipReason ? ` <span class="muted">${escapeHtml(test.skipReason)}</span>` : ''}${test.verdict === 'blocked' && test.failure ? ` <span class="muted">${escapeHtml(test.failure)}</span>` : ''}</td><td>${test.durationMs} ms</td></tr>`,
+      `<tr${testAttributes(test)}><td>${escapeHtml(test.titlePath.join(' › '))}</td><td>${escapeHtml(test.area)}</td><td>${escapeHtml(test.requirements.join(', '))}</td><td>${badge(test.verdict)}${test.skipReason ? ` <span class="muted">${escapeHtml(test.skipReason)}</span>` : ''}${test.verdict === 'blocked' && test.failure ? ` <span class="muted">${escapeHtml(test.failure)}</span>` : ''}</td><td>${test.durationMs} ms</td></tr>`,
   );
-  return `<table><tr><th>Test</th><th>Area</th><th>Requirements</th><th>Verdict</th><th>Duration</th></tr>${rows.join('')}</table>`;
+  return `<table id="test-list"><tr><th>Test</th><th>Area</th><th>Requirements</th><th>Verdict</th><th>Duration</th></tr>${rows.join('')}</table>`;
+}
+
+/** The blocked tests, each with what it waited for, next to the failures: both are what a reader acts on first. */
+function renderBlocked(blocked: readonly TestRecord[]): string {
+  if (blocked.length === 0) return '';
+  const rows = blocked.map((test) => `<tr${testAttributes(test)}><td>${escapeHtml(test.titlePath.join(' › '))}</td><td>${escapeHtml(test.area)}</td><td>${escapeHtml(test.requirements.join(', '))}</td><td class="muted">${escapeHtml(test.failure ?? '')}</td></tr>`);
+  return `<h2 id="blocked">Blocked: a prerequisite broke (${blocked.length})</h2>
+<table><tr><th>Test</th><th>Area</th><th>Requirements</th><th>What it waited for</th></tr>${rows.join('')}</table>`;
 }
 
 export interface HtmlInput {
@@ -268,20 +284,23 @@ export interface HtmlInput {
 export function renderHtml({ results, catalog, catalogEndpoints }: HtmlInput): string {
   const failed = results.tests.filter((test) => test.verdict === 'failed');
   const warnings = results.tests.filter((test) => test.verdict === 'warning');
+  const blocked = results.tests.filter((test) => test.verdict === 'blocked');
   const status = results.run.status;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>dxs test report: ${escapeHtml(verdictText(results))}</title><style>${CSS}${TIMELINE_CSS}</style></head>
+<title>dxs test report: ${escapeHtml(verdictText(results))}</title><style>${CSS}${TIMELINE_CSS}${FIND_CSS}</style></head>
 <body><main>
 <h1>Document Exchange Service API: conformance report</h1>
 ${results.baseline !== undefined ? renderBaselineSection(results.baseline) : ''}
 ${renderLastFailed(results.lastFailed)}
 <div class="verdict ${escapeHtml(status)}"><strong>${escapeHtml(verdictText(results))}</strong>${results.run.message !== undefined ? `<br>${escapeHtml(results.run.message)}` : ''}</div>
 ${renderRootCauses(results)}
-${renderMeta(results)}
-<nav><a href="#failures">Failures</a><a href="#warnings">Warnings</a><a href="#matrix">Requirements</a>${results.tests.some((test) => test.area === 'access') ? '<a href="#access">Access control</a>' : ''}<a href="#observations">Observations</a><a href="#coverage">Endpoint coverage</a>${results.timeline !== undefined ? '<a href="#timeline">Timeline</a>' : ''}<a href="#tests">All tests</a></nav>
+${renderFindBar(results.tests)}
 <h2 id="failures">Failures (${failed.length})</h2>
 ${failed.length === 0 ? '<p class="muted">No test failed.</p>' : failed.map((test) => renderTestCard(test, 'failed', baselineNote(results.baseline, test.id))).join('\n')}
+${renderBlocked(blocked)}
+${renderMeta(results)}
+<nav><a href="#failures">Failures</a>${blocked.length > 0 ? '<a href="#blocked">Blocked</a>' : ''}<a href="#warnings">Warnings</a><a href="#matrix">Requirements</a>${results.tests.some((test) => test.area === 'access') ? '<a href="#access">Access control</a>' : ''}<a href="#observations">Observations</a><a href="#coverage">Endpoint coverage</a>${results.timeline !== undefined ? '<a href="#timeline">Timeline</a>' : ''}<a href="#tests">All tests</a></nav>
 <h2 id="warnings">Warnings: deviations from the guide (${warnings.length})</h2>
 ${warnings.length === 0 ? '<p class="muted">No warnings.</p>' : warnings.map((test) => renderTestCard(test, 'warning')).join('\n')}
 <h2 id="matrix">Requirements by area</h2>
@@ -294,9 +313,9 @@ ${renderCoverage(results, catalogEndpoints)}
 ${renderTimeline(results.timeline)}
 ${renderGateway(results.gateway)}
 ${renderCleanup(results.cleanup)}
-<h2 id="tests">All tests (${results.tests.length})</h2>
+<h2 id="tests">All tests, worst first (${results.tests.length})</h2>
 ${results.tests.length === 0 ? '<p class="muted">No test ran.</p>' : renderAllTests(results)}
 <p class="muted">Generated by dxs ${escapeHtml(results.run.version)}. API keys and tokens are redacted. The Playwright report with every step is in playwright/index.html; machine-readable results in results.json and junit.xml.</p>
-</main>${COPY_SCRIPT}</body></html>
+</main>${COPY_SCRIPT}${FIND_SCRIPT}</body></html>
 `;
 }

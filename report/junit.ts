@@ -1,7 +1,7 @@
 // junit.xml, rendered from results.json (so a merged run gets one too). Warnings and
 // observations pass, as CI should; they are listed in each case's system-out.
 import { gatewayEndpointLines, gatewayLine, type GatewaySummary } from './rate-limits.ts';
-import type { Results, TestRecord } from './results.ts';
+import { NOT_REACHED_ANNOTATION, type Results, type TestRecord } from './results.ts';
 import { accessCellsOf } from './access-cells.ts';
 
 function xml(value: unknown): string {
@@ -27,7 +27,7 @@ function testCase(test: TestRecord): string {
   const notes = [
     `verdict: ${test.verdict}`,
     `requirements: ${test.requirements.join(', ')}`,
-    ...test.annotations.filter((annotation) => annotation.type === 'warning' || annotation.type === 'info').map((annotation) => `${annotation.type}: ${annotation.description ?? ''}`),
+    ...test.annotations.filter((annotation) => annotation.type === 'warning' || annotation.type === 'info' || annotation.type === NOT_REACHED_ANNOTATION).map((annotation) => `${annotation.type}: ${annotation.description ?? ''}`),
   ].join('\n');
   let body = '';
   if (test.verdict === 'failed') {

@@ -184,6 +184,9 @@ export interface BaselineSection {
 /** Severity order for combining verdicts: the worst wins. */
 const ORDER: Verdict[] = ['skipped', 'passed', 'info', 'warning', 'blocked', 'failed'];
 
+/** A verdict's rank in that order: higher is worse; -1 for one the order does not hold. */
+export const severity = (verdict: Verdict): number => ORDER.indexOf(verdict);
+
 export function worst(verdicts: Iterable<Verdict>): Verdict | undefined {
   let result: Verdict | undefined;
   for (const verdict of verdicts) if (result === undefined || ORDER.indexOf(verdict) > ORDER.indexOf(result)) result = verdict;
@@ -228,6 +231,13 @@ export function testVerdict(status: TestStatus, checks: readonly CheckRecord[], 
  * that ID; a failure no check claims (an exception, a broken setup) fails them all; an ID whose
  * checks never ran because another one failed first counts as skipped.
  */
+/**
+ * A test's annotation "<ID>: not reached: <why>": the checks of that requirement were not made, for
+ * that reason (a URL the target gave that dxs does not follow, issue 57), while the test's other
+ * requirements were judged. The requirement is skipped unless a check of its own failed or warned.
+ */
+export const NOT_REACHED_ANNOTATION = 'not reached';
+
 export function requirementVerdicts(requirements: readonly string[], status: TestStatus, checks: readonly CheckRecord[], annotations: ReadonlyArray<{ type: string; description?: string }>): Record<string, Verdict> {
   const result: Record<string, Verdict> = {};
   const attributed = checks.some((check) => check.verdict === 'failed');
@@ -239,7 +249,10 @@ export function requirementVerdicts(requirements: readonly string[], status: Tes
     if ((status === 'skipped' && isBlocked(annotations)) || (status !== 'passed' && rateLimitedBy({ annotations: [...annotations] }))) result[id] = 'blocked';
     else if (status === 'skipped' || status === 'interrupted' || status === 'not run') result[id] = 'skipped';
     else if (isFailure(status)) result[id] = own.includes('failed') || !attributed ? 'failed' : (worst([...own, ...noted]) ?? 'skipped');
-    else result[id] = worst([...own, ...noted].filter((verdict) => verdict !== 'passed')) ?? 'passed';
+    else {
+      const notReached = annotations.some((annotation) => annotation.type === NOT_REACHED_ANNOTATION && annotation.description?.startsWith(`${id}:`));
+      result[id] = worst([...own, ...noted].filter((verdict) => verdict !== 'passed')) ?? (notReached ? 'skipped' : 'passed');
+    }
   }
   return result;
 }

@@ -145,7 +145,10 @@ export function sendBody(context: SandboxContext, reply: FastifyReply, statusCod
 
 /** Absolute URL of a path under the API prefix, as seen by the caller (its Host header). */
 export function apiUrl(request: FastifyRequest, path: string): string {
-  return `${request.protocol}://${request.host}${API_PREFIX}${path}`;
+  // urls-without-port: behind a proxy that passes Host without its port, the absolute URLs a
+  // deployment builds from it name a port nobody listens on (issue 57).
+  const host = request.variants.has('urls-without-port') ? request.hostname : request.host;
+  return `${request.protocol}://${host}${API_PREFIX}${path}`;
 }
 
 /** Location header value: absolute by default, relative with the relative-location variant. */

@@ -210,6 +210,8 @@ export class Engine {
       if (faults.has('inbound-sequenceno-repeated') && inbound.SequenceNo % 2 === 0) inbound.SequenceNo -= 1;
       // inbound-list-lossy: one delivery in ten is stored but never listed.
       if (faults.has('inbound-list-lossy') && tenth) inbound.Unlisted = true;
+      // inbound-list-lossy-total: the same, while Total still counts it.
+      if (faults.has('inbound-list-lossy-total') && tenth) inbound.Unlisted = 'counted';
     };
     deliver();
     // inbound-delivered-twice: one send in ten arrives as two inbound documents.

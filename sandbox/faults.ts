@@ -5,6 +5,7 @@
 // "not shown" choice; test/faults/expectations.ts names the catalog ID whose test must catch it.
 import { DEPLOYMENT_VARIANTS } from './tls.ts';
 import { isTimingVariant } from './timing-variants.ts';
+import { closestName } from '../lib/closest-name.ts';
 
 export const FAULTS: Record<string, string> = {
   // tokens
@@ -87,6 +88,7 @@ export const FAULTS: Record<string, string> = {
   'inbox-leak-after-handled': 'a document its recipient marked handled also shows in every other company\'s incoming list',
   // inbound, under load (issue 35): what only a history of many calls shows
   'inbound-list-lossy': 'one electronic delivery in ten (every tenth of the service) is stored but never shows in the incoming list, with or without sequenceNo',
+  'inbound-list-lossy-total': 'one electronic delivery in ten (every tenth of the service) is stored but never shows in the incoming list, with or without sequenceNo, while the list\'s Total still counts it (every answer looks paged)',
   'inbound-list-duplicate': 'an incoming list answer that holds documents shows its first one a second time',
   'inbound-sequenceno-repeated': 'every second document delivered to a company gets the SequenceNo of the one before it',
   'handled-comes-back': 'a document downloaded after it was marked handled shows again in every other list its company makes without sequenceNo',
@@ -128,6 +130,7 @@ export const FAULTS: Record<string, string> = {
   'handled-any-company': "mark handled marks another company's inbound document too",
   'byerpid-any-company': 'byerpid answers the latest document of that ErpDocumentId, whichever company sent it',
   'send-foreign-upload': "send takes another company's upload as its DocumentUri",
+  'send-foreign-attachment': "send takes another company's upload in Attachments: the recipient gets it as an attachment, and the sender downloads it through its document's file information",
   'odd-id-500': 'an outbound DocumentId holding a slash once decoded, or of more than 1 kB, gives 500',
   'xml-entities-expanded': 'an uploaded XML document\'s internal entities are expanded: a bomb answers 500 after 2 s',
   'xml-external-entity-read': 'an uploaded XML document\'s external entity is replaced by the content of a local file (a made-up line of /etc/passwd)',
@@ -562,6 +565,8 @@ export const GATEWAY_VARIANTS: Record<string, string> = {
   'rate-limit': 'a gateway allows 15 requests a second (DXS_SANDBOX_RATE_LIMIT) and answers the rest 429 with Retry-After: 1',
   'rate-limit-per-address': 'a gateway allows each client address 15 requests a second (DXS_SANDBOX_RATE_LIMIT) and answers the rest 429 with Retry-After: 1, announcing no limit (no RateLimit header)',
   'maintenance-503': 'one call in ten is answered 503 with Retry-After, as during a rolling deployment',
+  'body-limit-1mb': 'a gateway answers a request body over 1 MiB with 413 and its HTML page, as nginx\'s default client_max_body_size does: smaller than the spec permits (a 500000-SSN lookup, a 1 MB icon)',
+  'urls-without-port': 'the absolute URLs of the answers (InfoUrl, DownloadUrl, the file information, Location) name the host without its port, as behind a proxy that passes Host without the port: dxs warns and does not follow them',
 };
 
 /**
@@ -603,6 +608,8 @@ export function expandVariants(names: readonly string[]): string[] {
 export function checkNames(kind: 'fault' | 'variant', names: readonly string[]): void {
   const known: Record<string, unknown> = kind === 'fault' ? FAULTS : { ...VARIANTS, ...VARIANT_GROUPS };
   for (const name of names) {
-    if (!(name in known) && !(kind === 'variant' && isTimingVariant(name))) throw new Error(`unknown ${kind} "${name}" (known: ${Object.keys(known).join(', ')})`);
+    if (name in known || (kind === 'variant' && isTimingVariant(name))) continue;
+    const closest = closestName(name, Object.keys(known));
+    throw new Error(`unknown ${kind} "${name}"${closest === undefined ? '' : ` (did you mean ${closest}?)`}; every ${kind}: dxs sandbox --help`);
   }
 }

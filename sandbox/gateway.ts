@@ -9,6 +9,9 @@
 //                    all, as a shared gateway in front of a staging did: the rate has to be learnt.
 //   maintenance-503  one call in MAINTENANCE_EVERY answered 503 with Retry-After (alternately in
 //                    seconds and as an HTTP date), as during a rolling deployment.
+//   body-limit-1mb   a request body over 1 MiB is answered 413 with an HTML page, as nginx's default
+//                    client_max_body_size does (issue 57): smaller than what the spec permits (a
+//                    lookup of 500000 SSNs is 7.5 MB, an icon of 1 MB is 1.3 MB of Base64).
 // Both answer before the body is read, as a gateway does; only calls of the API are limited.
 import type { FastifyInstance } from 'fastify';
 import { API_PREFIX } from '../lib/defaults.ts';
@@ -16,6 +19,11 @@ import { API_PREFIX } from '../lib/defaults.ts';
 export const DEFAULT_SANDBOX_RATE_LIMIT = 15;
 /** One call in this many meets the maintenance answer: often enough that every run meets it. */
 export const MAINTENANCE_EVERY = 10;
+/** nginx's default client_max_body_size (1m). */
+export const GATEWAY_BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** nginx's own page for a body over its limit: HTML, not the API's JSON error. */
+const TOO_LARGE_PAGE = '<html>\r\n<head><title>413 Request Entity Too Large</title></head>\r\n<body>\r\n<center><h1>413 Request Entity Too Large</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
 
 /** Client addresses the per-address gateway keeps a bucket for at once. */
 const MAX_ADDRESSES = 10_000;
@@ -88,6 +96,13 @@ export function addGateway(app: FastifyInstance, variants: ReadonlySet<string>, 
         .header('retry-after', '1')
         .header('content-type', 'application/json; charset=utf-8')
         .send(JSON.stringify('Too many requests from this address.'));
+    });
+  }
+  if (variants.has('body-limit-1mb')) {
+    app.addHook('onRequest', (request, reply, done) => {
+      const length = Number(request.headers['content-length'] ?? 0);
+      if (!isApiCall(request.url) || !(length > GATEWAY_BODY_LIMIT_BYTES)) return done();
+      reply.code(413).header('content-type', 'text/html').send(TOO_LARGE_PAGE);
     });
   }
   if (variants.has('maintenance-503')) {

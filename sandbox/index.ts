@@ -13,7 +13,7 @@ import { Engine } from './engine.ts';
 import { ApiError, localise, sendError } from './errors.ts';
 import { checkNames, expandVariants } from './faults.ts';
 import { addGateway } from './gateway.ts';
-import { addedLatencyMs, DEFAULT_ASYNC_DELAY_MS, variantStepDelayMs, variantStepsPerState } from './timing-variants.ts';
+import { addedLatencyMs, tokenCreationDelayMs, DEFAULT_ASYNC_DELAY_MS, variantStepDelayMs, variantStepsPerState } from './timing-variants.ts';
 import { answerUnsupportedMethods } from './methods.ts';
 import { Store } from './store.ts';
 import { tokensArea } from './areas/tokens.ts';
@@ -196,6 +196,14 @@ async function createSandbox(options: SandboxOptions): Promise<{ app: FastifyIns
     const half = (done: () => void) => void setTimeout(done, latency / 2);
     app.addHook('onRequest', (_request, _reply, done) => half(() => done()));
     app.addHook('onSend', (_request, _reply, payload, done) => half(() => done(null, payload)));
+  }
+  const tokenDelay = tokenCreationDelayMs(variants);
+  if (tokenDelay > 0) {
+    // After the gateway's hooks: what it refuses is refused at once, what it lets through is slow.
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (/\/clienttokens\/create\/?(?:\?|$)/i.test(request.url)) setTimeout(() => done(), tokenDelay);
+      else done();
+    });
   }
 
   // An empty JSON body counts as no body (the register answer may be `{}`, clients send the same),

@@ -132,8 +132,8 @@ export interface InboundDocument {
   Handled: boolean;
   SourceDocumentId: string;
   ReceivedAt: number;
-  /** inbound-list-lossy: delivered, yet never in the incoming list. */
-  Unlisted?: boolean;
+  /** inbound-list-lossy: delivered, yet never in the incoming list; `counted` (inbound-list-lossy-total): its Total still counts it. */
+  Unlisted?: boolean | 'counted';
   /** handled-comes-back: downloaded once it was marked handled (rule 3's "after a marked document is fetched"). */
   FetchedAfterHandled?: boolean;
 }

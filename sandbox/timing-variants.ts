@@ -13,12 +13,27 @@ export const DEFAULT_ASYNC_DELAY_MS = 20;
 const LATENCY = /^latency-(\d{1,5})ms$/;
 const ASYNC = /^async-(\d{1,4})(s|ms)$/;
 const STEPS = /^steps-(\d{1,2})$/;
+const SLOW_TOKENS = /^tokens-slow-(\d{1,5})ms$/;
 /** Bounds that keep a mistyped name from making a sandbox that never answers. */
 const MAX_LATENCY_MS = 60_000;
 const MAX_STEP_MS = 600_000;
 
 export function isTimingVariant(name: string): boolean {
-  return latencyOf(name) !== undefined || stepDelayOf(name) !== undefined || stepsOf(name) !== undefined;
+  return latencyOf(name) !== undefined || stepDelayOf(name) !== undefined || stepsOf(name) !== undefined || slowTokensOf(name) !== undefined;
+}
+
+function slowTokensOf(name: string): number | undefined {
+  const match = SLOW_TOKENS.exec(name);
+  if (match === null) return undefined;
+  const ms = Number(match[1]);
+  return ms <= MAX_LATENCY_MS ? ms : undefined;
+}
+
+/** How much later each client token creation answers (the largest named), 0 without a tokens-slow variant. */
+export function tokenCreationDelayMs(variants: Iterable<string>): number {
+  let delay = 0;
+  for (const name of variants) delay = Math.max(delay, slowTokensOf(name) ?? 0);
+  return delay;
 }
 
 function latencyOf(name: string): number | undefined {

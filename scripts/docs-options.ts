@@ -5,6 +5,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { FAULTS } from '../sandbox/faults.ts';
 
 const ROOT = new URL('..', import.meta.url).pathname;
 const HEADING = '## Reference: the options, as `--help` prints them';
@@ -24,6 +25,18 @@ const PAGES: Record<string, string> = {
   'dxs doctor': 'install.md',
   'dxs setup': 'install.md',
 };
+
+/** docs/sandbox.md's table of the faults, between these two lines, rewritten from sandbox/faults.ts. */
+export const FAULTS_START = '<!-- The table of faults: npx tsx scripts/docs-options.ts writes it from sandbox/faults.ts. -->';
+const FAULTS_END = '<!-- End of the table of faults. -->';
+
+function withFaultTable(body: string): string {
+  const start = body.indexOf(FAULTS_START);
+  const end = body.indexOf(FAULTS_END);
+  if (start === -1 || end === -1) return body;
+  const rows = Object.entries(FAULTS).map(([name, description]) => `| \`${name}\` | ${description.replaceAll('|', '\\|')} |`);
+  return `${body.slice(0, start)}${FAULTS_START}\n\n| Fault | What it breaks |\n|---|---|\n${rows.join('\n')}\n\n${body.slice(end)}`;
+}
 
 function pageOf(path: string): string {
   for (let words = path.split(' '); words.length > 1; words = words.slice(0, -1)) {
@@ -47,7 +60,7 @@ for (const [page, nodes] of byPage) {
   const file = join(ROOT, 'docs', page);
   const text = readFileSync(file, 'utf8');
   const at = text.indexOf(`\n${HEADING}`);
-  const body = (at === -1 ? text : text.slice(0, at)).replace(/\n+$/, '\n');
+  const body = withFaultTable((at === -1 ? text : text.slice(0, at)).replace(/\n+$/, '\n'));
   const blocks = nodes.map((node) => `### \`${node.path}\`\n\n\`\`\`text\n${node.help.trimEnd()}\n\`\`\`\n`);
   writeFileSync(file, `${body}\n${HEADING}\n\n\`dxs <command> --help\` prints the same for the version installed.\n\n${blocks.join('\n')}`);
   console.log(`docs/${page}: ${nodes.map((node) => node.path).join(', ')}`);

@@ -17,9 +17,15 @@ import { ensureLoadJournal } from './load/journal.ts';
 
 const SHARED = new Set(['baseUrl', 'apiKey', 'apiKeyWithoutDelete', 'config', 'proxy', 'caCert', 'clientCert', 'clientKey', 'insecure', 'maxRps']);
 
+/** What the shared options mean to dxs clean: dxs test's wording (the 401 checks of delete) is not its. */
+const CLEAN_WORDING: Record<string, string> = {
+  baseUrl: 'base URL of the target (default: the one the journal names)',
+  apiKeyWithoutDelete: 'the second API key the run was given (dxs test --api-key-without-delete), for the companies it registered with that key',
+};
+
 export const CLEAN_OPTIONS: readonly OptionSpec[] = [
   { key: 'from', kind: 'string', argument: 'DIR', description: 'the report directory of the run (it holds created.jsonl or created.json)' },
-  ...TARGET_OPTIONS.filter((spec) => SHARED.has(spec.key)).map((spec) => (spec.key === 'baseUrl' ? { ...spec, description: 'base URL of the target (default: the one the journal names)' } : spec)),
+  ...TARGET_OPTIONS.filter((spec) => SHARED.has(spec.key)).map((spec) => (CLEAN_WORDING[spec.key] === undefined ? spec : { ...spec, description: CLEAN_WORDING[spec.key] })),
   { key: 'deadline', kind: 'number', argument: 'SECONDS', default: CLEANUP_DEADLINE_MS / 1000, check: (value) => ((value as number) > 0 ? undefined : 'must be greater than 0'), description: 'bound on the whole cleanup' },
 ];
 

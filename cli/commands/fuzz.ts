@@ -21,7 +21,7 @@ import { schemathesisCandidates } from '../tools.ts';
 import { checksArguments, describeRelaxations, fuzzConfigToml, REQUEST_TIMEOUT_SECONDS, SLOW_ANSWER_MS, listedMethods, requiredStringFields, resourceWaitSeconds, type FuzzExport } from './fuzz/config.ts';
 import { createdBySchemathesis, describeCreated } from './fuzz/created.ts';
 import { writeFuzzReport } from './fuzz/report.ts';
-import { slowAnswers, writeFuzzHar, type FuzzHarEntry } from './fuzz/har.ts';
+import { privateLinesDropped, slowAnswers, writeFuzzHar, type FuzzHarEntry } from './fuzz/har.ts';
 import { HAR_FILE } from '../../report/har.ts';
 import { childNetwork } from '../../lib/child-network.ts';
 import { connectionInfo, connectionLines } from '../../report/connection.ts';
@@ -72,13 +72,12 @@ function runSchemathesis(executable: string, args: string[], outputFile: string,
     // Its working directory is the run's private one, where Schemathesis leaves its cache.
     const child = spawn(executable, args, { cwd, stdio: ['ignore', 'pipe', 'pipe'], env: { ...env, NO_COLOR: '1', SCHEMATHESIS_TELEMETRY: 'false', DXS_FUZZ_HOOKS_CONFIG: hooksConfig } });
     const chunks: string[] = [];
-    const forward = (stream: NodeJS.WritableStream) => (data: Buffer) => {
-      const text = secrets.redactText(data.toString('utf8'));
+    const write = (stream: NodeJS.WritableStream, text: string): void => {
       chunks.push(text);
       stream.write(text);
     };
-    child.stdout.on('data', forward(process.stdout));
-    child.stderr.on('data', forward(process.stderr));
+    const streams = [{ from: child.stdout, to: process.stdout, lines: privateLinesDropped(cwd) }, { from: child.stderr, to: process.stderr, lines: privateLinesDropped(cwd) }];
+    for (const { from, to, lines } of streams) from.on('data', (data: Buffer) => write(to, lines.take(secrets.redactText(data.toString('utf8')))));
     const stop = setTimeout(() => {
       interrupted = true;
       child.kill('SIGINT');
@@ -91,6 +90,7 @@ function runSchemathesis(executable: string, args: string[], outputFile: string,
     });
     child.on('close', (code) => {
       clearTimeout(stop);
+      for (const { to, lines } of streams) write(to, lines.end());
       writeFileSync(outputFile, chunks.join(''));
       resolvePromise({ code: code ?? -1, interrupted });
     });
@@ -166,6 +166,7 @@ async function fuzz(flags: Record<string, unknown>): Promise<number> {
     let harEntries: FuzzHarEntry[] = [];
     try {
       harEntries = writeFuzzHar(join(work, 'traffic.har'), join(reportDir, HAR_FILE), target.baseUrl, (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version, secrets);
+      if (existsSync(join(work, 'traffic.har'))) console.error(`dxs fuzz: every call Schemathesis made, keys and tokens redacted: ${join(reportDir, HAR_FILE)}`);
     } catch (error) {
       console.error(`dxs fuzz: no traffic.har: ${secrets.redactText((error as Error).message)}`);
     }

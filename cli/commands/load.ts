@@ -20,6 +20,7 @@ import { DEFAULT_THRESHOLDS_FILE, VALIDATORS_BUNDLE, runScript, scriptNames, scr
 import { analyse, thresholdsFromSummaries, type RunResult } from './load/results.ts';
 import { summaryLine, writeLoadReport, type ScriptArtifacts } from './load/report.ts';
 import { writeViolationScripts } from './load/violation-scripts.ts';
+import { DEFAULT_MAX_GATEWAY_SHARE, judgeGatewayShare, markGatewayRefusal } from './load/gateway-share.ts';
 import { mergeRunners, type MergeOptions } from './load/merge.ts';
 import { writeK8sBundle } from './load/k8s.ts';
 import { writeFixturePack } from '../../fixtures/pack.ts';
@@ -69,6 +70,7 @@ const LOAD_OPTIONS: readonly OptionSpec[] = [
   ...TARGET_OPTIONS.filter((spec) => !['apiKeyWithoutDelete', 'reportDir'].includes(spec.key)),
   { key: 'reportDir', kind: 'string', argument: 'DIR', description: 'where to write the report (default: reports/load-<timestamp>/)' },
   ...RUN_OPTIONS,
+  { key: 'maxGatewayShare', kind: 'number', argument: 'PERCENT', default: DEFAULT_MAX_GATEWAY_SHARE, check: (value) => (Number(value) >= 0 && Number(value) <= 100 ? undefined : 'a percentage from 0 to 100'), description: "the most of an endpoint's answers the gateway in front of the target may give (429, 502, 503, 504: never in a latency figure or threshold); past it the target was not loaded as asked: exit 2, never a pass" },
   { key: 'segment', kind: 'string', argument: 'I/N', description: 'run the I-th of N execution segments (one runner of a distributed run; merge with dxs load merge)' },
   { key: 'baseline', kind: 'string', argument: 'DIR', description: 'an earlier dxs load report folder: compare each endpoint the two runs share (latency distribution, error rate, throughput); exit 1 on a regression' },
   { key: 'regressionThreshold', kind: 'number', argument: 'PERCENT', default: DEFAULT_COMPARE_SETTINGS.threshold * 100, check: positive, description: 'with --baseline: a percentile is slower only when its whole 95 % interval lies above this change (and the distributions differ)' },
@@ -294,7 +296,9 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
       }
       const run = await runScript({ k6, script, settings: { ...settings, scriptTag: scriptTag(script) }, directory: join(reportDir, script), segment, inheritOutput: process.stdout.isTTY === true, progress: (line) => console.log(line), connection: target.connection, maxRps: options.maxRps as number | undefined, outputs, dashboardPort: dashboard });
       artifacts.push(run);
-      const code = exitCodeOf(run.exitCode);
+      let code = exitCodeOf(run.exitCode);
+      // exit 2 for a run the gateway kept from its target, not to be read as k6's own failure
+      let gatewayRefused = false;
       // k6 stopped on the signal (its exit 105): the run was cut short, not misconfigured. Said first.
       if (interrupted) console.error(`dxs load: interrupted: ${script} stopped early; judging what it recorded (the final read does not wait, and reads for a few seconds)`);
       if (run.rawFiles.length > 0) {
@@ -302,6 +306,9 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
         const endpointSamples = options.baseline === undefined ? undefined : new Map<string, number[]>();
         const exchange: ExchangeEvent[] = [];
         const result = await analyse(script, run.rawFiles, thresholdsFromSummaries(run.summaryExports), { created, samples: endpointSamples, exchange });
+        const judged = judgeGateway(script, result, options.maxGatewayShare as number, code);
+        code = judged.code;
+        gatewayRefused = judged.refused;
         const asyncTimeoutMs = asyncTimeoutMsOf(options.asyncTimeout);
         // The final read, before the history is judged: what k6 left unseen is waited for and read (issue 41).
         const read = exchange.length === 0 ? undefined : await finalRead({ baseUrl: target.baseUrl, apiKey: target.apiKey, connection: target.connection, events: exchange, asyncTimeoutMs, companies: companiesOf(created), interrupted, signal: stopFinalRead.signal, maxRps: options.maxRps as number | undefined, onPlan: (plan, waitMs) => {
@@ -325,7 +332,7 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
         notes.push(`Interrupted: ${script} stopped early (Ctrl-C or SIGTERM); what it recorded was judged, and the final read did not wait.`);
         continue;
       }
-      if (code === 2) console.error(`dxs load: k6 could not run ${script} (exit ${run.exitCode})${run.log === undefined ? '' : `; see ${run.log}`}`);
+      if (code === 2 && !gatewayRefused) console.error(`dxs load: k6 could not run ${script} (exit ${run.exitCode})${run.log === undefined ? '' : `; see ${run.log}`}`);
       exitCode = Math.max(exitCode, code) as 0 | 1 | 2;
     }
   } finally {
@@ -361,6 +368,20 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
   return interrupted ? interruptExitCode : exitCode;
 }
 
+/**
+ * The gateway's answers of a script (issue 57). k6 judged its thresholds with them; dxs judged them
+ * again without (analyse), and that verdict counts when the gateway answered at all. A gateway that
+ * gave more than the share allowed kept the target from being loaded: exit 2, never a pass.
+ */
+function judgeGateway(script: string, result: RunResult, maxShare: number, code: 0 | 1 | 2): { code: 0 | 1 | 2; refused: boolean } {
+  if (judgeGatewayShare(result, maxShare).answers === 0) return { code, refused: false };
+  const judged: 0 | 1 | 2 = code === 2 ? 2 : result.passed ? 0 : 1;
+  const message = markGatewayRefusal(result, maxShare);
+  if (message === undefined) return { code: judged, refused: false };
+  console.error(`dxs load: ${script}: ${message}`);
+  return { code: 2, refused: true };
+}
+
 /** The ErpIds of the companies a script registered (its journal), or undefined when it registered none. */
 function companiesOf(created: readonly CreatedPoint[]): Set<string> | undefined {
   const erpIds = created.filter((entity) => entity.kind === 'company' && entity.fields.ErpId !== undefined).map((entity) => entity.fields.ErpId);
@@ -392,9 +413,11 @@ async function runMerge(inputs: string[], flags: Record<string, unknown>): Promi
   const asyncTimeout = flags.asyncTimeout === undefined ? undefined : Number(flags.asyncTimeout);
   if (asyncTimeout !== undefined && !(asyncTimeout > 0)) throw new ConfigError(`--async-timeout ${String(flags.asyncTimeout)}: a number of seconds above 0`);
   const thresholds = thresholdsPath({ thresholds: flags.thresholds } as ResolvedOptions);
+  const maxGatewayShare = flags.maxGatewayShare === undefined ? undefined : Number(flags.maxGatewayShare);
+  if (maxGatewayShare !== undefined && !(maxGatewayShare >= 0 && maxGatewayShare <= 100)) throw new ConfigError(`--max-gateway-share ${String(flags.maxGatewayShare)}: a percentage from 0 to 100`);
   const finalReadSetting = await mergeFinalReadTarget(flags);
   try {
-    return await mergeRunners(inputs, { out, script: flags.script as string | undefined, runners, asyncTimeoutMs: asyncTimeout === undefined ? undefined : asyncTimeout * 1000, strict: flags.strict === true, deliveryLimits: deliveryLimitsOf(thresholds), finalRead: finalReadSetting.setting });
+    return await mergeRunners(inputs, { out, script: flags.script as string | undefined, runners, asyncTimeoutMs: asyncTimeout === undefined ? undefined : asyncTimeout * 1000, strict: flags.strict === true, deliveryLimits: deliveryLimitsOf(thresholds), finalRead: finalReadSetting.setting, maxGatewayShare });
   } finally {
     await finalReadSetting.close();
   }
@@ -484,7 +507,8 @@ Examples:
 Exit codes: 0 thresholds passed (and, with --baseline, no endpoint slower), 1 thresholds failed, a rule
 of the exchange broken (an invoice lost, shown to another company, back after handled: the report's
 Exchange integrity section) or an endpoint slower than the baseline, 2 configuration error (unknown script or profile,
-k6 missing, target unreachable; the report still says why nothing ran), 130 interrupted (Ctrl-C; 143
+k6 missing, target unreachable; the report still says why nothing ran) or a target the gateway kept from being
+loaded (more than --max-gateway-share of an endpoint's answers were the gateway's 429, 502, 503 or 504), 130 interrupted (Ctrl-C; 143
 for SIGTERM: what ran is judged and reported). Once k6 has ended, a final read waits for each invoice not yet seen by its
 recipient (at most --async-timeout) and reads every inbox of the run whole: docs/load-final-read.md.
 Options may also come from DXS_* variables or --config FILE.`,
@@ -507,6 +531,7 @@ Options may also come from DXS_* variables or --config FILE.`,
     .option('--async-timeout <SECONDS>', 'how long a document may take to arrive, for the exchange checker (default: the runners\' own, from their summary.json, else 30)')
     .option('--thresholds <FILE>', 'thresholds file whose deliveryTime limits the merged run is judged by (default load/thresholds/default.json)')
     .option('--strict', 'a broken hardening rule of the exchange fails the merged run, as dxs load --strict; so does an invoice left not judged after the final read')
+    .option('--max-gateway-share <PERCENT>', `as dxs load: more than this share of an endpoint's calls refused by the gateway (429, 502, 503, 504) means the run did not load its target: exit 2 (default ${DEFAULT_MAX_GATEWAY_SHARE})`)
     .option('--base-url <URL>', 'the target of the runners: the final read waits for and reads what their own final reads did not see (default: DXS_BASE_URL; without one, no final read)')
     .option('--api-key <KEY>', 'API key for the final read\'s ClientTokens (default: DXS_API_KEY)')
     .action(async (inputs: string[], _flags: Record<string, unknown>, command: Command) => {

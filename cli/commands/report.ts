@@ -1,7 +1,7 @@
 // dxs report merge DIR... --out DIR: one report (results.json, index.html, junit.xml) from the
 // report directories of several shards (dxs test --shard I/N).
 // dxs report diff OLD NEW --out DIR: what changed between two runs (index.html, diff.json).
-// dxs report history DIR: one page with the counts of every run under DIR over time.
+// dxs report history DIR: one page with the counts of the runs under DIR over time, a trend per target.
 import type { Command } from 'commander';
 import { existsSync, lstatSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -9,7 +9,7 @@ import { secrets } from '../../lib/redact.ts';
 import { applyBaseline, diffRuns, exitCodeWithBaseline, type BaselineInput } from '../../report/baseline.ts';
 import { baselineLines, loadBaselineInput } from '../../report/baseline-cli.ts';
 import { ConfigError } from '../../lib/config.ts';
-import { renderDiffPage, renderHistoryPage, type HistoryPoint, type RunRef } from '../../report/compare-html.ts';
+import { historyGroupOf, historyKindOf, renderDiffPage, renderHistoryPage, type HistoryKind, type HistoryPoint, type RunRef } from '../../report/compare-html.ts';
 import { mergeResults } from '../../report/merge.ts';
 import { mergeTrafficAndScripts } from '../../report/har.ts';
 import { exitCodeOf, type Results } from '../../report/results.ts';
@@ -118,16 +118,27 @@ export function runHistory(reports: string, out: string | undefined): number {
     console.error(`dxs report history: no report directory with a results.json under ${displayPath(directory)}`);
     return 2;
   }
-  // A run that ran no test (an unreachable target) is no reference: the next one is compared with the run before it.
-  const points: HistoryPoint[] = runs.map((run, index) => {
-    const previous = runs.slice(0, index).findLast((candidate) => candidate.results.tests.length > 0);
-    return { run, newFailures: previous === undefined ? [] : diffRuns(previous.results, run.results).newFailures };
+  // Each run is compared with the full run before it of the same target: a run that never reached its
+  // target, or a --last-failed one that ran only the earlier failures, is no reference, nor judged as one.
+  const points: HistoryPoint[] = [];
+  runs.forEach((run, index) => {
+    const kind = historyKindOf(run.results);
+    const group = historyGroupOf(run.results);
+    const previous = points.findLast((point) => point.kind === 'full' && point.group === group);
+    const newFailures = kind !== 'full' || previous === undefined ? [] : diffRuns(previous.run.results, run.results).newFailures;
+    points.push({ run, newFailures, kind, group, number: index + 1 });
   });
   mkdirSync(pageDirectory, { recursive: true });
-  const history = points.map((point) => ({ ...summaryOf(point.run), href: point.run.href, newFailures: point.newFailures.map((entry) => entry.stableId) }));
+  const history = points.map((point) => ({ ...summaryOf(point.run), href: point.run.href, kind: point.kind, group: point.group, newFailures: point.newFailures.map((entry) => entry.stableId) }));
   writeFileSync(join(pageDirectory, 'history.json'), secrets.redactText(`${JSON.stringify({ format: 'dxs-history/1', runs: history }, null, 1)}\n`));
   writeFileSync(join(pageDirectory, 'history.html'), secrets.redactText(renderHistoryPage(points, displayPath(directory))));
-  console.error(`dxs report history: ${runs.length} runs, ${points.filter((point) => point.newFailures.length > 0).length} regressions`);
+  const count = (kind: HistoryKind): number => points.filter((point) => point.kind === kind).length;
+  const targets = new Set(points.filter((point) => point.kind !== 'unreached').map((point) => point.group)).size;
+  const apart = [
+    count('unreached') > 0 ? `${count('unreached')} that never reached ${count('unreached') === 1 ? 'its' : 'their'} target left out of the trend` : '',
+    count('last-failed') > 0 ? `${count('last-failed')} --last-failed marked, not plotted` : '',
+  ].filter((part) => part !== '');
+  console.error(`dxs report history: ${runs.length} runs of ${targets} target${targets === 1 ? '' : 's'}, ${points.filter((point) => point.newFailures.length > 0).length} regressions${apart.length > 0 ? `; ${apart.join('; ')}` : ''}`);
   console.error(`report: ${displayPath(join(pageDirectory, 'history.html'))}`);
   return 0;
 }
@@ -160,10 +171,10 @@ export function registerReportCommand(program: Command): void {
   exitTwoOnUsageError(diff);
   const history = report
     .command('history')
-    .description('one page plotting passed, failed, warning and blocked counts of every run under a reports directory, regressions marked')
+    .description('one page per reports directory: for each target, the passed, failed, warning and blocked counts of its runs over time, regressions marked; runs that never reached their target left out of the trend, --last-failed runs marked')
     .argument('<dir>', 'directory holding report directories (e.g. reports/)')
     .option('--out <dir>', 'where to write history.html and history.json (default: the reports directory)')
-    .addHelpText('after', '\nExample:\n  $ dxs report history reports\n\nA regression is a run with a failure the run before it did not have.\nExit codes: 0 the page was written, 2 no run found.')
+    .addHelpText('after', '\nExample:\n  $ dxs report history reports\n\nA regression is a run with a failure the full run of its target before it did not have.\nExit codes: 0 the page was written, 2 no run found.')
     .action((dir: string, options: { out?: string }) => {
       process.exit(runHistory(dir, options.out));
     });

@@ -53,6 +53,18 @@ function explain(error: unknown, options: SandboxOptions): string {
   return (error as Error).message;
 }
 
+/** The faults, one line each: the name and what it breaks (dxs sandbox --help; docs/sandbox.md has them as a table). */
+export function faultLines(): string[] {
+  const width = Math.max(...Object.keys(FAULTS).map((name) => name.length));
+  return Object.entries(FAULTS).map(([name, description]) => `  ${name.padEnd(width)}  ${description}`);
+}
+
+/** What the start line says the sandbox runs with: a reader of a log sees at once whether it is the clean one. */
+export function runsWith(faults: readonly string[], variants: readonly string[]): string {
+  const named = variants.map((name) => (VARIANT_GROUPS[name] === undefined ? name : `${name} (${VARIANT_GROUPS[name].length} variants)`));
+  return `faults: ${faults.length === 0 ? 'none' : faults.join(', ')}; variants: ${named.length === 0 ? 'none' : named.join(', ')}`;
+}
+
 export function registerSandboxCommand(program: Command): void {
   program
     .command('sandbox')
@@ -62,10 +74,11 @@ export function registerSandboxCommand(program: Command): void {
     .option('--casing <CASING>', 'field-name casing of responses: camel or pascal [default: camel]')
     .option('--async-delay <MS>', `delay of each background step in milliseconds [default: ${DEFAULT_ASYNC_DELAY_MS}]`)
     .option('--config <FILE>', 'JSON configuration (API keys, identifier types, deletesEnabled, storage cap ...; see sandbox/README.md)')
-    .option('--fault <NAME...>', `switch on a deliberate deviation from the spec (${Object.keys(FAULTS).join(', ')})`)
+    .option('--fault <NAME...>', 'switch on a deliberate deviation from the spec (the names, each with what it breaks: Faults below)')
     .option('--variant <NAME...>', `switch on a legitimate difference, or a group of them (${[...Object.keys(VARIANT_GROUPS), ...Object.keys(VARIANTS)].join(', ')})`)
     .option('--log', 'log every request (APIkey and ClientToken headers redacted)')
     .option('--tls-name <NAME...>', 'with --variant tls or mtls: host names the server certificate names besides localhost, 127.0.0.1 and ::1 (a name a proxy or /etc/hosts maps to this machine)')
+    .addHelpText('after', () => `\nFaults (--fault NAME) and what each breaks:\n${faultLines().join('\n')}\n\nExample:\n  $ dxs sandbox --port 4010 --fault revoked-token-accepted\n\nThe start line names the faults and variants the sandbox runs with.`)
     .action(async (flags: SandboxFlags) => {
       let options: SandboxOptions;
       try {
@@ -83,7 +96,7 @@ export function registerSandboxCommand(program: Command): void {
         console.error(`dxs sandbox: ${explain(error, options)}`);
         process.exit(2);
       }
-      console.log(`dxs sandbox listening on ${running.baseUrl} (API keys: ${running.apiKey} with the DeleteRegistration role, ${running.apiKeyWithoutDelete} without)`);
+      console.log(`dxs sandbox listening on ${running.baseUrl} (API keys: ${running.apiKey} with the DeleteRegistration role, ${running.apiKeyWithoutDelete} without); ${runsWith(options.faults ?? [], options.variants ?? [])}`);
       // One line each, after the ready line: the files a client needs, for the run's life only.
       if (running.tls !== undefined) console.log(`dxs sandbox CA certificate: ${running.tls.caCert} (dxs test --base-url ${running.baseUrl} --ca-cert ${running.tls.caCert})`);
       if (running.tls?.clientCert !== undefined) console.log(`dxs sandbox client certificate: ${running.tls.clientCert} key: ${running.tls.clientKey} (--client-cert, --client-key)`);

@@ -10,7 +10,8 @@ import { sleep } from 'k6';
 import { hasHeader, locationEndsWithUuid, bodyIsEmpty, isJson, notServerError, type ObservedResponse } from '../../lib/checks.ts';
 import { readField } from '../../lib/casing.ts';
 import { API_KEY_HEADER, CLIENT_TOKEN_HEADER } from '../../lib/defaults.ts';
-import { isGatewayAnswer, MAINTENANCE_STATUS, RATE_LIMITED_STATUS, retryAfterOf, retryAfterSeconds } from '../../lib/gateway.ts';
+import { Counter } from 'k6/metrics';
+import { GATEWAY_WAITED_METRIC, isGatewayAnswer, MAINTENANCE_STATUS, RATE_LIMITED_STATUS, retryAfterOf, retryAfterSeconds } from '../../lib/gateway.ts';
 import { settings } from './settings.ts';
 import { ENDPOINTS, SCHEMAS } from './endpoints.ts';
 import { endpointChecks, observe, verifyThat, named, vuSecrets, type EndpointChecks } from './observe.ts';
@@ -42,13 +43,22 @@ function tokenHeaders(token: string): Record<string, string> {
 /** Attempts of a call the gateway answers 429 (or 503 with Retry-After), Retry-After apart: a client that honours it. */
 const GATEWAY_ATTEMPTS = 4;
 
+/**
+ * Gateway answers waited out and sent again, per endpoint (name tag): the call still reached the
+ * target at what the gateway's limit allows, so the share of the gateway's answers (dxs load's
+ * --max-gateway-share, cli/commands/load/gateway-share.ts) leaves these out. Added only on the
+ * rare path of a wait: nothing per request.
+ */
+const gatewayWaited = new Counter(GATEWAY_WAITED_METRIC);
+
 /** Sends again, after Retry-After, while the gateway answers; each answer stays in http_reqs under its status. */
-function retried<T extends { status: number; headers: Record<string, string> }>(send: () => T): T {
+function retried<T extends { status: number; headers: Record<string, string> }>(endpoint: string, send: () => T): T {
   let response = send();
   for (let attempt = 1; attempt < GATEWAY_ATTEMPTS; attempt++) {
     const status = response.status;
     if ((status !== RATE_LIMITED_STATUS && status !== MAINTENANCE_STATUS) || !isGatewayAnswer(status, response.headers)) break;
     sleep(retryAfterSeconds(retryAfterOf(response.headers)));
+    gatewayWaited.add(1, { name: endpoint });
     response = send();
   }
   return response;
@@ -58,9 +68,9 @@ function retried<T extends { status: number; headers: Record<string, string> }>(
  * A call of a document flow, sent again while the gateway answers (retried), with the times of its
  * last attempt: the history records the answer that counted, not the gateway's.
  */
-function timed<T extends { status: number; headers: Record<string, string> }>(send: () => T): { response: T; invoked: number; completed: number } {
+function timed<T extends { status: number; headers: Record<string, string> }>(endpoint: string, send: () => T): { response: T; invoked: number; completed: number } {
   let invoked = 0;
-  const response = retried(() => {
+  const response = retried(endpoint, () => {
     invoked = Date.now();
     return send();
   });
@@ -134,7 +144,7 @@ export function clientTokenMaker(erpIds: readonly string[], validForMinutes: num
  * calls are `remembered`, so a logged failure never shows them.
  */
 export function clientToken(erpId: string, validForMinutes?: number, remember = false): string | undefined {
-  const observed = observe(retried(() => http.post(CREATE_TOKEN_URL, tokenBody(erpId, validForMinutes), CREATE_TOKEN_PARAMS)));
+  const observed = observe(retried(TOKEN_CHECKS.endpoint, () => http.post(CREATE_TOKEN_URL, tokenBody(erpId, validForMinutes), CREATE_TOKEN_PARAMS)));
   TOKEN_CHECKS.verify(observed);
   const token = tokenOf(observed.json);
   if (typeof token !== 'string' || token === '') return undefined;
@@ -147,7 +157,7 @@ const REGISTER_PARAMS = params(REGISTER_CHECKS, API_KEY_HEADERS);
 
 /** POST /companies/register: true when accepted (202, empty body or {}). */
 export function registerCompany(company: CompanyInput): boolean {
-  const response = retried(() => http.post(url('/companies/register'), JSON.stringify(company), REGISTER_PARAMS));
+  const response = retried(REGISTER_CHECKS.endpoint, () => http.post(url('/companies/register'), JSON.stringify(company), REGISTER_PARAMS));
   // Journaled on any 2xx, before the checks judge the answer: an accepted registration exists whatever its body.
   if (response.status >= 200 && response.status < 300) journalCreated('company', { ErpId: company.ErpId, OrgNo: company.OrgNo, CountryCode: company.CountryCode, Name: company.Name });
   return REGISTER_CHECKS.verify(response);
@@ -157,7 +167,7 @@ const STATUS_CHECKS = endpointChecks(ENDPOINTS.status, [200], [], contractChecks
 
 /** GET /companies/status: the registration Status, or undefined. */
 export function companyStatus(token: string): { status?: string; companyId?: string } {
-  const observed = observe(retried(() => http.get(url('/companies/status'), params(STATUS_CHECKS, tokenHeaders(token)))));
+  const observed = observe(retried(STATUS_CHECKS.endpoint, () => http.get(url('/companies/status'), params(STATUS_CHECKS, tokenHeaders(token)))));
   STATUS_CHECKS.verify(observed);
   const status = readField(observed.json, 'Status');
   const companyId = readField(observed.json, 'CompanyId');
@@ -193,7 +203,7 @@ const PENDING_TOKEN_PARAMS = params(TOKEN_CHECKS, API_KEY_HEADERS, { responseCal
 
 /** A client token of a company whose registration may still run, or undefined; no check is recorded. */
 function tokenWhileRegistering(erpId: string): string | undefined {
-  const token = tokenOf(observe(retried(() => http.post(CREATE_TOKEN_URL, tokenBody(erpId, undefined), PENDING_TOKEN_PARAMS))).json);
+  const token = tokenOf(observe(retried(TOKEN_CHECKS.endpoint, () => http.post(CREATE_TOKEN_URL, tokenBody(erpId, undefined), PENDING_TOKEN_PARAMS))).json);
   if (typeof token !== 'string' || token === '') return undefined;
   vuSecrets.add(token);
   return token;
@@ -237,7 +247,7 @@ const UPLOAD_CHECKS = endpointChecks(ENDPOINTS.upload, [202], [named('upload Loc
 /** POST /documents: the DocumentUri (the Location URN), or undefined. */
 export function uploadDocument(token: string, content: string, filename: string, contentType: string): string | undefined {
   const body = { File: http.file(content, filename, contentType) };
-  const observed = observe(retried(() => http.post(url('/documents'), body, params(UPLOAD_CHECKS, { [CLIENT_TOKEN_HEADER]: token }))));
+  const observed = observe(retried(UPLOAD_CHECKS.endpoint, () => http.post(url('/documents'), body, params(UPLOAD_CHECKS, { [CLIENT_TOKEN_HEADER]: token }))));
   if (observed.status >= 200 && observed.status < 300) journalCreated('upload', { Location: observed.headers['location'] });
   return UPLOAD_CHECKS.verify(observed) ? observed.headers['location'] : undefined;
 }
@@ -259,7 +269,7 @@ function lastSegment(location: string | undefined): string | undefined {
  * the history of the exchange with the recipient's ErpId, when the flow sends to a company of its own.
  */
 export function sendDocument(sender: Actor, request: SendRequest, recipientErpId?: string): string | undefined {
-  const { response, invoked, completed } = timed(() => http.post(url('/documents/outbound'), JSON.stringify(request), params(SEND_CHECKS, tokenHeaders(sender.token))));
+  const { response, invoked, completed } = timed(SEND_CHECKS.endpoint, () => http.post(url('/documents/outbound'), JSON.stringify(request), params(SEND_CHECKS, tokenHeaders(sender.token))));
   const observed = observe(response);
   const accepted = observed.status >= 200 && observed.status < 300;
   const erpDocumentId = request.Document?.ErpDocumentId;
@@ -276,7 +286,7 @@ const OUTBOUND_STATUS_CHECKS = endpointChecks(ENDPOINTS.outboundStatus, [200], [
 
 /** GET /documents/outbound/{DocumentId}: the current status, or undefined. */
 export function outboundStatus(sender: Actor, documentId: string): string | undefined {
-  const { response, invoked, completed } = timed(() => http.get(url(`/documents/outbound/${documentId}`), params(OUTBOUND_STATUS_CHECKS, tokenHeaders(sender.token))));
+  const { response, invoked, completed } = timed(OUTBOUND_STATUS_CHECKS.endpoint, () => http.get(url(`/documents/outbound/${documentId}`), params(OUTBOUND_STATUS_CHECKS, tokenHeaders(sender.token))));
   const observed = observe(response);
   OUTBOUND_STATUS_CHECKS.verify(observed);
   const status = readField(readField(observed.json, 'CurrentStatus'), 'Status');
@@ -313,7 +323,7 @@ function entryOf(item: unknown): IncomingEntry {
  */
 export function listIncoming(receiver: Actor, sequenceNo?: number): IncomingList {
   const query = sequenceNo === undefined ? '' : `&sequenceNo=${sequenceNo}`;
-  const { response, invoked, completed } = timed(() => http.get(url(`/documents/incoming?type=invoice${query}`), params(INCOMING_CHECKS, tokenHeaders(receiver.token))));
+  const { response, invoked, completed } = timed(INCOMING_CHECKS.endpoint, () => http.get(url(`/documents/incoming?type=invoice${query}`), params(INCOMING_CHECKS, tokenHeaders(receiver.token))));
   const observed = observe(response);
   INCOMING_CHECKS.verify(observed);
   const documents = readField(observed.json, 'Documents');
@@ -347,7 +357,7 @@ export function downloadIncoming(receiver: Actor, id: string): { ok: boolean; st
 
 /** GET /documents/{id}, recorded in the history with the marker the document carried. */
 function recordedDownload(reader: Actor, id: string, requestParams: object): { observed: ObservedResponse; marker?: string } {
-  const { response, invoked, completed } = timed(() => http.get(url(`/documents/${encodeURIComponent(id)}`), requestParams));
+  const { response, invoked, completed } = timed(ENDPOINTS.download, () => http.get(url(`/documents/${encodeURIComponent(id)}`), requestParams));
   const observed = observe(response);
   const marker = observed.status >= 200 && observed.status < 300 ? invoiceMarker(observed.text, MARKER_PREFIX) : undefined;
   recordExchange({ op: 'fetch', actor: reader.erpId, invoked, completed, status: observed.status, id, marker });
@@ -364,7 +374,7 @@ const isRefused = (status: number) => status >= 400 && status < 500;
  */
 export function readForeignInbound(reader: Actor, id: string): boolean {
   const downloaded = recordedDownload(reader, id, { headers: { [CLIENT_TOKEN_HEADER]: reader.token }, tags: { name: ENDPOINTS.download }, responseCallback: REFUSED }).observed;
-  const info = timed(() => http.get(url(`/documents/${encodeURIComponent(id)}/info`), { headers: tokenHeaders(reader.token), tags: { name: ENDPOINTS.info }, responseCallback: REFUSED }));
+  const info = timed(ENDPOINTS.info, () => http.get(url(`/documents/${encodeURIComponent(id)}/info`), { headers: tokenHeaders(reader.token), tags: { name: ENDPOINTS.info }, responseCallback: REFUSED }));
   recordExchange({ op: 'info', actor: reader.erpId, invoked: info.invoked, completed: info.completed, status: info.response.status, id });
   const downloadRefused = verifyThat("another company's inbound document is not downloaded [INB-20]", ENDPOINTS.download, isRefused(downloaded.status));
   return verifyThat("another company's inbound document info is not read [INB-21]", ENDPOINTS.info, isRefused(info.response.status)) && downloadRefused;
@@ -374,7 +384,7 @@ const HANDLED_CHECKS = endpointChecks(ENDPOINTS.handled, [200], []);
 
 /** POST /documents/handled. */
 export function markHandled(receiver: Actor, ids: string[]): boolean {
-  const { response, invoked, completed } = timed(() => http.post(url('/documents/handled'), JSON.stringify({ documents: ids }), params(HANDLED_CHECKS, tokenHeaders(receiver.token))));
+  const { response, invoked, completed } = timed(HANDLED_CHECKS.endpoint, () => http.post(url('/documents/handled'), JSON.stringify({ documents: ids }), params(HANDLED_CHECKS, tokenHeaders(receiver.token))));
   recordExchange({ op: 'handled', actor: receiver.erpId, invoked, completed, status: response.status, ids });
   return HANDLED_CHECKS.verify(response);
 }
@@ -383,7 +393,7 @@ const PROVIDER_A_REGISTER_CHECKS = endpointChecks(ENDPOINTS.providerARegister, [
 
 export function registerProviderA(token: string, company: CompanyInput): boolean {
   const body = JSON.stringify(providerARegistration(company));
-  const response = retried(() => http.post(url('/companies/deliverymethods/b2c/providera'), body, params(PROVIDER_A_REGISTER_CHECKS, tokenHeaders(token))));
+  const response = retried(PROVIDER_A_REGISTER_CHECKS.endpoint, () => http.post(url('/companies/deliverymethods/b2c/providera'), body, params(PROVIDER_A_REGISTER_CHECKS, tokenHeaders(token))));
   if (response.status >= 200 && response.status < 300) journalCreated('provider-a', { ErpId: company.ErpId, OrgNo: company.OrgNo });
   return PROVIDER_A_REGISTER_CHECKS.verify(response);
 }

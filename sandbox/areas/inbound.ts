@@ -121,7 +121,7 @@ export async function inboundArea(app: FastifyInstance, { context }: AreaOptions
       const handled = document.Handled && !hasFault(context, 'handled-ignored') && !(comesBack && document.FetchedAfterHandled === true);
       if (first !== undefined ? document.SequenceNo < first || (document.Handled && hasFault(context, 'sequenceno-ignored')) : handled) continue;
       total++;
-      if (documents.length >= listedAtMost) continue;
+      if (documents.length >= listedAtMost || document.Unlisted === 'counted') continue;
       documents.push({
         Id: document.Id,
         DocumentType: document.DocumentType,

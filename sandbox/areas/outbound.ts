@@ -31,8 +31,8 @@ export function uploadReference(id: string, context?: SandboxContext): string {
 export function uploadOfCompany(context: SandboxContext, company: Company, reference: string, field: string): Upload {
   const id = UUID.exec(reference.trim())?.[0]?.toLowerCase();
   const upload = id === undefined ? undefined : context.store.uploads.get(id);
-  // send-foreign-upload: another company's upload is taken as the main document.
-  const foreignTaken = field === 'Document.DocumentUri' && hasFault(context, 'send-foreign-upload');
+  // send-foreign-upload: another company's upload is taken as the main document; send-foreign-attachment: as an attachment.
+  const foreignTaken = (field === 'Document.DocumentUri' && hasFault(context, 'send-foreign-upload')) || (field.startsWith('Document.Attachments') && hasFault(context, 'send-foreign-attachment'));
   if (upload === undefined || (upload.CompanyId !== company.CompanyId && !foreignTaken)) throw badRequest('uploadUnknown', { field, value: reference });
   if (upload.Bytes === undefined) throw badRequest('uploadEvicted');
   return upload;
@@ -55,6 +55,14 @@ function idleReader(context: SandboxContext, auth: Auth): boolean {
   const reader = auth.company.CompanyId;
   for (const document of context.store.outbound.values()) if (document.CompanyId === reader) return false;
   return true;
+}
+
+/** send-foreign-attachment: an upload the caller named as an attachment of a document it sent, whoever uploaded it. */
+function attachedBy(context: SandboxContext, auth: Auth, uploadId: string): boolean {
+  if (!hasFault(context, 'send-foreign-attachment') || auth.company === undefined) return false;
+  const caller = auth.company.CompanyId;
+  for (const document of context.store.outbound.values()) if (document.CompanyId === caller && document.AttachmentUploadIds.includes(uploadId)) return true;
+  return false;
 }
 
 /** outbound-list-leak-after-sent: a document that reached Sent shows in every company's list. */
@@ -354,7 +362,7 @@ export async function outboundArea(app: FastifyInstance, { context }: AreaOption
     const document = store.outbound.get(id);
     const upload = document !== undefined ? store.uploads.get(document.UploadId) : store.uploads.get(id);
     const owner = document?.CompanyId ?? upload?.CompanyId;
-    if (upload === undefined || owner === undefined || !(hasFault(context, 'outbound-download-any-company') || (downloadOpen && request.auth.apiKey === undefined && request.auth.company === undefined) || visibleTo(context, request.auth, owner) || idleReader(context, request.auth))) {
+    if (upload === undefined || owner === undefined || !(hasFault(context, 'outbound-download-any-company') || (downloadOpen && request.auth.apiKey === undefined && request.auth.company === undefined) || visibleTo(context, request.auth, owner) || idleReader(context, request.auth) || attachedBy(context, request.auth, id))) {
       throw foreignOrNotFound(context, owner !== undefined, `document ${request.params.DocumentId}`);
     }
     return sendFile(reply, upload, { 'x-document-format': document?.DocumentFormat ?? upload.ContentType });

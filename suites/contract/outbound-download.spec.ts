@@ -1,7 +1,8 @@
 // Contract of the outbound download: GET /documents/outbound/download/{DocumentId}, and the
 // download URLs of the file information (IncludeFileInfo=true).
-import { checks, expectCheck, observe, tags } from '../support/index.ts';
-import { downloadOutbound, fact, fileInfoUrls, isBinaryDocument, pathUnderBase, sentDocument, statusPath, UNKNOWN_DOCUMENT_ID } from '../support/outbound.ts';
+import { checks, expectCheck, notReached, observe, tags } from '../support/index.ts';
+import { followGivenUrl } from '../support/target-urls.ts';
+import { downloadOutbound, fact, fileInfoUrls, isBinaryDocument, sentDocument, statusPath, UNKNOWN_DOCUMENT_ID } from '../support/outbound.ts';
 import { asReadBy, crossReads, isolationSetting } from '../support/isolation.ts';
 import { test } from '../support/index.ts';
 
@@ -19,19 +20,22 @@ test.describe('outbound download', () => {
     await observe('OUT-DL-07', `Content-Type ${response.headers['content-type'] ?? '(none)'}; Content-Disposition ${response.headers['content-disposition'] ?? '(none)'}`, response);
   });
 
-  test('the download URLs of the file information lead to the document', { tag: tags('outbound', 'OUT-DL-06') }, async ({ api, fixtures, registeredCompany, target }) => {
+  test('the download URLs of the file information lead to the document', { tag: tags('outbound', 'OUT-DL-06', 'OUT-DL-10') }, async ({ api, fixtures, registeredCompany, target }) => {
     const auth = { clientToken: registeredCompany.token };
     const sent = await sentDocument(api, fixtures, registeredCompany.token, 'PDF');
     const plain = await api.get(statusPath(sent.documentId), { auth });
     const withInfo = await api.get(statusPath(sent.documentId), { auth, query: { IncludeFileInfo: true } });
     const urls = fileInfoUrls(plain, withInfo);
     await expectCheck(withInfo, [statusIs(200), fact('download URL', urls.length > 0, 'a URL in the file information', `${urls.length} URL(s)`)], { requirement: 'OUT-DL-06' });
+    // A URL not under the base URL is a warning of its own (OUT-DL-10); OUT-DL-06 is not reached
+    // when no URL of the file information could be followed.
+    const followed: string[] = [];
     for (const [where, url] of urls) {
-      const path = pathUnderBase(url, target.baseUrl);
-      if (path === undefined) {
-        await observe('OUT-DL-06', `${where} points outside the base URL (${url}); not followed`, withInfo);
-        continue;
-      }
+      const path = await followGivenUrl(withInfo, { where, url }, target.baseUrl, 'OUT-DL-10', []);
+      if (path !== undefined) followed.push(path);
+    }
+    if (urls.length > 0 && followed.length === 0) notReached('OUT-DL-06', `no URL of the file information is under the base URL ${target.baseUrl} (OUT-DL-10 names each), so dxs followed none`);
+    for (const path of followed) {
       const response = await downloadOutbound(api, registeredCompany.token, path);
       await expectCheck(response, [statusIs(200), isBinaryDocument(response)], { requirement: 'OUT-DL-06' });
     }

@@ -10,7 +10,7 @@ import {
   unmarkedListFor, type Sent,
 } from '../support/inbound.ts';
 import { test } from '../support/index.ts';
-import { pathUnderBase } from '../support/outbound.ts';
+import { followGivenUrl } from '../support/target-urls.ts';
 import type { ApiResponse } from '../support/index.ts';
 import type { Check } from '../../lib/checks.ts';
 
@@ -31,7 +31,7 @@ function lists(id: string, yes: boolean): Check {
 
 test.describe('electronic routing into the recipient\'s inbox', () => {
   test('an electronic invoice from A reaches B\'s inbox, downloads, resolves its info, and once handled leaves the unmarked list but stays listed with sequenceNo', {
-    tag: tags('flows', 'FLOW-04', 'FLOW-05', 'FLOW-20', 'INB-09', 'INB-10', 'INB-12', BACKGROUND_CHAIN_TAG),
+    tag: tags('flows', 'FLOW-04', 'FLOW-05', 'FLOW-20', 'INB-09', 'INB-10', 'INB-12', 'INB-31', BACKGROUND_CHAIN_TAG),
   }, async ({ api, target, fixtures, registeredCompany, recipientCompany }) => {
     const token = recipientCompany.token;
     const delivery = await deliverInvoice(api, target, fixtures, registeredCompany, recipientCompany);
@@ -41,7 +41,7 @@ test.describe('electronic routing into the recipient\'s inbox', () => {
     const fetched = await download(api, token, entry.Id);
     await expectCheck(fetched, [statusIs(200), hasHeader('Content-Disposition'), hasHeader('X-Filename'), hasHeader('X-Document-Format')], { requirement: 'INB-09' });
 
-    const infoPath = typeof entry.InfoUrl === 'string' ? pathUnderBase(entry.InfoUrl, target.baseUrl) : undefined;
+    const infoPath = await followGivenUrl(delivery.list, { where: 'InfoUrl', url: entry.InfoUrl }, target.baseUrl, 'INB-31', ['INB-12']);
     const info = await api.get(infoPath ?? `/documents/${encodeURIComponent(entry.Id)}/info`, { auth: { clientToken: token } });
     await expectCheck(info, [checks.isSuccess, schemaTypes('incoming-document-info.response')], { requirement: 'INB-10' });
     if (infoPath !== undefined) await expectCheck(info, [checks.fieldSatisfies('Id', `equals ${entry.Id}`, (value) => value === entry.Id)], { requirement: 'INB-12' });

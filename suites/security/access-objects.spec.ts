@@ -4,8 +4,8 @@
 // it gets of the others' documents is theirs, under every reading of who may see what.
 import { checks, expectCheck, observe, tags, test, type ApiResponse } from '../support/index.ts';
 import type { Check } from '../../lib/checks.ts';
-import { listed, markHandled, download, pageLeavesOpen, unmarkedListFor } from '../support/inbound.ts';
-import { uploadFile } from '../support/outbound.ts';
+import { awaitDeliveries, electronicSendBody, entriesOf, listIncoming, listed, markHandled, markedInvoice, download, pageLeavesOpen, unmarkedListFor, type Delivery, type Sent } from '../support/inbound.ts';
+import { lastSegment, pathUnderBase, statusPath, uploadFile, urlsIn } from '../support/outbound.ts';
 import { fixtureFile } from '../../fixtures/index.ts';
 
 const { isRejected, notServerError } = checks;
@@ -64,7 +64,7 @@ test("another company's inbound document in the documents of mark handled stays 
   await expectCheck(list.response, [checks.fieldSatisfies('Documents', `lists ${foreign.inboundId}, which only another company marked handled`, () => listed(list.response, foreign.inboundId) !== undefined)], { requirement: 'ACC-12' });
 });
 
-test("another company's upload as the DocumentUri of a send is refused, or sends none of its bytes; as RenderedDocumentUri, Attachments and AttachmentUri what comes back is recorded", { tag: tags('access', 'ACC-12', 'ACC-14') }, async ({ api, fixtures, foreign }) => {
+test("another company's upload as the DocumentUri of a send is refused, or sends none of its bytes; as AttachmentUri of network setup what comes back is recorded", { tag: tags('access', 'ACC-12', 'ACC-14') }, async ({ api, fixtures, foreign }) => {
   const auth = { clientToken: foreign.reader.token };
   const format = fixtureFile('invoice.xml').documentFormat;
   const send = await api.post('/documents/outbound', { auth, json: fixtures.sendDocument('PDF', { documentUri: foreign.uploadReference, documentFormat: format }) });
@@ -78,19 +78,70 @@ test("another company's upload as the DocumentUri of a send is refused, or sends
   } else {
     await expectCheck(send, [isRejected], { requirement: 'ACC-12', soft: true });
   }
-  const own = await uploadFile(api, foreign.reader.token, 'invoice.xml');
-  const others: Array<[string, unknown]> = [
-    ['Document.RenderedDocumentUri', fixtures.sendDocument('PDF', { documentUri: own.reference ?? '', documentFormat: format, renderedDocumentUri: foreign.uploadReference })],
-    ['Document.Attachments', fixtures.sendDocument('PDF', { documentUri: own.reference ?? '', documentFormat: format, attachments: [foreign.uploadReference] })],
-  ];
-  for (const [field, body] of others) {
-    const response = await api.post('/documents/outbound', { auth, json: body });
-    await expectCheck(response, [notServerError], { requirement: 'ACC-12', soft: true });
-    await observe('ACC-14', `POST /documents/outbound with another company's upload as ${field} answered ${response.status}`, response);
-  }
+  // Nothing a network setup sends can be read back: what it answers is recorded (ACC-14).
   const setup = await api.post('/network/setup', { auth, json: fixtures.networkSetupRequest('SE', { attachmentUri: foreign.uploadReference }) });
   await expectCheck(setup, [notServerError], { requirement: 'ACC-12', soft: true });
   await observe('ACC-14', `POST /network/setup with another company's upload as AttachmentUri answered ${setup.status}`, setup);
+});
+
+/** Another company's upload in the places of a send other than DocumentUri (ACC-14). */
+const FOREIGN_PLACES: Array<[string, (document: Record<string, unknown>, reference: string) => void]> = [
+  ['Document.RenderedDocumentUri', (document, reference) => Object.assign(document, { RenderedDocumentUri: reference, RenderedDocumentFormat: 'application/pdf' })],
+  ['Document.Attachments', (document, reference) => Object.assign(document, { Attachments: [reference] })],
+];
+
+test("another company's upload as RenderedDocumentUri or in Attachments is refused, or none of its bytes reach the sender's file information nor the recipient's document, info and attachments", { tag: tags('access', 'ACC-14') }, async ({ api, fixtures, foreign, target }) => {
+  const reader = foreign.reader;
+  const holder = foreign.holder;
+  const bytesOfB = reachesNone([foreign.marker], "company B's uploaded file (its bytes, or its name)");
+  // A GET of a URL the target handed out, with the caller's own ClientToken only: the APIkey registered both companies and may read either.
+  const follow = async (url: string, token: string, answer: ApiResponse): Promise<void> => {
+    const path = pathUnderBase(url, target.baseUrl);
+    if (path === undefined) return observe('ACC-14', `${url} points outside the base URL; not followed`, answer);
+    await expectCheck(await api.get(path, { auth: { clientToken: token } }), [bytesOfB], { requirement: 'ACC-14', soft: true });
+  };
+  // B's unmarked entries before the sends: not downloaded again while the deliveries are awaited.
+  const known = new Set(entriesOf(await listIncoming(api, holder.token)).map((entry) => entry.Id));
+  const accepted: Array<[string, Sent]> = [];
+  for (const [field, place] of FOREIGN_PLACES) {
+    // The third company's own invoice, marked so that its delivery to B is recognised, sent electronically to B.
+    const marker = fixtures.sendDocument('Electronic', { documentUri: 'pending' }).Document.ErpDocumentId as string;
+    const own = await uploadFile(api, reader.token, { name: `${marker}.xml`, mimeType: fixtureFile('invoice.xml').contentType, buffer: markedInvoice(marker) });
+    if (own.reference === undefined) {
+      await observe('ACC-14', `the third company could not upload its own invoice (${own.response.status}); ${field} not tried`, own.response);
+      continue;
+    }
+    const body = electronicSendBody(fixtures, own.reference, reader.input, holder, 'both', marker);
+    place(body.Document as Record<string, unknown>, foreign.uploadReference);
+    const send = await api.post('/documents/outbound', { auth: { clientToken: reader.token }, json: body });
+    await expectCheck(send, [notServerError], { requirement: 'ACC-14', soft: true });
+    const documentId = send.status >= 200 && send.status < 300 ? lastSegment(send.headers['location']) : undefined;
+    if (documentId === undefined) {
+      await expectCheck(send, [isRejected], { requirement: 'ACC-14', soft: true });
+      await observe('ACC-14', `POST /documents/outbound with another company's upload as ${field} answered ${send.status}`, send);
+      continue;
+    }
+    // Accepted: the sender's own view of what it sent holds none of B's file, nor does any file it lists.
+    const status = await api.get(statusPath(documentId), { auth: { clientToken: reader.token }, query: { IncludeFileInfo: true } });
+    await expectCheck(status, [bytesOfB], { requirement: 'ACC-14', soft: true });
+    for (const [, url] of urlsIn(status.data)) await follow(url, reader.token, status);
+    await expectCheck(await api.get(`/documents/outbound/download/${encodeURIComponent(documentId)}`, { auth: { clientToken: reader.token } }), [bytesOfB], { requirement: 'ACC-14', soft: true });
+    accepted.push([field, { marker, upload: own.response, send, documentId, body }]);
+  }
+  if (accepted.length === 0) return;
+  // Delivered electronically to B: what B gets of it holds none of B's file either (bounded by the async timeout).
+  const delivered = await awaitDeliveries(api, target, holder, accepted.map(([, sent]) => sent), { all: true, handle: true, known }).catch(() => new Map<Sent, Delivery>());
+  for (const [field, sent] of accepted) {
+    const delivery = delivered.get(sent);
+    if (delivery === undefined) {
+      await observe('ACC-14', `the send with another company's upload as ${field} was accepted and did not arrive in the recipient's inbox within ${target.asyncTimeoutSeconds} s: the recipient's side not judged`, sent.send);
+      continue;
+    }
+    await expectCheck(delivery.download, [bytesOfB], { requirement: 'ACC-14', soft: true });
+    const info = await api.get(`/documents/${encodeURIComponent(delivery.entry.Id)}/info`, { auth: { clientToken: holder.token } });
+    await expectCheck(info, [bytesOfB], { requirement: 'ACC-14', soft: true });
+    for (const [, url] of urlsIn(info.data)) await follow(url, holder.token, info);
+  }
 });
 
 /** Ids no service hands out: an encoded slash with dots, a double-encoded slash, 4 kB, unicode. */

@@ -2,7 +2,7 @@
 
 export { expect } from './fixtures.ts';
 export { test } from './suite-test.ts';
-export { expectCheck, observe, tags, type CheckOptions } from './verdict.ts';
+export { expectCheck, notReached, observe, tags, type CheckOptions } from './verdict.ts';
 export { createClientToken, pollUntil, pollUntilSettled, revokeClientToken, untilTokenRefused, registerCompany, SetupFailed, type RegisteredCompany } from './companies.ts';
 export type { ApiClient, ApiResponse, Auth, CallOptions } from './client.ts';
 export { BACKGROUND_CHAIN_TAG, runContext, type RunContext } from './run-context.ts';

@@ -9,6 +9,7 @@ import { asWarning, casingIs, runChecks, type Check, type CheckOutcome } from '.
 import { secrets } from '../../lib/redact.ts';
 import { describeBasis, failureSeverity, requirementById, type Requirement } from '../../schemas/requirements.ts';
 import { BLOCKED_ANNOTATION, rateLimitedBy } from '../../report/root-causes.ts';
+import { NOT_REACHED_ANNOTATION } from '../../report/results.ts';
 import type { ApiResponse } from './client.ts';
 import { currentLog, type CheckRecord } from './log.ts';
 import { runContext } from './run-context.ts';
@@ -116,6 +117,15 @@ export async function expectCheck(response: ApiResponse, checks: Check[], option
     failing ? { box: true } : { location: testLocation() },
   );
   return records;
+}
+
+/**
+ * Marks a requirement of the running test not reached, saying why: its checks were not made (a URL
+ * dxs does not follow, a body the deployment refused before the API), while the test's other
+ * requirements are judged (report/results.ts requirementVerdicts).
+ */
+export function notReached(requirement: string, why: string): void {
+  test.info().annotations.push({ type: NOT_REACHED_ANNOTATION, description: `${requirement}: not reached: ${why}` });
 }
 
 /**

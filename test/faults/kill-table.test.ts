@@ -275,9 +275,10 @@ test('the kill table of dxs load: a smoke run fails on each fault, in a check or
       const scripted = (violation: { reproduce?: string }): boolean => violation.reproduce !== undefined && existsSync(join(directory, violation.reproduce));
       const exchange = summary.results.flatMap((entry) => entry.exchange?.violations.filter((violation) => violation.rule === expectation.requirement && proven(violation) && scripted(violation)) ?? []);
       const catcher = failed.find((check) => check.name.includes(expectation.requirement))?.name ?? (exchange.length > 0 ? `exchange ${exchange[0].rule}: ${exchange[0].summary}` : undefined);
-      const ok = result.code === 1 && catcher !== undefined;
+      const notJudged = summary.results.reduce((sum, entry) => sum + (entry.exchange?.notJudged ?? 0), 0);
+      const ok = result.code === 1 && catcher !== undefined && (expectation.noneNotJudged !== true || notJudged === 0);
       const broken = summary.results.flatMap((entry) => entry.exchange?.rules.filter((rule) => rule.count > 0).map((rule) => `${rule.id} ${rule.count}`) ?? []);
-      const note = catcher ?? `exit ${result.code}; failed checks: ${failed.map((check) => check.name).join('; ') || 'none'}; exchange rules broken: ${broken.join(', ') || 'none'}`;
+      const note = catcher === undefined ? `exit ${result.code}; failed checks: ${failed.map((check) => check.name).join('; ') || 'none'}; exchange rules broken: ${broken.join(', ') || 'none'}` : `${catcher}${expectation.noneNotJudged === true ? `; ${notJudged} not judged` : ''}`;
       return { name, expectation: { ...expectation, requirement: `${expectation.requirement}${strict.length > 0 ? ' (strict)' : ''}` }, ok, note, seconds: (Date.now() - started) / 1000, exit: result.code };
     } finally {
       if (process.env.DXS_KILL_TABLE_KEEP === undefined) rmSync(directory, { recursive: true, force: true });

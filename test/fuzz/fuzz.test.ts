@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SANDBOX_API_KEY } from '../../lib/defaults.ts';
 import { parseJunit, writeFuzzReport } from '../../cli/commands/fuzz/report.ts';
-import { slowAnswers, writeFuzzHar } from '../../cli/commands/fuzz/har.ts';
+import { privateLinesDropped, slowAnswers, writeFuzzHar } from '../../cli/commands/fuzz/har.ts';
 import { SecretRegistry } from '../../lib/redact.ts';
 import { FUZZ_CHECKS, HOOK_RELAXATIONS, HOOKS_FILE, REQUEST_TIMEOUT_SECONDS, SLOW_ANSWER_MS, checksArguments, describeRelaxations, disabledChecksOf, fuzzConfigToml, relaxationsOf, requiredStringFields, resourceWaitSeconds } from '../../cli/commands/fuzz/config.ts';
 import { buildOpenApi } from '../../schemas/openapi.ts';
@@ -88,6 +88,10 @@ test('dxs fuzz against a sandbox with the spec export: 0 failures, every operati
   for (const file of ['fuzz-junit.xml', 'fuzz-output.txt', 'index.html', 'openapi.json', 'fuzz-setup/created.json', 'traffic.har']) {
     assert.doesNotMatch(readFileSync(join(reportDir, file), 'utf8'), new RegExp(SANDBOX_API_KEY), file);
   }
+  // Every path printed leads to a file (issue 60): none in the private folder deleted at the end, the HAR's kept copy instead.
+  assert.doesNotMatch(output, /dxs-fuzz-/);
+  assert.doesNotMatch(readFileSync(join(reportDir, 'fuzz-output.txt'), 'utf8'), /dxs-fuzz-/);
+  assert.ok(output.includes(`keys and tokens redacted: ${join(reportDir, 'traffic.har')}\n`), output.slice(-3000));
   // traffic.har (issue 43): Schemathesis's calls as HAR 1.2, each naming its operation, and no token it was handed.
   const har = JSON.parse(readFileSync(join(reportDir, 'traffic.har'), 'utf8'));
   assert.deepEqual(harErrors(har), []);
@@ -307,4 +311,16 @@ print(json.dumps([
   assert.equal(run.status, 0, run.stderr);
   // true: the failure stands.
   assert.deepEqual(JSON.parse(run.stdout.trim().split('\n').pop() ?? ''), [false, true, false, true, true, false, true, true]);
+});
+
+test("Schemathesis's lines that name the run's private folder are dropped, whole, however its output is cut", () => {
+  const folder = '/tmp/dxs-fuzz-AbC123';
+  const output = `Reports:\n  - JUnit: /work/reports/fuzz-1/fuzz-junit.xml\n  - HAR: ${folder}/traffic.har\n\nSeed: 1\nno line break at the end`;
+  for (const cut of [1, 7, 40, 64, output.length]) {
+    const lines = privateLinesDropped(folder);
+    let shown = '';
+    for (let at = 0; at < output.length; at += cut) shown += lines.take(output.slice(at, at + cut));
+    shown += lines.end();
+    assert.equal(shown, 'Reports:\n  - JUnit: /work/reports/fuzz-1/fuzz-junit.xml\n\nSeed: 1\nno line break at the end', `cut every ${cut}`);
+  }
 });

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { planFinalRead } from '../../lib/final-read.ts';
 import { checkExchange } from '../../lib/exchange-check.ts';
 import type { ExchangeEvent } from '../../lib/exchange-history.ts';
-import { finalRead } from '../../cli/commands/load/final-read.ts';
+import { finalRead, nextStep } from '../../cli/commands/load/final-read.ts';
 import { judgeExchange, exchangeLines } from '../../cli/commands/load/exchange.ts';
 
 const COMPANIES = new Set(['A', 'B', 'C']);
@@ -58,6 +58,15 @@ interface FakeInbox {
   /** Inbound id -> the marker in the invoice and when (epoch ms) it shows. */
   documents: Map<string, { marker: string; from: number; sequenceNo: number }>;
   handled: Set<string>;
+  /** Ids Total counts that no answer lists (issue 58). */
+  hidden?: Set<string>;
+  /** Documents one answer lists at most; Total counts them all. */
+  pageSize?: number;
+  /** With sequenceNo, the list starts at it rather than after it. */
+  inclusive?: boolean;
+  newestFirst?: boolean;
+  /** POST /documents/handled answers 400: a paged list without sequenceNo never moves on. */
+  markRefused?: boolean;
 }
 
 /** A target of a few routes: tokens for any ErpId, B's inbox (as PascalCase JSON), downloads carrying the marker. */
@@ -78,10 +87,13 @@ async function fakeTarget(inbox: FakeInbox): Promise<{ baseUrl: string; server: 
       const shown = [...inbox.documents.entries()].filter(([, document]) => company === 'B' && document.from <= Date.now());
       if (path === '/documents/incoming') {
         const sequenceNo = url.searchParams.get('sequenceNo');
-        const listed = shown.filter(([id, document]) => (sequenceNo === null ? !inbox.handled.has(id) : document.sequenceNo > Number(sequenceNo)));
-        return json(200, { Total: listed.length, Documents: listed.map(([id, document]) => ({ Id: id, SequenceNo: document.sequenceNo })) });
+        const listed = shown.filter(([id, document]) => (sequenceNo === null ? !inbox.handled.has(id) : inbox.inclusive === true ? document.sequenceNo >= Number(sequenceNo) : document.sequenceNo > Number(sequenceNo)));
+        listed.sort((a, b) => (inbox.newestFirst === true ? b[1].sequenceNo - a[1].sequenceNo : a[1].sequenceNo - b[1].sequenceNo));
+        const page = listed.filter(([id]) => inbox.hidden?.has(id) !== true).slice(0, inbox.pageSize ?? Infinity);
+        return json(200, { Total: listed.length, Documents: page.map(([id, document]) => ({ Id: id, SequenceNo: document.sequenceNo })) });
       }
       if (path === '/documents/handled') {
+        if (inbox.markRefused === true) return json(400, { Message: 'refused' });
         for (const id of (JSON.parse(body) as { documents: string[] }).documents) inbox.handled.add(id);
         return json(200, {});
       }
@@ -220,4 +232,121 @@ test('a gateway that keeps answering 429 stops the final read: its answers are n
   } finally {
     server.close();
   }
+});
+
+/** Ten invoices from A to B, all past their async timeout when the final read starts; B has downloaded none. */
+function tenSends(now: number): { events: ExchangeEvent[]; inbox: FakeInbox } {
+  const events: ExchangeEvent[] = [];
+  const documents = new Map<string, { marker: string; from: number; sequenceNo: number }>();
+  for (let index = 1; index <= 10; index++) {
+    events.push({ op: 'send', actor: 'A', invoked: now - 5020, completed: now - 5000, status: 200, recipient: 'B', deliveryType: 'Electronic', documentId: `out-${index}`, erpDocumentId: `m${index}` });
+    documents.set(`in${index}`, { marker: `m${index}`, from: 0, sequenceNo: index });
+  }
+  return { events, inbox: { documents, handled: new Set() } };
+}
+
+/** The final read of tenSends against a fake inbox of the given reading, judged. */
+async function walkAgainst(reading: Partial<FakeInbox>): Promise<{ result: ReturnType<typeof checkExchange>; read: Awaited<ReturnType<typeof finalRead>>; calls: string[] }> {
+  const now = Date.now();
+  const { events, inbox } = tenSends(now);
+  const target = await fakeTarget({ ...inbox, ...reading });
+  try {
+    const read = await finalRead({ baseUrl: target.baseUrl, apiKey: 'fake-api-key', connection: { insecure: false }, events, asyncTimeoutMs: 1000, companies: COMPANIES });
+    return { result: checkExchange({ events: [...events, ...read.events], asyncTimeoutMs: 1000 }), read, calls: target.calls };
+  } finally {
+    target.server.close();
+  }
+}
+
+test('a loss hidden behind Total: the walk with sequenceNo proves it lost, on a target that pages after sequenceNo and on one that starts at it, one document an answer', async () => {
+  for (const reading of [{ pageSize: 3 }, { pageSize: 1, inclusive: true }, {}] as Array<Partial<FakeInbox>>) {
+    const { result, read } = await walkAgainst({ ...reading, hidden: new Set(['in7']) });
+    const label = JSON.stringify(reading);
+    assert.equal(read.summary.status, 'done', label);
+    assert.equal(result.delivered, 9, label);
+    assert.equal(result.lost, 1, label);
+    assert.equal(result.notJudged, 0, label);
+    const loss = result.violations.find((violation) => violation.rule === 'FLOW-04');
+    assert.match(loss?.summary ?? '', /sent m7 .*the final read's walk of B's list with sequenceNo/, label);
+    const walk = loss?.evidence.filter((event) => event.op === 'list') ?? [];
+    assert.ok(walk.length >= 1 && walk.every((event) => event.finalRead === true && event.walk !== undefined), `${label}: the walk is the evidence`);
+    assert.equal(walk.at(-1)?.walkEnd, 'complete', label);
+    assert.ok((read.summary.walks?.complete ?? 0) >= 1, label);
+    assert.deepEqual(read.summary.walks?.budget, { calls: 200, milliseconds: 10_000 }, `${label}: the budget is in the report`);
+  }
+});
+
+test('the walk on a clean target: paged after sequenceNo, at it, or with a handled document listed again, every invoice delivered and none left not judged', async () => {
+  for (const reading of [{ pageSize: 3 }, { pageSize: 1, inclusive: true }, { pageSize: 2, newestFirst: true }, { newestFirst: true }] as Array<Partial<FakeInbox>>) {
+    const { result } = await walkAgainst(reading);
+    const label = JSON.stringify(reading);
+    assert.equal(result.delivered, 10, label);
+    assert.equal(result.lost, 0, label);
+    assert.equal(result.notJudged, 0, label);
+  }
+});
+
+test('a walk that cannot be completed leaves the send not judged, with its reason: a paged answer newest first could skip documents', async () => {
+  // Marks refused: the list without sequenceNo shows its first page only, so the walk is all there is.
+  const { result, read } = await walkAgainst({ pageSize: 3, newestFirst: true, hidden: new Set(['in7']), markRefused: true });
+  assert.equal(result.lost, 0, 'a walk upwards from the newest page proves no absence');
+  assert.equal(result.delivered, 3);
+  assert.equal(result.notJudged, 7);
+  assert.match(Object.keys(result.notJudgedReasons)[0], /walk of the list with sequenceNo could not be completed: the answer from sequenceNo 0 was paged and not in SequenceNo order/);
+  assert.equal(Object.keys(read.summary.walks?.notComplete ?? {}).length, 1);
+});
+
+test('where the walk cannot be completed, an empty list without sequenceNo proves the loss: a document not marked stays in it, whatever Total counts', async () => {
+  const { result } = await walkAgainst({ pageSize: 3, newestFirst: true, hidden: new Set(['in7']) });
+  assert.equal(result.delivered, 9);
+  assert.equal(result.lost, 1);
+  assert.equal(result.notJudged, 0);
+  const loss = result.violations.find((violation) => violation.rule === 'FLOW-04');
+  assert.match(loss?.summary ?? '', /sent m7 .*a list of B without sequenceNo \(the final read\).*showed no document at all \(Total 1\)/);
+});
+
+test('the walk steps on synthetic pages: on from the highest SequenceNo, one past it when nothing is new, and ends at an empty or whole answer or with its reason', () => {
+  const answer = (ids: string[], sequenceNos: Array<number | null>, total?: number, status = 200) => ({ ids, sequenceNos, total, ok: status === 200, status });
+  assert.deepEqual(nextStep(0, answer(['a', 'b'], [1, 2], 5), new Set()), { from: 2 });
+  // At sequenceNo (inclusive), the page shows the one already seen: the walk goes one past it.
+  assert.deepEqual(nextStep(2, answer(['b'], [2], 4), new Set(['a', 'b'])), { from: 3 });
+  assert.deepEqual(nextStep(2, answer(['b', 'c'], [2, 3], 4), new Set(['a', 'b'])), { from: 3 });
+  assert.deepEqual(nextStep(3, answer([], [], 1), new Set(['a', 'b', 'c'])), { end: 'complete' }, 'an empty answer: nothing beyond, whatever Total says');
+  assert.deepEqual(nextStep(0, answer(['c', 'b', 'a'], [3, 2, 1], 3), new Set()), { end: 'complete' }, 'whole by its own Total, in any order');
+  assert.match(nextStep(0, answer(['c', 'b'], [3, 2], 3), new Set()).end ?? '', /paged and not in SequenceNo order/);
+  assert.match(nextStep(0, answer(['a', 'b'], [1, null], 3), new Set()).end ?? '', /without a numeric SequenceNo/);
+  assert.match(nextStep(5, answer(['a'], [1], 3), new Set(['a'])).end ?? '', /only documents below it/);
+  assert.match(nextStep(0, answer([], [], undefined, 400), new Set()).end ?? '', /was 400/);
+});
+
+test('the checker takes a walk as a proof only when it is complete, invoked after the async timeout ran out, and every entry it listed was downloaded', () => {
+  const send: ExchangeEvent = { op: 'send', actor: 'A', invoked: 0, completed: 100, status: 200, recipient: 'B', deliveryType: 'Electronic', documentId: 'out-1', erpDocumentId: 'lost' };
+  const fetched: ExchangeEvent = { op: 'fetch', actor: 'B', invoked: 2000, completed: 2010, status: 200, id: 'in1', marker: 'other' };
+  const other: ExchangeEvent = { op: 'send', actor: 'A', invoked: 0, completed: 100, status: 200, recipient: 'B', deliveryType: 'Electronic', documentId: 'out-2', erpDocumentId: 'other' };
+  const walk = (invoked: number, end: string, ids = ['in1']): ExchangeEvent[] => [
+    { op: 'list', actor: 'B', invoked, completed: invoked + 10, status: 200, sequenceNo: 0, total: ids.length + 1, ids, sequenceNos: ids.map((_id, index) => index + 1), walk: `B#${invoked}`, finalRead: true },
+    { op: 'list', actor: 'B', invoked: invoked + 20, completed: invoked + 30, status: 200, sequenceNo: ids.length, total: 1, ids: [], sequenceNos: [], walk: `B#${invoked}`, walkEnd: end, finalRead: true },
+  ];
+  const judge = (events: ExchangeEvent[]) => checkExchange({ events: [send, other, fetched, ...events], asyncTimeoutMs: 1000 });
+  const proven = judge(walk(3000, 'complete'));
+  assert.equal(proven.lost, 1);
+  assert.equal(proven.violations[0].evidence.filter((event) => event.op === 'list').length, 2, 'the walk is the evidence');
+  assert.equal(judge(walk(500, 'complete')).notJudged, 1, 'a walk begun before the async timeout ran out proves nothing');
+  const notDownloaded = judge(walk(3000, 'complete', ['in1', 'in2']));
+  assert.equal(notDownloaded.lost, 0);
+  assert.match(Object.keys(notDownloaded.notJudgedReasons)[0], /walk of the list with sequenceNo had an entry not downloaded/);
+  const cut = judge(walk(3000, 'it ran past its budget (200 lists, or 10 s)'));
+  assert.equal(cut.lost, 0);
+  assert.match(Object.keys(cut.notJudgedReasons)[0], /could not be completed: it ran past its budget/);
+});
+
+test('an empty list without sequenceNo proves a loss whatever its Total, unless the company marked an id it never downloaded before it', () => {
+  const send: ExchangeEvent = { op: 'send', actor: 'A', invoked: 0, completed: 100, status: 200, recipient: 'B', deliveryType: 'Electronic', documentId: 'out-1', erpDocumentId: 'lost' };
+  const empty: ExchangeEvent = { op: 'list', actor: 'B', invoked: 3000, completed: 3010, status: 200, total: 1, ids: [], sequenceNos: [] };
+  const judge = (events: ExchangeEvent[]) => checkExchange({ events: [send, ...events], asyncTimeoutMs: 1000 });
+  assert.equal(judge([empty]).lost, 1);
+  assert.equal(judge([{ ...empty, total: undefined }]).lost, 1, 'an answer without Total too');
+  assert.equal(judge([{ ...empty, invoked: 900, completed: 910 }]).notJudged, 1, 'invoked before the async timeout ran out');
+  // A mark of an id the company never downloaded could have taken the document out of that list.
+  assert.equal(judge([{ op: 'handled', actor: 'B', invoked: 2000, completed: 2010, status: 200, ids: ['unknown'] }, empty]).lost, 0);
 });

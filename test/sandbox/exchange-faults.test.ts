@@ -46,6 +46,20 @@ test('inbound-list-lossy: of ten deliveries one never shows, with or without seq
   }
 });
 
+test('inbound-list-lossy-total: of ten deliveries one never shows, with or without sequenceNo, while Total still counts it', async () => {
+  const context = await exchange('inbound-list-lossy-total', 10);
+  try {
+    for (const sequenceNo of [undefined, 0]) {
+      const query: Record<string, string> = { type: 'invoice', ...(sequenceNo === undefined ? {} : { sequenceNo: String(sequenceNo) }) };
+      const answer = await call(context.app, 'GET', '/documents/incoming', { token: context.receiver.token, query });
+      assert.equal(answer.json.documents.length, 9);
+      assert.equal(answer.json.total, 10);
+    }
+  } finally {
+    await context.app.close();
+  }
+});
+
 test('inbound-delivered-twice: ten sends arrive as eleven documents', async () => {
   const context = await exchange('inbound-delivered-twice', 10);
   try {

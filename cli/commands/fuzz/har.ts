@@ -75,3 +75,26 @@ export function slowAnswers(entries: readonly FuzzHarEntry[], limitMs: number): 
     .sort((a, b) => b.time - a.time)
     .map(({ time, endpoint }) => `${endpoint} answered in ${(time / 1000).toFixed(1)} s, over ${limitMs / 1000} s (the spec gives no response time: not a failure)`);
 }
+
+/**
+ * Schemathesis's output without its lines naming the run's private folder (its list of reports names
+ * the raw HAR there): the folder is deleted when the run ends, so such a path would lead nowhere.
+ * dxs fuzz prints the report's copy instead, once it is written. Whole lines only: `pending` holds
+ * what came after the last line break until the rest of the line comes.
+ */
+export function privateLinesDropped(folder: string): { take(text: string): string; end(): string } {
+  let pending = '';
+  const keep = (lines: string[]): string => lines.filter((line) => !line.includes(folder)).map((line) => `${line}\n`).join('');
+  return {
+    take(text) {
+      const lines = (pending + text).split('\n');
+      pending = lines.pop() ?? '';
+      return keep(lines);
+    },
+    end() {
+      const rest = pending.includes(folder) ? '' : pending;
+      pending = '';
+      return rest;
+    },
+  };
+}

@@ -6,7 +6,7 @@
 // judged as one run) and the baseline of a comparison all come through here.
 import { checkExchange, DELIVERY_TIME_RESOLUTION_MS, EXCHANGE_RULES, type ExchangeRule } from '../../../lib/exchange-check.ts';
 import type { ExchangeEvent } from '../../../lib/exchange-history.ts';
-import type { FinalReadSummary } from '../../../lib/final-read.ts';
+import type { FinalReadSummary, FinalReadWalks } from '../../../lib/final-read.ts';
 import { deliveryTimeLimit, type DeliveryTimeLimits } from '../../../load/lib/thresholds.ts';
 import { describeBasis, failureSeverity, requirementById, type Requirement } from '../../../schemas/requirements.ts';
 import { percentile, type DeliveryTimeFigures, type ExchangeSeverity, type ExchangeSummary, type RunResult, type ThresholdVerdict } from './results.ts';
@@ -174,7 +174,16 @@ function finalReadText(finalRead: FinalReadSummary | undefined, arrived: number)
 }
 
 function finalReadSentence(finalRead: FinalReadSummary, arrived: number): string {
-  return `final read ${finalRead.status}: ${finalRead.found} of ${finalRead.awaited} awaited found, ${plural(finalRead.readers, 'inbox', 'inboxes')} read, ${plural(finalRead.calls, 'call')} in ${(finalRead.milliseconds / 1000).toFixed(1)} s${arrived > 0 ? `, ${arrived} arrived by the final read (not in the delivery time)` : ''}`;
+  return `final read ${finalRead.status}: ${finalRead.found} of ${finalRead.awaited} awaited found, ${plural(finalRead.readers, 'inbox', 'inboxes')} read, ${plural(finalRead.calls, 'call')} in ${(finalRead.milliseconds / 1000).toFixed(1)} s${arrived > 0 ? `, ${arrived} arrived by the final read (not in the delivery time)` : ''}${walksText(finalRead.walks)}`;
+}
+
+/** The walks with sequenceNo (issue 58): how many reached their end, why others did not, and each one's budget. */
+function walksText(walks: FinalReadWalks | undefined): string {
+  if (walks === undefined) return '';
+  const notComplete = Object.entries(walks.notComplete);
+  const count = walks.complete + notComplete.reduce((sum, [, times]) => sum + times, 0);
+  if (count === 0) return '';
+  return `, ${plural(count, 'walk')} with sequenceNo (${walks.complete} complete${notComplete.map(([reason, times]) => `; ${times} not: ${reason}`).join('')}; budget ${walks.budget.calls} lists and ${Math.round(walks.budget.milliseconds / 1000)} s each)`;
 }
 
 /** The console lines of one script's exchange: the sends not judged first, the counts, then each broken rule with its first violation. */

@@ -16,7 +16,7 @@ import { dirname, join } from 'node:path';
 import { readField } from '../../../lib/casing.ts';
 import { API_KEY_HEADER, CLIENT_TOKEN_HEADER } from '../../../lib/defaults.ts';
 import { decodeEvent, encodeEvent, type ExchangeEvent } from '../../../lib/exchange-history.ts';
-import { planFinalRead, type FinalReadPlan, type FinalReadStatus, type FinalReadSummary } from '../../../lib/final-read.ts';
+import { planFinalRead, type FinalReadPlan, type FinalReadStatus, type FinalReadSummary, type FinalReadWalks } from '../../../lib/final-read.ts';
 import { isGatewayAnswer, retryAfterOf, retryAfterSeconds } from '../../../lib/gateway.ts';
 import { secrets } from '../../../lib/redact.ts';
 import { flatHeaders, send, TransportError, type Connection } from '../../../lib/transport.ts';
@@ -54,6 +54,10 @@ const REQUEST_TIMEOUT_MS = 10_000;
 const GATEWAY_ATTEMPTS = 4;
 /** Pages of one way of reading an inbox; a page that shows nothing new ends it sooner. */
 const MAX_PAGES = 200;
+/** The call budget of one walk with sequenceNo (its lists); with its time, the async timeout, in the report. */
+export const WALK_CALLS = 200;
+/** A walk's least time, whatever the async timeout: a short one (a kill row's 1 s) still lets a few pages come. */
+const WALK_LEAST_MS = 10_000;
 
 const FIRST_ID = /<cbc:ID>([^<]*)<\/cbc:ID>/;
 
@@ -73,11 +77,17 @@ class Reader {
   readonly refusedTokens: string[] = [];
   /** Epoch ms the next call may go, under --max-rps. */
   private nextCall = 0;
+  private walks = 0;
+  /** How each walk with sequenceNo ended: `complete`, or why not. */
+  readonly walkEnds: string[] = [];
+  /** A walk's time: the async timeout, at least WALK_LEAST_MS. */
+  readonly walkMs: number;
 
   constructor(input: FinalReadInput, plan: FinalReadPlan, deadline: number) {
     this.input = input;
     this.plan = plan;
     this.deadline = deadline;
+    this.walkMs = Math.max(input.asyncTimeoutMs, WALK_LEAST_MS);
   }
 
   private async call(method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; text: string; json: unknown; invoked: number; completed: number }> {
@@ -135,7 +145,7 @@ class Reader {
   }
 
   /** GET /documents/incoming, recorded with the entries it showed. */
-  private async list(erpId: string, token: string, sequenceNo?: number): Promise<{ ids: string[]; sequenceNos: Array<number | null>; total?: number; ok: boolean }> {
+  private async list(erpId: string, token: string, sequenceNo?: number, walk?: string): Promise<ListAnswer & { event: ExchangeEvent }> {
     const query = sequenceNo === undefined ? '' : `&sequenceNo=${sequenceNo}`;
     const answer = await this.call('GET', `/documents/incoming?type=invoice${query}`, { [CLIENT_TOKEN_HEADER]: token });
     const ok = answer.status >= 200 && answer.status < 300;
@@ -151,8 +161,9 @@ class Reader {
       return typeof value === 'string' ? value : null;
     });
     const total = readField(answer.json, 'Total');
-    this.record({ op: 'list', actor: erpId, invoked: answer.invoked, completed: answer.completed, status: answer.status, sequenceNo, total: typeof total === 'number' ? total : undefined, ...(ok ? { ids, sequenceNos, companyIds } : {}) });
-    return { ids, sequenceNos, total: typeof total === 'number' ? total : undefined, ok };
+    const event: ExchangeEvent = { op: 'list', actor: erpId, invoked: answer.invoked, completed: answer.completed, status: answer.status, sequenceNo, total: typeof total === 'number' ? total : undefined, ...(ok ? { ids, sequenceNos, companyIds } : {}), ...(walk === undefined ? {} : { walk }), finalRead: true };
+    this.events.push(event);
+    return { ids, sequenceNos, total: typeof total === 'number' ? total : undefined, ok, status: answer.status, event };
   }
 
   /** GET /documents/{id} of each listed entry the company has not downloaded; the markers found. */
@@ -171,6 +182,46 @@ class Reader {
       if (marker !== undefined) markers.push(marker);
     }
     return markers;
+  }
+
+  /**
+   * The walk of a company's list with sequenceNo (issue 58): from below the lowest SequenceNo the run
+   * saw, upwards from the highest SequenceNo of each answer, until an answer is empty or whole. Its
+   * lists carry the walk's id, and the last one why it ended (`complete`, or what kept it from its
+   * end), so that the checker takes a complete walk as one reading of the whole list: a target whose
+   * Total counts a document no answer shows, or one that pages, is judged by every page together.
+   * The markers found.
+   */
+  private async walk(erpId: string, token: string): Promise<string[]> {
+    const id = `${erpId}#${++this.walks}`;
+    const started = Date.now();
+    const found: string[] = [];
+    const seen = new Set<string>();
+    let from = this.walkStart(erpId);
+    let last: ExchangeEvent | undefined;
+    let end = `it ran past its budget (${WALK_CALLS} lists, or ${Math.round(this.walkMs / 1000)} s)`;
+    for (let call = 0; call < WALK_CALLS && Date.now() - started < this.walkMs; call++) {
+      const list = await this.list(erpId, token, from, id);
+      last = list.event;
+      found.push(...(await this.downloadNew(erpId, token, list.ids)));
+      const step = nextStep(from, list, seen);
+      for (const listed of list.ids) seen.add(listed);
+      if (step.end !== undefined) {
+        end = step.end;
+        break;
+      }
+      from = step.from as number;
+    }
+    if (last !== undefined) last.walkEnd = end;
+    this.walkEnds.push(end);
+    return found;
+  }
+
+  /** 0, or below the lowest SequenceNo the run saw of this company when one was 0 or less: on either reading (after it, or at it) every document comes after the start. */
+  private walkStart(erpId: string): number {
+    let lowest = Infinity;
+    for (const event of this.input.events) if (event.op === 'list' && event.actor === erpId) for (const value of event.sequenceNos ?? []) if (value !== null && value < lowest) lowest = value;
+    return lowest <= 0 ? lowest - 1 : 0;
   }
 
   /**
@@ -195,23 +246,51 @@ class Reader {
       if (answer.status < 200 || answer.status >= 300) break;
       for (const id of marking) marked.add(id);
     }
-    let from = 0;
-    const seen = new Set<string>();
-    for (let page = 0; page < MAX_PAGES; page++) {
-      const list = await this.list(erpId, token, from);
-      found.push(...(await this.downloadNew(erpId, token, list.ids)));
-      const fresh = list.ids.filter((id) => !seen.has(id));
-      for (const id of list.ids) seen.add(id);
-      const highest = list.sequenceNos.reduce<number | undefined>((most, value) => (value !== null && (most === undefined || value > most) ? value : most), undefined);
-      if (!list.ok || list.total === undefined || list.total <= list.ids.length || fresh.length === 0 || highest === undefined || highest <= from) break;
-      from = highest;
-    }
+    found.push(...(await this.walk(erpId, token)));
     return found;
   }
 }
 
+/** What the walk needs of one answer of the incoming list. */
+interface ListAnswer {
+  ids: string[];
+  sequenceNos: Array<number | null>;
+  total?: number;
+  ok: boolean;
+  status: number;
+}
+
+/**
+ * Where the walk goes after one answer from `from`: on to the answer's highest SequenceNo (after
+ * it, the next answer starts there or just beyond), one past it when the answer showed nothing new
+ * (a target that starts at sequenceNo, inclusive), or the walk's end: `complete` when the answer is
+ * empty or whole, else why the walk cannot go on without perhaps skipping a document.
+ */
+export function nextStep(from: number, answer: ListAnswer, seen: ReadonlySet<string>): { from?: number; end?: string } {
+  const at = `the answer from sequenceNo ${from}`;
+  if (!answer.ok) return { end: `${at} was ${answer.status}` };
+  if (answer.ids.length === 0) return { end: 'complete' };
+  const numbers = answer.sequenceNos.filter((value) => value !== null);
+  if (numbers.length < answer.ids.length) return { end: `${at} had entries without a numeric SequenceNo` };
+  // A page of an answer in another order (newest first) leaves documents between the start and its highest SequenceNo unshown.
+  // Whole by its own Total: everything from the start is shown, in whatever order.
+  if (answer.total !== undefined && answer.total <= answer.ids.length) return { end: 'complete' };
+  if (numbers.some((value, index) => index > 0 && value < numbers[index - 1])) return { end: `${at} was paged and not in SequenceNo order, so a walk upwards from its highest SequenceNo could skip documents` };
+  const highest = numbers[numbers.length - 1];
+  if (highest < from) return { end: `${at} showed only documents below it` };
+  const fresh = answer.ids.some((id) => !seen.has(id));
+  return { from: fresh && highest > from ? highest : highest + 1 };
+}
+
 function pause(milliseconds: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.max(0, milliseconds)));
+}
+
+/** How the walks with sequenceNo ended, and the budget each had. */
+function walksOf(reader: Reader): FinalReadWalks {
+  const notComplete: Record<string, number> = {};
+  for (const end of reader.walkEnds) if (end !== 'complete') notComplete[end] = (notComplete[end] ?? 0) + 1;
+  return { complete: reader.walkEnds.filter((end) => end === 'complete').length, notComplete, budget: { calls: WALK_CALLS, milliseconds: reader.walkMs } };
 }
 
 /** Sends still awaited after the final read's answers: those no download of their recipient found. */
@@ -228,7 +307,7 @@ export async function finalRead(input: FinalReadInput): Promise<{ events: Exchan
   const reader = new Reader(input, plan, input.interrupted === true ? started + INTERRUPTED_BUDGET_MS : waitUntil + READ_BUDGET_MS);
   const summary = (status: FinalReadStatus, reason?: string): { events: ExchangeEvent[]; summary: FinalReadSummary } => ({
     events: reader.events,
-    summary: { status, ...(reason === undefined ? {} : { reason }), awaited: plan.awaited.length, found: plan.awaited.length - stillAwaited(plan, seen), readers: plan.readers.length, calls: reader.events.length, milliseconds: Date.now() - started },
+    summary: { status, ...(reason === undefined ? {} : { reason }), awaited: plan.awaited.length, found: plan.awaited.length - stillAwaited(plan, seen), readers: plan.readers.length, calls: reader.events.length, milliseconds: Date.now() - started, walks: walksOf(reader) },
   });
   if (plan.readers.length === 0) return summary('done');
   input.onPlan?.(plan, waitUntil - started);

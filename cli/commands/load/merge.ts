@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { parseJsonOrUndefined } from '../../../lib/json.ts';
 import { ConfigError } from '../../../lib/config.ts';
 import { analyse, thresholdsFromSummaries, type RunResult } from './results.ts';
+import { markGatewayRefusal } from './gateway-share.ts';
 import { summaryLine, writeLoadReport } from './report.ts';
 import { writeViolationScripts } from './violation-scripts.ts';
 import { appendCreated, startLoadJournal } from './journal.ts';
@@ -61,6 +62,8 @@ export interface MergeOptions {
    * there; or why there is none (no --base-url, the target unreachable), which the sends left not judged then carry.
    */
   finalRead?: { target: { baseUrl: string; apiKey: string; connection: Connection } } | { problem: string };
+  /** --max-gateway-share: percent of an endpoint's calls the gateway may refuse (default 5; issue 57). */
+  maxGatewayShare?: number;
 }
 
 /** The companies a group's runners registered: the entities analyse() added from `from` on. */
@@ -94,12 +97,19 @@ export async function mergeRunners(inputs: string[], options: MergeOptions, log:
   const results: RunResult[] = [];
   // The journal of every runner, so that dxs clean --from <out> deletes what the whole run created.
   const created: CreatedPoint[] = [];
+  let gatewayRefused = false;
   for (const group of groups) {
     group.summaryExports.forEach(checkSummaryExport);
     const thresholds = thresholdsFromSummaries(group.summaryExports);
     const exchange: ExchangeEvent[] = [];
     const createdBefore = created.length;
     const result = await analyse(group.script, group.rawFiles, thresholds, { created, exchange });
+    // As dxs load judges one runner: the gateway's answers are out of the thresholds, and a share past the limit is no verdict.
+    const refusal = markGatewayRefusal(result, options.maxGatewayShare);
+    if (refusal !== undefined) {
+      gatewayRefused = true;
+      log.error(`dxs load merge: ${group.script}: ${refusal}`);
+    }
     const asyncTimeoutMs = options.asyncTimeoutMs ?? runnersAsyncTimeoutMs(group.rawFiles, group.script) ?? DEFAULT_ASYNC_TIMEOUT_MS;
     let read: { events: ExchangeEvent[]; summary: FinalReadSummary } | undefined;
     if (exchange.length > 0) {
@@ -138,5 +148,6 @@ export async function mergeRunners(inputs: string[], options: MergeOptions, log:
     log.error(`dxs load merge: ${missing}`);
     return 2;
   }
+  if (gatewayRefused) return 2;
   return results.every((result) => result.passed) ? 0 : 1;
 }

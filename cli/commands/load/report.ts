@@ -13,6 +13,7 @@ import { comparisonHtml, comparisonJson, type LoadComparison } from './compare.t
 import { exchangeLines, exchangeSection, exchangeTotals, notJudgedBanner } from './exchange.ts';
 import { requirementsOfCheckName } from '../../../lib/contract.ts';
 import { describeBasis, requirementById, type Requirement } from '../../../schemas/requirements.ts';
+import { gatewayAnswers, gatewayCounts } from './gateway-share.ts';
 
 export interface ScriptArtifacts {
   script: string;
@@ -130,6 +131,7 @@ function warningBadge(result: RunResult): string {
 
 function resultBadge(result: RunResult): string {
   const notJudged = result.exchange?.notJudged ?? 0;
+  if (result.gatewayRefused !== undefined) return '<span class="badge fail">target not loaded</span>';
   // A green badge never stands alone over invoices nobody proved delivered or lost, nor over warnings.
   return verdictBadge(result.passed, onlyExchangeFailed([result])) + (notJudged > 0 ? ` <span class="badge warn">${notJudged} not judged</span>` : '') + warningBadge(result);
 }
@@ -147,7 +149,7 @@ function scriptSection(result: RunResult): string {
       return `<tr><td class="name endpoint">${escapeHtml(item.endpoint)}</td><td>${item.requests}</td><td>${item.requestsPerSecond.toFixed(1)}</td>` +
         `<td>${ms(item.latency.p50)}</td><td>${ms(item.latency.p90)}</td><td>${ms(item.latency.p95)}</td><td>${ms(item.latency.p99)}</td><td>${ms(item.latency.max)}</td>` +
         `<td class="${item.failed > 0 ? 'fail' : ''}">${item.failed} (${percent(item.failed, item.requests)})</td>` +
-        `<td class="${(item.rateLimited ?? 0) > 0 ? 'warn' : ''}">${item.rateLimited ?? 0}</td>` +
+        `<td class="${gatewayAnswers(item) > 0 ? 'warn' : ''}" title="${escapeHtml(Object.entries(item.gateway ?? {}).map(([status, count]) => `${count}x ${status}`).join(', '))}">${gatewayAnswers(item)}</td>` +
         `<td class="${item.checksFailed > 0 ? 'fail' : ''}">${item.checksPassed}/${item.checksPassed + item.checksFailed}</td><td class="name">${verdictText}</td></tr>`;
     })
     .join('\n');
@@ -162,8 +164,9 @@ function scriptSection(result: RunResult): string {
     .map((item) => `<tr><td class="name">${escapeHtml(item.name)}</td><td class="name">${escapeHtml(item.endpoint)}</td><td>${item.passes}</td><td class="${item.fails > 0 ? 'warn' : ''}">${item.fails}</td><td class="name">${escapeHtml(checkBasis(item.name, item.fails > 0))}</td></tr>`)
     .join('\n');
   return `<h2 id="${escapeHtml(result.script)}">${escapeHtml(result.script)} ${resultBadge(result)}</h2>
+${result.gatewayRefused === undefined ? '' : `<p class="fail">Not measured: ${escapeHtml(result.gatewayRefused)}.</p>`}
 <p>${result.iterations} iterations, ${result.requests} requests in ${result.durationSeconds.toFixed(1)} s${result.runners > 1 ? `, merged from ${result.runners} runners` : ''}.</p>
-<table><thead><tr><th class="name">endpoint</th><th>requests</th><th>req/s</th><th>p50 ms</th><th>p90 ms</th><th>p95 ms</th><th>p99 ms</th><th>max ms</th><th>failed</th><th title="answers 429: the gateway's limit, neither failed nor judged">429</th><th>checks passed</th><th class="name">thresholds (actual)</th></tr></thead>
+<table><thead><tr><th class="name">endpoint</th><th>requests</th><th>req/s</th><th>p50 ms</th><th>p90 ms</th><th>p95 ms</th><th>p99 ms</th><th>max ms</th><th>failed</th><th title="answers 429, 502, 503 and 504: the gateway's, counted apart: neither in the latency figures nor failed nor judged by a check">gateway</th><th>checks passed</th><th class="name">thresholds (actual)</th></tr></thead>
 <tbody>${rows || '<tr><td class="name" colspan="12">no requests</td></tr>'}</tbody></table>
 ${global.length > 0 ? `<table><thead><tr><th class="name">run-wide threshold</th><th class="name">expression</th><th>actual</th><th>verdict</th></tr></thead><tbody>${globalRows}</tbody></table>` : ''}
 <table><thead><tr><th class="name">check</th><th class="name">endpoint</th><th>passed</th><th>failed</th><th class="name">requirement (basis)</th></tr></thead><tbody>${checkRows || '<tr><td class="name" colspan="5">no checks</td></tr>'}</tbody></table>
@@ -174,12 +177,12 @@ ${warningRows === '' ? '' : `<p class="muted">Hardening checks of the answers' c
 export function summaryHtml(input: LoadReportInput): string {
   const passed = input.results.every((result) => result.passed);
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(input.title)}</title><style>${STYLE}</style></head><body>
-<h1>${escapeHtml(input.title)} ${verdictBadge(passed, onlyExchangeFailed(input.results))}</h1>
+<h1>${escapeHtml(input.title)} ${input.results.some((result) => result.gatewayRefused !== undefined) ? '<span class="badge fail">target not loaded</span>' : verdictBadge(passed, onlyExchangeFailed(input.results))}</h1>
 ${notJudgedBanner(input.results, escapeHtml)}
 <dl><dt>target</dt><dd>${escapeHtml(input.target)}</dd><dt>profile</dt><dd>${escapeHtml(input.profile)}</dd><dt>started</dt><dd>${input.startedAt.toISOString()}</dd></dl>
 ${input.notes.map((note) => `<p class="muted">${escapeHtml(note)}</p>`).join('\n')}
 ${input.comparison === undefined ? '' : comparisonHtml(input.comparison, escapeHtml)}
-<p class="muted">Latencies are k6's http_req_duration; "failed" counts responses k6 flags in http_req_failed (status outside 200-399 or no response); "429" counts the gateway's answers (a rate limit the load found: neither failed nor judged by a check; the call is sent again after Retry-After); thresholds are judged on all the points of the run.</p>
+<p class="muted">Latencies are k6's http_req_duration over the target's answers; "failed" counts responses k6 flags in http_req_failed (status outside 200-399 or no response); "gateway" counts the answers 429, 502, 503 and 504 of the deployment in front of the target (a limit or a gateway error the load met: neither in the latency figures nor failed nor judged by a check; the document flows send a call again after Retry-After), and more than --max-gateway-share of an endpoint's answers means the target was not loaded as asked (exit 2); thresholds are judged on all the target's points of the run.</p>
 ${input.results.map(scriptSection).join('\n')}
 ${exchangeSection(input.results, escapeHtml)}
 ${cleanupSection(input.cleanup)}
@@ -234,21 +237,18 @@ function checkTotals(result: RunResult): { passes: number; fails: number } {
   return result.checks.reduce((total, item) => ({ passes: total.passes + item.passes, fails: total.fails + item.fails }), { passes: 0, fails: 0 });
 }
 
-/** "POST /companies/register 12, GET /companies/status 3": where the gateway's limit was met. */
-function rateLimitedEndpoints(result: RunResult): string {
-  return result.endpoints.filter((item) => (item.rateLimited ?? 0) > 0).sort((a, b) => (b.rateLimited ?? 0) - (a.rateLimited ?? 0)).map((item) => `${item.endpoint} ${item.rateLimited}`).join(', ');
-}
 
 /** The line printed per script at the end of a run. */
 export function summaryLine(result: RunResult, reportPath: string): string {
   const checks = checkTotals(result);
   const failedThresholds = result.thresholds.filter((verdict) => !verdict.ok);
   const rate = result.durationSeconds > 0 ? result.requests / result.durationSeconds : 0;
-  const rateLimited = result.endpoints.reduce((total, item) => total + (item.rateLimited ?? 0), 0);
+  const gateway = result.endpoints.reduce((total, item) => total + gatewayAnswers(item), 0);
   const notJudged = result.exchange?.notJudged ?? 0;
-  return `${result.script}: ${result.passed ? 'passed' : 'FAILED'}${notJudged > 0 ? ` (${notJudged} invoice${notJudged === 1 ? '' : 's'} not judged)` : ''} - ${result.iterations} iterations, ${result.requests} requests (${rate.toFixed(1)}/s)${rateLimited > 0 ? `, ${rateLimited} answered 429 by the gateway (${rateLimitedEndpoints(result)})` : ''}, checks ${checks.passes}/${checks.passes + checks.fails}, thresholds ${result.thresholds.length - failedThresholds.length}/${result.thresholds.length} passed` +
+  return `${result.script}: ${result.gatewayRefused !== undefined ? 'NOT MEASURED' : result.passed ? 'passed' : 'FAILED'}${notJudged > 0 ? ` (${notJudged} invoice${notJudged === 1 ? '' : 's'} not judged)` : ''} - ${result.iterations} iterations, ${result.requests} requests (${rate.toFixed(1)}/s)${gateway > 0 ? `, ${gateway} answered by the gateway (${gatewayCounts(result)})` : ''}, checks ${checks.passes}/${checks.passes + checks.fails}, thresholds ${result.thresholds.length - failedThresholds.length}/${result.thresholds.length} passed` +
     (failedThresholds.length > 0 ? ` (failed: ${failedThresholds.slice(0, 3).map((verdict) => `${verdict.metric} ${verdict.expression}`).join('; ')}${failedThresholds.length > 3 ? ' ...' : ''})` : '') +
     ` - ${reportPath}` +
+    (result.gatewayRefused === undefined ? '' : `\n  not measured: ${result.gatewayRefused}`) +
     failedRequirements(result) +
     (result.exchange === undefined ? '' : `\n${exchangeLines(result.exchange).join('\n')}`);
 }

@@ -9,6 +9,7 @@ import { createGunzip } from 'node:zlib';
 import { decodeEvent, EXCHANGE_METRIC, type ExchangeEvent } from '../../../lib/exchange-history.ts';
 import type { ExchangeCheckResult, ExchangeRule, ExchangeViolation } from '../../../lib/exchange-check.ts';
 import type { FinalReadSummary } from '../../../lib/final-read.ts';
+import { GATEWAY_WAITED_METRIC, LOAD_GATEWAY_STATUSES } from '../../../lib/gateway.ts';
 
 export interface EndpointResult {
   endpoint: string;
@@ -17,6 +18,15 @@ export interface EndpointResult {
   failed: number;
   /** Answers 429: the gateway's limit, found by the load; neither failed nor judged by a check (absent before issue 31). */
   rateLimited?: number;
+  /**
+   * Answers of the gateway in front of the target, by status (lib/gateway.ts LOAD_GATEWAY_STATUSES;
+   * absent before issue 57): counted apart, and left out of the latency figures and of the judged
+   * http_req_* thresholds, since they say nothing of the target's speed.
+   */
+  gateway?: Record<string, number>;
+  /** Of those, the answers a flow waited out (Retry-After) and sent again: the call went on to the target. */
+  gatewayWaited?: number;
+  /** The latency figures below are over the target's answers only (requests less the gateway's). */
   latency: { avg: number; p50: number; p90: number; p95: number; p99: number; max: number };
   checksPassed: number;
   checksFailed: number;
@@ -85,6 +95,11 @@ export interface RunResult {
   /** The contract's hardening checks (lib/contract.ts): warnings, as dxs test counts them without --strict. */
   warnings?: CheckResult[];
   thresholds: ThresholdVerdict[];
+  /**
+   * Set when the gateway gave more than --max-gateway-share of an endpoint's answers (issue 57): the
+   * run did not load the target as asked, and says so (exit 2), whatever its thresholds say.
+   */
+  gatewayRefused?: string;
   /** The exchange checker's verdict, for scripts whose flows recorded a history (absent before issue 35). */
   exchange?: ExchangeSummary;
   passed: boolean;
@@ -242,9 +257,17 @@ export function judge(expression: string, series: Series | undefined, type: stri
   return { ok: COMPARE[match[2]](actual, Number(match[3])), actual };
 }
 
+const GATEWAY_STATUS_TAGS = new Set(LOAD_GATEWAY_STATUSES.map(String));
+
+function isGatewayStatus(status: string | undefined): status is string {
+  return status !== undefined && GATEWAY_STATUS_TAGS.has(status);
+}
+
 interface EndpointAccumulator {
   requests: number;
   rateLimited: number;
+  gateway: Record<string, number>;
+  gatewayWaited: number;
   failed: number;
   durations: number[];
   checksPassed: number;
@@ -264,7 +287,7 @@ export async function analyse(script: string, rawFiles: string[], thresholds: Ma
   const endpointOf = (name: string): EndpointAccumulator => {
     let found = endpoints.get(name);
     if (found === undefined) {
-      found = { requests: 0, rateLimited: 0, failed: 0, durations: [], checksPassed: 0, checksFailed: 0 };
+      found = { requests: 0, rateLimited: 0, gateway: {}, gatewayWaited: 0, failed: 0, durations: [], checksPassed: 0, checksFailed: 0 };
       endpoints.set(name, found);
     }
     return found;
@@ -277,6 +300,8 @@ export async function analyse(script: string, rawFiles: string[], thresholds: Ma
       }
       // The scripts name each request after its endpoint (k6's name tag).
       const endpoint = point.tags.name;
+      // A gateway's answer is counted (http_reqs) and nothing else: no latency, no failure judged.
+      const fromGateway = point.metric !== 'http_reqs' && point.metric.startsWith('http_req_') && isGatewayStatus(point.tags.status);
       if (point.metric === 'iterations') iterations += point.value;
       else if (point.metric === CREATED_METRIC) {
         if (extras.created !== undefined && point.tags.kind !== undefined) extras.created.push({ kind: point.tags.kind, at: Number.isFinite(point.time) ? new Date(point.time).toISOString() : new Date().toISOString(), fields: point.metadata ?? {} });
@@ -290,7 +315,10 @@ export async function analyse(script: string, rawFiles: string[], thresholds: Ma
           const accumulator = endpointOf(endpoint);
           accumulator.requests += point.value;
           if (point.tags.status === '429') accumulator.rateLimited += point.value;
+          if (isGatewayStatus(point.tags.status)) accumulator.gateway[point.tags.status] = (accumulator.gateway[point.tags.status] ?? 0) + point.value;
         }
+        else if (fromGateway) continue;
+        else if (point.metric === GATEWAY_WAITED_METRIC) endpointOf(endpoint).gatewayWaited += point.value;
         else if (point.metric === 'http_req_duration') endpointOf(endpoint).durations.push(point.value);
         else if (point.metric === 'http_req_failed' && point.value !== 0) endpointOf(endpoint).failed++;
         else if (point.metric === HARDENING_METRIC) {
@@ -314,6 +342,7 @@ export async function analyse(script: string, rawFiles: string[], thresholds: Ma
           checks.set(name, entry);
         }
       }
+      if (fromGateway) continue;
       for (const item of watched) {
         if (item.name !== point.metric) continue;
         let matches = true;
@@ -335,6 +364,8 @@ export async function analyse(script: string, rawFiles: string[], thresholds: Ma
         requestsPerSecond: durationSeconds > 0 ? accumulator.requests / durationSeconds : 0,
         failed: accumulator.failed,
         rateLimited: accumulator.rateLimited,
+        gateway: accumulator.gateway,
+        gatewayWaited: accumulator.gatewayWaited,
         latency: {
           avg: sorted.length === 0 ? 0 : sum / sorted.length,
           p50: percentile(sorted, 50),
