@@ -177,6 +177,7 @@ export default class DxsReporter implements Reporter {
       id: test.id,
       title: test.title,
       file: relative(SUITES_ROOT, test.location.file),
+      line: test.location.line,
       titlePath: this.titlePathOf(test),
       area: areaOf(tags),
       requirements,

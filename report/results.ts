@@ -17,6 +17,8 @@ export interface TestRecord {
   id: string;
   title: string;
   file: string;
+  /** The line of the test in its file, as Playwright located it (absent in results written before issue 60). */
+  line?: number;
   /** describe blocks and title. */
   titlePath: string[];
   area: string;

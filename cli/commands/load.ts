@@ -16,7 +16,7 @@ import { attachExchange, DEFAULT_ASYNC_TIMEOUT_MS } from './load/exchange.ts';
 import { DEFAULT_CHECK_INTERVAL, DEFAULT_SCHEMA_SAMPLE } from '../../load/lib/run-settings.ts';
 import { findK6, K6NotFound } from './load/k6.ts';
 import { parseSegment, type Segment } from './load/segments.ts';
-import { DEFAULT_THRESHOLDS_FILE, VALIDATORS_BUNDLE, runScript, scriptNames, type ScriptSettings } from './load/run.ts';
+import { DEFAULT_THRESHOLDS_FILE, VALIDATORS_BUNDLE, runScript, scriptNames, scriptTag, type ScriptSettings } from './load/run.ts';
 import { analyse, thresholdsFromSummaries, type RunResult } from './load/results.ts';
 import { summaryLine, writeLoadReport, type ScriptArtifacts } from './load/report.ts';
 import { writeViolationScripts } from './load/violation-scripts.ts';
@@ -298,7 +298,7 @@ async function runLoad(flags: Record<string, unknown>): Promise<number> {
         notes.push(`Interrupted: ${script} and the scripts after it did not run.`);
         break;
       }
-      const run = await runScript({ k6, script, settings, directory: join(reportDir, script), segment, inheritOutput: process.stdout.isTTY === true, connection: target.connection, maxRps: options.maxRps as number | undefined, outputs, dashboardPort: dashboard });
+      const run = await runScript({ k6, script, settings: { ...settings, scriptTag: scriptTag(script) }, directory: join(reportDir, script), segment, inheritOutput: process.stdout.isTTY === true, progress: (line) => console.log(line), connection: target.connection, maxRps: options.maxRps as number | undefined, outputs, dashboardPort: dashboard });
       artifacts.push(run);
       let code = exitCodeOf(run.exitCode);
       // exit 2 for a run the gateway kept from its target, not to be read as k6's own failure

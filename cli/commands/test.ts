@@ -45,6 +45,7 @@ import { addSetupTraffic } from '../../report/har.ts';
 import { loadRequirements } from '../../schemas/requirements.ts';
 import { exitCodeOfLastFailed, judgeLastFailed, lastFailedLines, loadLastFailed, writeLastRunFile, type LastFailedInput } from '../../report/last-failed.ts';
 import { INTERRUPTED_EXIT_CODE, TERMINATED_EXIT_CODE } from '../../lib/defaults.ts';
+import { relativizePlaywrightReport } from '../../report/playwright-html.ts';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 const PLAYWRIGHT_CONFIG = join(ROOT, 'suites', 'playwright.config.ts');
@@ -515,6 +516,8 @@ export async function runTestCommand(flags: Record<string, unknown>, env: NodeJS
   rmSync(secretsFile, { force: true });
   removeEmptyDirectories(join(reportDir, 'test-results'));
   addSetupTraffic(reportDir, (text) => secrets.redactText(text));
+  // A failure's stack lines in Playwright's own report name the folder dxs runs from: made relative to it.
+  relativizePlaywrightReport(join(reportDir, 'playwright'), ROOT);
   const resultsPath = join(reportDir, 'results.json');
   let results: Results;
   if (existsSync(resultsPath)) {

@@ -26,13 +26,14 @@ export const invoiceXml: string = open(`${PROJECT_ROOT}/fixtures/files/invoice.x
 export const INVOICE_FORMAT = 'UBL';
 
 /**
- * A unique ErpId for one iteration of this run, from k6's `exec.scenario.iterationInTest`. k6
+ * A unique ErpId for one iteration of this script of this run, from k6's `exec.scenario.iterationInTest`. k6
  * numbers those across execution segments, so the runners of a distributed run, which share one
  * run prefix (a k6-operator TestRun's runners run one archive), never make the same ErpId; VU ids
  * and per-VU iteration counters start alike on every runner.
  */
 export function erpIdFor(label: string, iterationInTest: number): string {
-  return `${settings.runPrefix}-${label}-${iterationInTest}`;
+  // The script's tag: business-day runs the flows of the other scripts of its run, whose iterations count from 0 too.
+  return `${settings.runPrefix}-${settings.scriptTag === undefined ? '' : `${settings.scriptTag}-`}${label}-${iterationInTest}`;
 }
 
 function hash(text: string): number {

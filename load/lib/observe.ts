@@ -6,7 +6,7 @@
 // k6 side only.
 
 import { check } from 'k6';
-import { Rate } from 'k6/metrics';
+import { Counter, Rate } from 'k6/metrics';
 import http, { type RefinedResponse, type ResponseType } from 'k6/http';
 import { statusIs, type Check, type ObservedResponse } from '../../lib/checks.ts';
 import { RATE_LIMITED_STATUS } from '../../lib/gateway.ts';
@@ -152,9 +152,23 @@ function runCheck(item: NamedCheck, endpoint: string, value: ObservedResponse): 
 export const HARDENING_METRIC = 'dxs_hardening';
 const hardening = new Rate(HARDENING_METRIC);
 
+/**
+ * Checks that failed, counted as they fail: k6's REST API gives the checks metric as a ratio only,
+ * and the progress line dxs load prints off a terminal says how many failed so far
+ * (cli/commands/load/progress.ts). Added to on a failure only, so a passing run pays nothing.
+ */
+export const FAILED_CHECKS_METRIC = 'dxs_checks_failed';
+const failedChecks = new Counter(FAILED_CHECKS_METRIC);
+
 function checkSet(endpoint: string, checks: readonly NamedCheck[]): CheckSet {
   const functions: Record<string, (value: ObservedResponse) => boolean> = {};
-  for (const item of checks) functions[item.name] = (value) => runCheck(item, endpoint, value);
+  for (const item of checks) {
+    functions[item.name] = (value) => {
+      const ok = runCheck(item, endpoint, value);
+      if (!ok) failedChecks.add(1);
+      return ok;
+    };
+  }
   return { functions, tags: { name: endpoint } };
 }
 
@@ -254,5 +268,6 @@ function answers(endpoint: string, statuses: readonly number[]): NamedCheck {
 
 /** A check that is not about one response (a poll that ended, a list that was not empty). */
 export function verifyThat(name: string, endpoint: string, ok: boolean): boolean {
+  if (!ok) failedChecks.add(1);
   return check(ok, { [name]: (value) => value }, { name: endpoint });
 }

@@ -25,6 +25,8 @@ export interface RunSettings {
   seed?: number;
   /** Keeps the ErpIds of different runs (and runners) apart. */
   runPrefix?: string;
+  /** Keeps the invoices and per-iteration ErpIds of one run's scripts apart (cli/commands/load/run.ts scriptTag). */
+  scriptTag?: string;
   /** Absolute path of the fixture pack (fixtures/pack.ts) the run's data comes from. */
   fixturePack?: string;
   /** Mutual TLS (issue 31): PEM files k6 opens in the init context for options.tlsAuth. */
@@ -55,6 +57,7 @@ export const SETTING_ENV_NAMES: Record<keyof RunSettings, string> = {
   ssnCount: 'DXS_SSN_COUNT',
   seed: 'DXS_SEED',
   runPrefix: 'DXS_RUN_PREFIX',
+  scriptTag: 'DXS_SCRIPT_TAG',
   fixturePack: 'DXS_FIXTURE_PACK',
   clientCert: 'DXS_CLIENT_CERT',
   clientKey: 'DXS_CLIENT_KEY',

@@ -42,6 +42,7 @@ export const settings: LoadSettings = {
   ssnCount: number('ssnCount', false) ?? 5000,
   seed: number('seed', true) ?? 20260101,
   runPrefix: text('runPrefix') ?? 'load',
+  scriptTag: text('scriptTag'),
   fixturePack: text('fixturePack'),
   clientCert: text('clientCert'),
   clientKey: text('clientKey'),

@@ -241,7 +241,8 @@ test('maintenance answers (503 with Retry-After, in seconds and as a date) are w
 test('dxs load --profile smoke passes behind a rate limit, its 429s counted apart', { timeout: AREA_RUN_TIMEOUT_MS + 60_000, skip: hasK6 ? false : 'no k6 in .tools/bin (scripts/setup.sh builds it)' }, withDirectory('dxs-rate-limit-load-', async (directory) => {
   const run = await runDxs(['load', '--profile', 'smoke', '--script', 'register-and-poll', '--sandbox-variant', 'rate-limit', '--report-dir', directory], { env: { DXS_SANDBOX_RATE_LIMIT: '5' }, timeoutMs: AREA_RUN_TIMEOUT_MS });
   assert.equal(run.code, 0, `${run.stdout.slice(-2000)}\n${run.stderr.slice(-2000)}`);
-  const line = run.stdout.split('\n').find((candidate) => candidate.startsWith('register-and-poll:')) ?? '';
+  // The script's verdict line, not its progress lines ("register-and-poll: running 5.0 s: ...").
+  const line = run.stdout.split('\n').find((candidate) => candidate.startsWith('register-and-poll:') && !candidate.startsWith('register-and-poll: running ')) ?? '';
   // Waited out and sent again, the gateway's answers let the calls reach the target: not a refused share (issue 57).
   assert.match(line, /passed - .* \d+ answered by the gateway \(.*\d+x 429, all waited out.*\), checks (\d+)\/\1,/);
   assert.match(readFileSync(join(directory, 'summary.html'), 'utf8'), /<th title="answers 429, 502, 503 and 504[^"]*">gateway<\/th>/);

@@ -299,7 +299,7 @@ test('the kill table of dxs load: a smoke run fails on each fault, in a check or
       // After the final read a right target leaves no send unjudged (issue 41).
       const notJudged = results.reduce((sum, entry) => sum + (entry.exchange?.notJudged ?? 0), 0);
       console.log(`dxs load ${name}: exit ${result.code}; exchange rules broken: ${broken.join(', ') || 'none'}; ${notJudged} not judged`);
-      return result.code === 0 && broken.length === 0 && notJudged === 0 ? undefined : `${name}: exit ${result.code}; exchange rules broken: ${broken.join(', ') || 'none'}; ${notJudged} not judged; ${result.stdout.split('\n').filter((line) => /FAILED|failed|not judged/.test(line)).slice(0, 3).join(' / ')}`;
+      return result.code === 0 && broken.length === 0 && notJudged === 0 ? undefined : `${name}: exit ${result.code}; exchange rules broken: ${broken.join(', ') || 'none'}; ${notJudged} not judged; ${result.stdout.split('\n').filter((line) => !/^[a-z-]+: running \d/.test(line) && /FAILED|failed|not judged/.test(line)).slice(0, 3).join(' / ')}`;
     } finally {
       if (process.env.DXS_KILL_TABLE_KEEP === undefined) rmSync(directory, { recursive: true, force: true });
     }

@@ -11,6 +11,7 @@ import type { RunningSandbox } from '../../sandbox/index.ts';
 import type { SandboxState } from '../../sandbox/state.ts';
 import type { CleanupReport } from '../../report/cleanup.ts';
 import { readJournal, type Journal } from '../../suites/support/journal.ts';
+import { scriptTag } from '../../cli/commands/load/run.ts';
 import { NO_K6, ROOT, dxs, k6Binary, sandboxForK6Tests, tempDirectory, type DxsResult } from './helpers.ts';
 
 const k6 = k6Binary();
@@ -68,7 +69,7 @@ test('after dxs load --script register-and-poll --profile smoke with the delete 
   assert.equal(run.code, 0, run.stdout + run.stderr);
   const journal = journalOf(reportDir);
   assert.ok(journal.companies.length > 5, `the run journaled its companies: ${journal.companies.length}`);
-  assert.ok(journal.companies.every((company) => company.ErpId.startsWith(`${journal.runPrefix}-register-`)), 'the ErpIds derive from the run prefix and iterationInTest');
+  assert.ok(journal.companies.every((company) => company.ErpId.startsWith(`${journal.runPrefix}-${scriptTag('register-and-poll')}-register-`)), 'the ErpIds derive from the run prefix, the script and iterationInTest');
   const cleanup = cleanupOf(reportDir);
   assert.equal(cleanup.status, 'done', cleanup.message);
   assert.equal(cleanup.created.companies, journal.companies.length);

@@ -10,7 +10,7 @@ import { analyse, type RunResult } from '../../cli/commands/load/results.ts';
 import { attachExchange, deliveryTimeKey, exchangeLines, exchangeSection, exchangeTotals } from '../../cli/commands/load/exchange.ts';
 import { compareRuns } from '../../cli/commands/load/compare.ts';
 import { runnersAsyncTimeoutMs } from '../../cli/commands/load/merge.ts';
-import { summaryHtml, summaryLine } from '../../cli/commands/load/report.ts';
+import { indexHtml, summaryHtml, summaryLine, warningCount } from '../../cli/commands/load/report.ts';
 import { DEFAULT_COMPARE_SETTINGS } from '../../cli/commands/load/statistics.ts';
 import { encodeEvent, EXCHANGE_METRIC, type ExchangeEvent } from '../../lib/exchange-history.ts';
 import { validateThresholdsFile } from '../../load/lib/thresholds.ts';
@@ -120,4 +120,20 @@ test('dxs load merge takes the async timeout the --segment runners judged with, 
   assert.equal(runnersAsyncTimeoutMs(runners, 'inbox'), 2000, 'the longest of the runners');
   assert.equal(runnersAsyncTimeoutMs(runners, 'send-and-poll'), undefined);
   assert.equal(runnersAsyncTimeoutMs([join(tempDirectory('exchange-bare'), 'raw.json.gz')], 'inbox'), undefined, 'a k6-operator runner has no summary.json');
+});
+
+test('index.html shows a script\'s warnings beside its verdict, linking to summary.html: an invoice received twice (XCH-01) and a hardening check of the contract', () => {
+  const result = emptyResult();
+  const twice: ExchangeEvent[] = [...delivered, { op: 'list', actor: 'B', invoked: 300, completed: 310, status: 200, total: 2, ids: ['in1', 'in2'], sequenceNos: [1, 2] }, { op: 'fetch', actor: 'B', invoked: 320, completed: 330, status: 200, id: 'in2', marker: 'm1' }];
+  assert.equal(attachExchange(result, twice, { asyncTimeoutMs: 1000 }), false);
+  result.warnings = [{ name: 'a hardening check [SEC-HDR-01]', endpoint: 'GET /documents/incoming', passes: 3, fails: 2 }];
+  assert.equal(warningCount(result), 3);
+  const input = { title: 't', target: 'http://127.0.0.1:1/v1/api', profile: 'smoke', startedAt: new Date(0), results: [result], artifacts: [{ script: 'inbox', rawFiles: [], summaryExports: [] }], notes: [] };
+  const index = indexHtml(tempDirectory('exchange-index'), input);
+  assert.match(index, /thresholds passed<\/span> <a class="badge warn" href="summary\.html#inbox">3 warnings<\/a>/);
+  assert.ok(summaryHtml(input).includes('3 warnings'));
+  const clean = emptyResult();
+  assert.equal(attachExchange(clean, delivered, { asyncTimeoutMs: 1000 }), false);
+  assert.equal(warningCount(clean), 0);
+  assert.doesNotMatch(indexHtml(tempDirectory('exchange-index-clean'), { ...input, results: [clean] }), /warning/);
 });

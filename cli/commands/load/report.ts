@@ -112,11 +112,28 @@ function onlyExchangeFailed(results: readonly RunResult[]): boolean {
   return results.some((result) => result.exchange?.passed === false) && results.every((result) => result.thresholds.every((verdict) => verdict.ok));
 }
 
+/**
+ * The warnings of one script: the contract's hardening checks that failed and the exchange's
+ * hardening rules broken (each counted as often as it was seen). Neither fails the run without
+ * --strict, so they are counted apart from the verdict.
+ */
+export function warningCount(result: RunResult): number {
+  const checks = (result.warnings ?? []).reduce((total, item) => total + item.fails, 0);
+  const exchange = (result.exchange?.rules ?? []).filter((rule) => rule.severity === 'warning').reduce((total, rule) => total + rule.count, 0);
+  return checks + exchange;
+}
+
+/** A badge beside the verdict when the script warned, linking to where summary.html lists the warnings. */
+function warningBadge(result: RunResult): string {
+  const count = warningCount(result);
+  return count === 0 ? '' : ` <a class="badge warn" href="summary.html#${escapeHtml(result.script)}">${count} warning${count === 1 ? '' : 's'}</a>`;
+}
+
 function resultBadge(result: RunResult): string {
   const notJudged = result.exchange?.notJudged ?? 0;
   if (result.gatewayRefused !== undefined) return '<span class="badge fail">target not loaded</span>';
-  // A green badge never stands alone over invoices nobody proved delivered or lost.
-  return verdictBadge(result.passed, onlyExchangeFailed([result])) + (notJudged > 0 ? ` <span class="badge warn">${notJudged} not judged</span>` : '');
+  // A green badge never stands alone over invoices nobody proved delivered or lost, nor over warnings.
+  return verdictBadge(result.passed, onlyExchangeFailed([result])) + (notJudged > 0 ? ` <span class="badge warn">${notJudged} not judged</span>` : '') + warningBadge(result);
 }
 
 function scriptSection(result: RunResult): string {

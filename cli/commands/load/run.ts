@@ -12,6 +12,7 @@ import { segmentArguments, type Segment } from './segments.ts';
 import type { ScriptArtifacts } from './report.ts';
 import { bundleScript } from './bundle.ts';
 import { dashboardEnvironment, outputArguments, outputEnvironment } from './outputs.ts';
+import { freeApiPort, watchProgress } from './progress.ts';
 import { childNetwork } from '../../../lib/child-network.ts';
 import type { Connection } from '../../../lib/transport.ts';
 
@@ -33,6 +34,21 @@ export function scriptPath(name: string): string {
 
 /** The settings of a run as the CLI resolved them: the thresholds file always has a path. */
 export type ScriptSettings = RunSettings & { thresholdsFile: string; runPrefix: string };
+
+/**
+ * The tag of one script in its run's ErpDocumentIds and per-iteration ErpIds (load/lib/data.ts
+ * erpIdFor). Scripts share flows (business-day runs inbox's) and a run's prefix, so without it a
+ * later script would send invoices marked as an earlier script's were, to the same receivers (a
+ * company registered again under its ErpId is updated and keeps its inbox, so the companies stay
+ * the run's): the later script's recipient would download the earlier invoice under its own send's
+ * marker, and the exchange check would read one invoice received twice (XCH-01). The tag is the
+ * initials of the script's words (business-day: bd), the whole name when another script has the
+ * same initials; the same on every runner of a distributed run.
+ */
+export function scriptTag(script: string, known: readonly string[] = scriptNames()): string {
+  const initials = (name: string): string => name.split(/[^a-z0-9]+/i).filter((word) => word !== '').map((word) => word[0]).join('').toLowerCase();
+  return known.some((other) => other !== script && initials(other) === initials(script)) ? script : initials(script);
+}
 
 /** One dashboard sample per second for short runs, fewer for long ones (the export stays small). */
 function dashboardPeriod(settings: ScriptSettings): string {
@@ -63,6 +79,8 @@ export interface RunScriptInput {
   outputs?: readonly string[];
   /** --dashboard: serve k6's live web dashboard on 127.0.0.1 at this port while the run lasts. */
   dashboardPort?: number;
+  /** Off a terminal: where a progress line goes every few seconds while k6 runs (progress.ts). */
+  progress?: (line: string) => void;
 }
 
 /** Runs k6; resolves with its exit code and the files it wrote. */
@@ -86,13 +104,38 @@ export async function runScript(input: RunScriptInput): Promise<ScriptArtifacts 
     } else {
       args.push(input.scriptFile as string);
     }
-    return await runK6(input, args, { raw, summary, dashboard, log });
+    return await runK6WithProgress(input, args, { raw, summary, dashboard, log });
   } finally {
     if (bundleDirectory !== undefined) rmSync(bundleDirectory, { recursive: true, force: true });
   }
 }
 
-async function runK6(input: RunScriptInput, args: string[], files: { raw: string; summary: string; dashboard: string; log: string }): Promise<ScriptArtifacts & { exitCode: number }> {
+/** k6's exit code when its REST API could not listen (errext.CannotStartRESTAPI): nothing ran yet, not even setup. */
+const CANNOT_START_REST_API = 106;
+
+type K6Files = { raw: string; summary: string; dashboard: string; log: string };
+
+/**
+ * Off a terminal, k6 runs with its REST API on a free port of 127.0.0.1 and a progress line is
+ * printed while it runs. A port taken between the draw and k6's bind stops k6 before its setup,
+ * so the run is started again on another port (bounded).
+ */
+async function runK6WithProgress(input: RunScriptInput, args: string[], files: K6Files): Promise<ScriptArtifacts & { exitCode: number }> {
+  const print = input.progress;
+  if (print === undefined || input.inheritOutput) return runK6(input, args, files);
+  for (let attempt = 1; ; attempt++) {
+    const address = `127.0.0.1:${await freeApiPort()}`;
+    const watch = watchProgress(input.script, address, print);
+    try {
+      const run = await runK6(input, [args[0], '--address', address, ...args.slice(1)], files);
+      if (run.exitCode !== CANNOT_START_REST_API || attempt === 3) return run;
+    } finally {
+      watch.stop();
+    }
+  }
+}
+
+async function runK6(input: RunScriptInput, args: string[], files: K6Files): Promise<ScriptArtifacts & { exitCode: number }> {
   const { raw, summary, dashboard, log } = files;
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('DXS_') && !name.startsWith('K6_')));
   const network = childNetwork(input.connection, inherited);
