@@ -48,6 +48,8 @@ export interface FinalReadSummary {
   milliseconds: number;
   /** Its walks of the incoming lists with sequenceNo (issue 58); absent in a report written before them. */
   walks?: FinalReadWalks;
+  /** The deployment's transport its calls met and outlived by sending them again (issue 57), by "kind on endpoint"; absent when none. */
+  transient?: Record<string, number>;
 }
 
 /** The walks of a final read: how many reached their end, why the others did not, and the budget of each. */

@@ -67,6 +67,8 @@ interface FakeInbox {
   newestFirst?: boolean;
   /** POST /documents/handled answers 400: a paged list without sequenceNo never moves on. */
   markRefused?: boolean;
+  /** The deployment's transport, each once, on the first call whose "METHOD path?query" matches: a gateway's 502 page, or the connection reset. */
+  noise?: Array<{ call: RegExp; kind: '502' | 'reset' }>;
 }
 
 /** A target of a few routes: tokens for any ErpId, B's inbox (as PascalCase JSON), downloads carrying the marker. */
@@ -79,6 +81,12 @@ async function fakeTarget(inbox: FakeInbox): Promise<{ baseUrl: string; server: 
       const url = new URL(request.url ?? '/', 'http://fake');
       const path = url.pathname.replace(/^\/v1\/api/, '');
       calls.push(`${request.method} ${path}${url.search}`);
+      const blip = inbox.noise?.findIndex((noise) => noise.call.test(`${request.method} ${path}${url.search}`)) ?? -1;
+      if (blip >= 0) {
+        const [{ kind }] = inbox.noise!.splice(blip, 1);
+        if (kind === 'reset') return void request.socket.destroy();
+        return void response.writeHead(502, { 'content-type': 'text/html' }).end('<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>');
+      }
       const company = String(request.headers.clienttoken ?? '').replace(/^token-/, '');
       const json = (status: number, value: unknown): void => {
         response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
@@ -349,4 +357,28 @@ test('an empty list without sequenceNo proves a loss whatever its Total, unless 
   assert.equal(judge([{ ...empty, invoked: 900, completed: 910 }]).notJudged, 1, 'invoked before the async timeout ran out');
   // A mark of an id the company never downloaded could have taken the document out of that list.
   assert.equal(judge([{ op: 'handled', actor: 'B', invoked: 2000, completed: 2010, status: 200, ids: ['unknown'] }, empty]).lost, 0);
+});
+
+test('the deployment\'s transport in the final read (issue 57): a gateway\'s 502 and a reset are sent again, reported, and judge nothing', async () => {
+  const now = Date.now();
+  const { events, inbox } = tenSends(now);
+  inbox.noise = [
+    { call: /^GET \/documents\/incoming\?/, kind: '502' },
+    { call: /^GET \/documents\/in3$/, kind: 'reset' },
+    { call: /^POST \/clienttokens\/create/, kind: 'reset' },
+  ];
+  const target = await fakeTarget(inbox);
+  try {
+    const read = await finalRead({ baseUrl: target.baseUrl, apiKey: 'fake-api-key', connection: { insecure: false }, events, asyncTimeoutMs: 1000, companies: COMPANIES });
+    assert.equal(read.summary.status, 'done');
+    assert.deepEqual(inbox.noise, [], 'every blip was met');
+    assert.deepEqual(Object.keys(read.summary.transient ?? {}).sort(), ['502 on GET /documents/incoming', 'no answer (reset) on GET /documents/{id}', 'no answer (reset) on POST /clienttokens/create'].sort());
+    assert.ok(!read.events.some((event) => event.status === 502), 'no answer of the gateway joins the history');
+    const result = checkExchange({ events: [...events, ...read.events], asyncTimeoutMs: 1000 });
+    assert.equal(result.delivered, 10);
+    assert.equal(result.lost, 0);
+    assert.equal(result.notJudged, 0);
+  } finally {
+    target.server.close();
+  }
 });

@@ -174,7 +174,13 @@ function finalReadText(finalRead: FinalReadSummary | undefined, arrived: number)
 }
 
 function finalReadSentence(finalRead: FinalReadSummary, arrived: number): string {
-  return `final read ${finalRead.status}: ${finalRead.found} of ${finalRead.awaited} awaited found, ${plural(finalRead.readers, 'inbox', 'inboxes')} read, ${plural(finalRead.calls, 'call')} in ${(finalRead.milliseconds / 1000).toFixed(1)} s${arrived > 0 ? `, ${arrived} arrived by the final read (not in the delivery time)` : ''}${walksText(finalRead.walks)}`;
+  return `final read ${finalRead.status}: ${finalRead.found} of ${finalRead.awaited} awaited found, ${plural(finalRead.readers, 'inbox', 'inboxes')} read, ${plural(finalRead.calls, 'call')} in ${(finalRead.milliseconds / 1000).toFixed(1)} s${arrived > 0 ? `, ${arrived} arrived by the final read (not in the delivery time)` : ''}${walksText(finalRead.walks)}${transientText(finalRead.transient)}`;
+}
+
+/** The deployment's transport the final read met (issue 57): retried, never the target's answer, never hidden. */
+function transientText(transient: Record<string, number> | undefined): string {
+  if (transient === undefined) return '';
+  return `; sent again after the deployment's transport: ${Object.entries(transient).map(([what, times]) => `${what} x${times}`).join(', ')}`;
 }
 
 /** The walks with sequenceNo (issue 58): how many reached their end, why others did not, and each one's budget. */

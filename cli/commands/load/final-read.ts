@@ -15,10 +15,12 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { readField } from '../../../lib/casing.ts';
 import { API_KEY_HEADER, CLIENT_TOKEN_HEADER } from '../../../lib/defaults.ts';
+import type { NoResponseCause } from '../../../lib/no-response.ts';
 import { decodeEvent, encodeEvent, type ExchangeEvent } from '../../../lib/exchange-history.ts';
 import { planFinalRead, type FinalReadPlan, type FinalReadStatus, type FinalReadSummary, type FinalReadWalks } from '../../../lib/final-read.ts';
 import { isGatewayAnswer, retryAfterOf, retryAfterSeconds } from '../../../lib/gateway.ts';
 import { secrets } from '../../../lib/redact.ts';
+import { isTransientAnswer, isTransientReason, sendAgainOnTransient, transientKind } from '../../../lib/transient.ts';
 import { flatHeaders, send, TransportError, type Connection } from '../../../lib/transport.ts';
 
 export interface FinalReadInput {
@@ -82,6 +84,8 @@ class Reader {
   readonly walkEnds: string[] = [];
   /** A walk's time: the async timeout, at least WALK_LEAST_MS. */
   readonly walkMs: number;
+  /** The deployment's transport the calls met (a 502, a reset), by "kind on endpoint": every call of the final read is repeatable, so each was sent again. */
+  readonly transient: Record<string, number> = {};
 
   constructor(input: FinalReadInput, plan: FinalReadPlan, deadline: number) {
     this.input = input;
@@ -101,7 +105,17 @@ class Reader {
       const invoked = Date.now();
       let answer;
       try {
-        answer = await send(`${this.input.baseUrl}${path}`, { method, headers: { accept: 'application/json', ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body, timeoutMs: Math.min(REQUEST_TIMEOUT_MS, left), signal: this.input.signal }, this.input.connection);
+        // Every call of the final read is repeatable (reads, token creation, mark handled): a 502 or a
+        // reset is the deployment's transport, sent again rather than taken for the target's answer.
+        answer = await sendAgainOnTransient(
+          () => send(`${this.input.baseUrl}${path}`, { method, headers: { accept: 'application/json', ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body, timeoutMs: Math.min(REQUEST_TIMEOUT_MS, Math.max(1, this.deadline - Date.now())), signal: this.input.signal }, this.input.connection),
+          ({ answer: sent, error }) => (sent !== undefined ? isTransientAnswer(sent.status, sent.headers, sent.body.toString('utf8')) : error instanceof TransportError && isTransientReason(error.reason)),
+          ({ answer: sent, error }) => {
+            const kind = transientKind(sent !== undefined ? { status: sent.status } : { cause: causeOf(error) });
+            const key = `${kind} on ${method} ${endpointOf(path)}`;
+            this.transient[key] = (this.transient[key] ?? 0) + 1;
+          },
+        );
       } catch (error) {
         if (error instanceof TransportError && Date.now() >= this.deadline) throw new OutOfTime();
         throw error;
@@ -282,6 +296,19 @@ export function nextStep(from: number, answer: ListAnswer, seen: ReadonlySet<str
   return { from: fresh && highest > from ? highest : highest + 1 };
 }
 
+/** The cause of a call without an answer, in lib/no-response.ts's words. */
+function causeOf(error: unknown): NoResponseCause {
+  const reason = error instanceof TransportError ? error.reason : '';
+  if (/reset|ECONNRESET/i.test(reason)) return 'reset';
+  if (/hang up|closed/i.test(reason)) return 'closed';
+  return /no answer within/i.test(reason) ? 'timeout' : 'other';
+}
+
+/** A path as its endpoint: a document's id as {id}, the query left out. */
+function endpointOf(path: string): string {
+  return path.split('?')[0].replace(/^\/documents\/(?!incoming$|handled$|outbound)[^/]+$/, '/documents/{id}');
+}
+
 function pause(milliseconds: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.max(0, milliseconds)));
 }
@@ -307,7 +334,7 @@ export async function finalRead(input: FinalReadInput): Promise<{ events: Exchan
   const reader = new Reader(input, plan, input.interrupted === true ? started + INTERRUPTED_BUDGET_MS : waitUntil + READ_BUDGET_MS);
   const summary = (status: FinalReadStatus, reason?: string): { events: ExchangeEvent[]; summary: FinalReadSummary } => ({
     events: reader.events,
-    summary: { status, ...(reason === undefined ? {} : { reason }), awaited: plan.awaited.length, found: plan.awaited.length - stillAwaited(plan, seen), readers: plan.readers.length, calls: reader.events.length, milliseconds: Date.now() - started, walks: walksOf(reader) },
+    summary: { status, ...(reason === undefined ? {} : { reason }), awaited: plan.awaited.length, found: plan.awaited.length - stillAwaited(plan, seen), readers: plan.readers.length, calls: reader.events.length, milliseconds: Date.now() - started, walks: walksOf(reader), ...(Object.keys(reader.transient).length === 0 ? {} : { transient: reader.transient }) },
   });
   if (plan.readers.length === 0) return summary('done');
   input.onPlan?.(plan, waitUntil - started);
