@@ -244,6 +244,11 @@ export const PROBES: Record<string, { probe: Probe; asyncDelayMs?: number }> = {
     const { token } = await client.registered();
     assert.equal((await client.call('POST', '/network/setup', { token, json: { Name: 'Probe', AttachmentUri: 'urn:nothing' } })).status, 202);
   } },
+  'setup-search-token': { probe: async (client) => {
+    const search = await client.call('POST', '/clienttokens/createsearchtoken', { apiKey: true, json: { SearchId: 'probe' } });
+    const token = String(search.json.Token ?? search.json.token);
+    assert.equal((await client.call('POST', '/network/setup', { token, json: { Name: 'Probe' } })).status, 202, 'network setup taken with a search token');
+  } },
   'upload-urn-uuid': { probe: async (client) => assert.match(await client.upload((await client.registered()).token), /^urn:uuid:/) },
   'send-location-invoices': { probe: async (client) => {
     const { token, companyId } = await client.registered();
