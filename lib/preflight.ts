@@ -21,6 +21,7 @@ import { ConfigError } from './config.ts';
 import { API_KEY_HEADER, API_PREFIX, CLIENT_TOKEN_HEADER } from './defaults.ts';
 import { MAINTENANCE_STATUS, RATE_LIMITED_STATUS } from './gateway.ts';
 import { secrets, type SecretRegistry } from './redact.ts';
+import { isTransientAnswer, isTransientReason, sendAgainOnTransient } from './transient.ts';
 import { send, TransportError, type Answer, type Connection } from './transport.ts';
 
 /** A configuration error the preflight found: exit 2, one message. */
@@ -58,7 +59,8 @@ export interface PreflightOutcome {
 }
 
 const REFUSED = new Set([401, 403]);
-const isGateway = (status: number): boolean => status === RATE_LIMITED_STATUS || status === MAINTENANCE_STATUS;
+/** A gateway's "not now" (429, 503), or its 502 or 504 still there after the call was sent again: no answer of the API's. */
+const isGateway = (status: number): boolean => status === RATE_LIMITED_STATUS || status === MAINTENANCE_STATUS || status === 502 || status === 504;
 
 function excerpt(answer: Answer, registry: SecretRegistry): string {
   const text = registry.redactText(answer.body.toString('utf8').replace(/\s+/g, ' ').trim());
@@ -67,12 +69,18 @@ function excerpt(answer: Answer, registry: SecretRegistry): string {
 
 async function call(baseUrl: string, method: string, path: string, headers: Record<string, string>, body: unknown, connection: Connection, timeoutMs: number): Promise<Answer | undefined> {
   try {
-    return await send(`${baseUrl}${path}`, {
-      method,
-      headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      timeoutMs,
-    }, connection);
+    // Every call of the preflight is repeatable (token creation, company status, an empty register,
+    // revoke of a token nobody uses): the deployment's 502 or reset is sent again (issue 57).
+    return await sendAgainOnTransient(
+      () =>
+        send(`${baseUrl}${path}`, {
+          method,
+          headers: { accept: 'application/json', ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+          body: body === undefined ? undefined : JSON.stringify(body),
+          timeoutMs,
+        }, connection),
+      ({ answer, error }) => (answer !== undefined ? isTransientAnswer(answer.status, answer.headers, answer.body.toString('utf8')) : error instanceof TransportError && isTransientReason(error.reason)),
+    );
   } catch (error) {
     // The reachability probe already judged the transport; a call that fails now is left to the run.
     if (error instanceof TransportError) return undefined;

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { SANDBOX_API_KEY, SANDBOX_API_KEY_WITHOUT_DELETE } from '../../lib/defaults.ts';
+import { preflight } from '../../lib/preflight.ts';
 import type { Results } from '../../report/results.ts';
 import { startSandbox, type RunningSandbox } from '../../sandbox/index.ts';
 import { runSetup } from '../../suites/support/run-setup.ts';
@@ -63,12 +64,13 @@ test("calls safe to send again are sent again through a 502, a 503 without Retry
   const { code, output, results, directory } = await runBehindGateway(
     'safe-calls',
     [
+      // The preflight (lib/preflight.ts) goes first: a token creation with each key and one status read, left alone here.
       // The token creation of the registered company's chain: a 502 page, then a 503 without Retry-After, then through.
-      { method: 'POST', path: '/clienttokens/create', noise: '502' },
-      { method: 'POST', path: '/clienttokens/create', noise: '503', skip: 1 },
+      { method: 'POST', path: '/clienttokens/create', noise: '502', skip: 2 },
+      { method: 'POST', path: '/clienttokens/create', noise: '503', skip: 3 },
       // Its first status read stalls past --call-timeout, the second is reset after the target answered.
-      { method: 'GET', path: '/companies/status', noise: 'stall' },
-      { method: 'GET', path: '/companies/status', noise: 'reset', skip: 1 },
+      { method: 'GET', path: '/companies/status', noise: 'stall', skip: 1 },
+      { method: 'GET', path: '/companies/status', noise: 'reset', skip: 2 },
       // dxs's own work around the tests: the start's probe of the base URL is reset, the cleanup's first delete meets a 502.
       { method: 'GET', path: '', noise: 'reset' },
       { method: 'POST', path: '/companies/delete', noise: '502' },
@@ -192,4 +194,17 @@ test("a reset of the access setting's revoke during the run's setup is that sett
   assert.equal(access.cause?.prerequisite, 'transport', JSON.stringify(access).slice(0, 500));
   assert.match(access.cause?.message ?? '', /POST \/clienttokens\/revoke/);
   assert.ok(gateway.injected.includes('POST /clienttokens/revoke reset'));
+});
+
+test("the preflight of the keys and the base URL sends its calls again through a 502 and a reset: a wrong key is still found, a right one is no configuration error", async () => {
+  const input = { baseUrl: gateway.baseUrl, connection: { insecure: false }, baseSetting: '--base-url (flag)' };
+  gateway.setRules([
+    { method: 'POST', path: '/clienttokens/create', noise: '502' },
+    { method: 'GET', path: '/companies/status', noise: 'reset' },
+  ]);
+  const outcome = await preflight({ ...input, keys: [{ value: SANDBOX_API_KEY, setting: '--api-key (flag)', flag: '--api-key' }] });
+  assert.deepEqual(outcome.notJudged, [], 'nothing left unjudged: each call was sent again');
+  assert.deepEqual(gateway.injected, ['POST /clienttokens/create 502', 'GET /companies/status reset']);
+  gateway.setRules([{ method: 'POST', path: '/clienttokens/create', noise: '502' }]);
+  await assert.rejects(preflight({ ...input, keys: [{ value: 'not-a-key-of-the-sandbox', setting: '--api-key (flag)', flag: '--api-key' }] }), /the API key of --api-key \(flag\) was refused/);
 });
