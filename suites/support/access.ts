@@ -166,7 +166,8 @@ export class AccessWork {
 
   /** Made by the run for this worker while it started, or made now. */
   accessOutcome(): Promise<Outcome<AccessSetting>> {
-    return (this.setting ??= this.prepared?.outcome<AccessSetting>(ACCESS_ITEM) ?? settle(() => accessSetting(this.api, this.target, this.fixtures)));
+    const make = (): Promise<Outcome<AccessSetting>> => settle(() => accessSetting(this.api, this.target, this.fixtures));
+    return (this.setting ??= this.prepared?.outcome<AccessSetting>(ACCESS_ITEM, make) ?? make());
   }
 
   /**
@@ -187,9 +188,8 @@ export class AccessWork {
   }
 
   accessInboxOutcome(): Promise<Outcome<AccessInbox>> {
-    const prepared = this.prepared?.outcome<AccessInbox>(ACCESS_INBOX_ITEM);
-    if (prepared !== undefined) return prepared;
-    return this.inboxDeliveries(false).then((outcome) => ('cause' in outcome ? outcome : { value: outcome.value.inbox }));
+    const make = (): Promise<Outcome<AccessInbox>> => this.inboxDeliveries(false).then((outcome) => ('cause' in outcome ? outcome : { value: outcome.value.inbox }));
+    return this.prepared?.outcome<AccessInbox>(ACCESS_INBOX_ITEM, make) ?? make();
   }
 
   /** Whether the run's two keys are two integrators: learnt once per run (integrators.ts). */
@@ -198,12 +198,14 @@ export class AccessWork {
   }
 
   foreignOutcome(): Promise<Outcome<Foreign>> {
-    return (this.foreign ??= this.prepared?.outcome<Foreign>(FOREIGN_ITEM) ?? settle(async () => {
-      const reader = beside(registerCompany(this.api, this.target, this.fixtures.company('SE')));
-      const access = await unwrapBeside(this.accessOutcome(), reader);
-      const deliveries = await unwrapBeside(this.inboxDeliveries(true), reader);
-      return settledBeside(foreignSetting(this.api, this.target, this.fixtures, access, deliveries.inbox, reader, deliveries.foreignInbound), reader);
-    }));
+    const make = (): Promise<Outcome<Foreign>> =>
+      settle(async () => {
+        const reader = beside(registerCompany(this.api, this.target, this.fixtures.company('SE')));
+        const access = await unwrapBeside(this.accessOutcome(), reader);
+        const deliveries = await unwrapBeside(this.inboxDeliveries(true), reader);
+        return settledBeside(foreignSetting(this.api, this.target, this.fixtures, access, deliveries.inbox, reader, deliveries.foreignInbound), reader);
+      });
+    return (this.foreign ??= this.prepared?.outcome<Foreign>(FOREIGN_ITEM, make) ?? make());
   }
 }
 

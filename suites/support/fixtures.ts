@@ -136,7 +136,7 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
   // By the worker's slot: a worker Playwright starts to replace one that ended on a failed test takes
   // over its items, as the same worker going on would (issue 58: a target failing many tests no longer
   // has every replacement register its companies and make its access settings again).
-  prepared: [async ({ target }, use, workerInfo) => use(PreparedSetup.of(target, workerInfo.parallelIndex)), { scope: 'worker' }],
+  prepared: [async ({ target }, use, workerInfo) => use(PreparedSetup.of(target, workerInfo.parallelIndex, workerInfo.workerIndex !== workerInfo.parallelIndex)), { scope: 'worker' }],
 
   headStart: [
     async ({ setupApi, target, fixtures, prepared }, use, workerInfo) => {

@@ -15,7 +15,7 @@ import { deriveSeed, generateGln, generateOrgNo, mulberry32, vatNumberFor, type 
 import type { ApiClient, ApiResponse } from './client.ts';
 import { activatedCompany } from './companies-more.ts';
 import { registerCompany, type RegisteredCompany } from './companies.ts';
-import { TransportFailure, unwrap } from './prerequisites.ts';
+import { settle, TransportFailure, unwrap } from './prerequisites.ts';
 import type { PreparedSetup } from './prepared.ts';
 import type { RunContext } from './run-context.ts';
 import { selectedRoles, type CompanyRole } from './setup-items.ts';
@@ -106,12 +106,15 @@ export class HeadStart {
    * made now (from the early register call's answer). A broken prerequisite throws as it would have.
    */
   async company(role: CompanyRole, api: ApiClient): Promise<RegisteredCompany> {
-    const prepared = this.context.prepared?.outcome<RegisteredCompany>(role);
-    if (prepared !== undefined) return unwrap(await prepared);
-    const early = this.take(role);
-    // Judged where the making awaits it; a making that ends before (a prerequisite known broken) leaves no unhandled rejection.
-    early.catch(() => undefined);
-    return makeRoleCompany(api, this.context, role, this.input(role), early);
+    const make = (): Promise<RegisteredCompany> => {
+      const early = this.take(role);
+      // Judged where the making awaits it; a making that ends before (a prerequisite known broken) leaves no unhandled rejection.
+      early.catch(() => undefined);
+      return makeRoleCompany(api, this.context, role, this.input(role), early);
+    };
+    const prepared = this.context.prepared;
+    if (prepared === undefined) return make();
+    return unwrap(await prepared.outcome<RegisteredCompany>(role, () => settle(make)));
   }
 
   /** The answer to the early register call of a role, once; undefined when none was made or it got no answer; throws the transport failure it met. */

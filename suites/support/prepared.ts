@@ -40,20 +40,23 @@ export class PreparedSetup {
   private readonly plan: RunSetupPlan;
   private readonly workerIndex: number;
   private readonly waitMs: number;
+  /** A worker Playwright started to replace one of this slot (a test run again goes to a new worker). */
+  private readonly replacement: boolean;
 
-  constructor(plan: RunSetupPlan, workerIndex: number, waitMs: number) {
+  constructor(plan: RunSetupPlan, workerIndex: number, waitMs: number, replacement = false) {
     this.plan = plan;
     this.workerIndex = workerIndex;
     this.waitMs = waitMs;
+    this.replacement = replacement;
   }
 
   /**
    * What the run's setup made for a worker slot (Playwright's parallelIndex), if anything: a worker
    * started to replace one takes over its items, as the same worker going on would.
    */
-  static of(target: RunContext, workerIndex: number): PreparedSetup | undefined {
+  static of(target: RunContext, workerIndex: number, replacement = false): PreparedSetup | undefined {
     const plan = target.setup;
-    return plan === undefined || workerIndex >= plan.workers ? undefined : new PreparedSetup(plan, workerIndex, preparedWaitMs(target));
+    return plan === undefined || workerIndex >= plan.workers ? undefined : new PreparedSetup(plan, workerIndex, preparedWaitMs(target), replacement);
   }
 
   has(item: string): boolean {
@@ -61,12 +64,15 @@ export class PreparedSetup {
   }
 
   /**
-   * The item's outcome, once the run has made it; undefined when the run makes none for this worker.
-   * An error the making threw is thrown here, where the fixture would have thrown it.
+   * The item's outcome, once the run has made it, or `make`'s when the run makes none for this
+   * worker. An error the making threw is thrown here, where the fixture would have thrown it. A
+   * replacement worker makes its own where the run's setup met the deployment's transport: its
+   * tests run again (transport.ts) to try anew, not to read the same lost call back (issue 57).
    */
-  outcome<T>(item: string): Promise<Outcome<T>> | undefined {
-    if (!this.has(item)) return undefined;
-    return this.read<T>(item);
+  async outcome<T>(item: string, make: () => Promise<Outcome<T>>): Promise<Outcome<T>> {
+    if (!this.has(item)) return make();
+    const stored = await this.read<T>(item);
+    return this.replacement && 'cause' in stored && stored.cause.prerequisite === 'transport' ? make() : stored;
   }
 
   private async read<T>(item: string): Promise<Outcome<T>> {

@@ -39,15 +39,24 @@ test("a worker slot gets each item as the making left it, with its secrets; noth
     writeStoredOutcome(plan, 1, 'otherCompany', { cause: { prerequisite: 'registration', requirement: 'CMP-STA-06', message: 'never Registered' }, secrets: [] });
     const prepared = PreparedSetup.of(target, 1) as PreparedSetup;
     assert.ok(prepared !== undefined);
-    assert.deepEqual(await prepared.outcome('registeredCompany'), { value: { erpId: 'e1', token } });
+    const own = { value: { erpId: 'own', token: 'made by the worker' } };
+    const makeOwn = () => Promise.resolve(own);
+    assert.deepEqual(await prepared.outcome('registeredCompany', makeOwn), { value: { erpId: 'e1', token } });
     assert.equal(secrets.redactText(`a ${token} b`).includes(token), false, "the item's token is redacted in the worker");
-    assert.deepEqual(await prepared.outcome('otherCompany'), { cause: { prerequisite: 'registration', requirement: 'CMP-STA-06', message: 'never Registered' } });
-    assert.equal(prepared.outcome('swedishCompany'), undefined, 'an item the plan does not make');
+    assert.deepEqual(await prepared.outcome('otherCompany', makeOwn), { cause: { prerequisite: 'registration', requirement: 'CMP-STA-06', message: 'never Registered' } });
+    assert.deepEqual(await prepared.outcome('swedishCompany', makeOwn), own, 'an item the plan does not make: the worker makes its own');
+    // A lost call of the run's setup: the slot's first worker is blocked by it; a replacement (its tests run again) makes its own.
+    const lost = { prerequisite: 'transport' as const, requirement: 'transport', message: 'the deployment gave no answer (reset) to 3 of 3 tries of POST /companies/register' };
+    writeStoredOutcome(plan, 1, 'swedishCompany', { cause: lost, secrets: [] });
+    const withTransport = { ...plan, items: [...plan.items, 'swedishCompany'] };
+    assert.deepEqual(await (PreparedSetup.of({ ...target, setup: withTransport }, 1) as PreparedSetup).outcome('swedishCompany', makeOwn), { cause: lost });
+    assert.deepEqual(await (PreparedSetup.of({ ...target, setup: withTransport }, 1, true) as PreparedSetup).outcome('swedishCompany', makeOwn), own);
+    rmSync(join(folder, 'w1-swedishCompany.json'));
     assert.equal(PreparedSetup.of(target, 2), undefined, 'a worker slot beyond the plan makes its own (a replacement of slot 1 reads slot 1\'s items)');
     assert.equal(PreparedSetup.of(context(), 0), undefined, 'a run without a setup');
 
     // Written while the worker waits: read once whole (the file is renamed into place).
-    const later = prepared.outcome('access');
+    const later = prepared.outcome('access', makeOwn);
     setTimeout(() => writeStoredOutcome(plan, 1, 'access', { error: 'no response from the target', secrets: [] }), 50);
     await assert.rejects(later as Promise<unknown>, (error: unknown) => error instanceof SetupFailed && error.message === 'no response from the target');
     assert.deepEqual(readdirSync(folder).sort(), ['w1-access.json', 'w1-otherCompany.json', 'w1-registeredCompany.json']);
@@ -55,7 +64,7 @@ test("a worker slot gets each item as the making left it, with its secrets; noth
     assert.equal(statSync(join(folder, 'w1-registeredCompany.json')).mode & 0o777, 0o600);
 
     // Never made: the wait is bounded and says what it waited for.
-    await assert.rejects(new PreparedSetup(plan, 0, 100).outcome('access') as Promise<unknown>, /the run's setup never made access for worker 0/);
+    await assert.rejects(new PreparedSetup(plan, 0, 100).outcome('access', () => Promise.resolve({ value: undefined })), /the run's setup never made access for worker 0/);
   } finally {
     removeRunSetup(plan);
     assert.throws(() => statSync(folder), 'the folder goes with the run');
