@@ -21,8 +21,8 @@ import { ConfigError } from './config.ts';
 import { API_KEY_HEADER, API_PREFIX, CLIENT_TOKEN_HEADER } from './defaults.ts';
 import { MAINTENANCE_STATUS, RATE_LIMITED_STATUS } from './gateway.ts';
 import { secrets, type SecretRegistry } from './redact.ts';
-import { isTransientAnswer, isTransientReason, sendAgainOnTransient } from './transient.ts';
-import { send, TransportError, type Answer, type Connection } from './transport.ts';
+import { sendAgainOnTransient } from './transient.ts';
+import { isTransientOutcome, send, TransportError, type Answer, type Connection } from './transport.ts';
 
 /** A configuration error the preflight found: exit 2, one message. */
 export class PreflightError extends ConfigError {
@@ -79,7 +79,7 @@ async function call(baseUrl: string, method: string, path: string, headers: Reco
           body: body === undefined ? undefined : JSON.stringify(body),
           timeoutMs,
         }, connection),
-      ({ answer, error }) => (answer !== undefined ? isTransientAnswer(answer.status, answer.headers, answer.body.toString('utf8')) : error instanceof TransportError && isTransientReason(error.reason)),
+      isTransientOutcome,
     );
   } catch (error) {
     // The reachability probe already judged the transport; a call that fails now is left to the run.

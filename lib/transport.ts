@@ -16,6 +16,7 @@ import { ConfigError } from './config.ts';
 import { displayProxy, proxyAuthorization, proxyCredentialValues, proxyFor, proxyUrlProblem, type ProxyEnvironment } from './proxy.ts';
 import { secrets, type SecretRegistry } from './redact.ts';
 import type { ServerCertificate } from './server-certificate.ts';
+import { isTransientAnswer, isTransientReason } from './transient.ts';
 
 export type { ServerCertificate };
 
@@ -218,6 +219,16 @@ export interface Answer {
   body: Buffer;
   /** The server's certificate, for a call over HTTPS. */
   certificate?: ServerCertificate;
+}
+
+/**
+ * Whether an outcome of a call (its answer, or the error send() threw) was the deployment's
+ * transport (issue 57): a gateway's 502, 504 or 503 without Retry-After, or a reset, a close or the
+ * bound. sendAgainOnTransient's test for dxs's own repeatable calls.
+ */
+export function isTransientOutcome({ answer, error }: { answer?: { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer | string }; error?: unknown }): boolean {
+  if (answer !== undefined) return isTransientAnswer(answer.status, answer.headers, answer.body.toString());
+  return error instanceof TransportError && isTransientReason(error.reason);
 }
 
 /** Opens a CONNECT tunnel through the proxy to host:port. */

@@ -6,8 +6,8 @@
 import { setMaxListeners } from 'node:events';
 import { API_KEY_HEADER } from '../../lib/defaults.ts';
 import { secrets } from '../../lib/redact.ts';
-import { flatHeaders, send, TransportError, type Connection } from '../../lib/transport.ts';
-import { bodyHead, isTransientAnswer, isTransientReason, sendAgainOnTransient } from '../../lib/transient.ts';
+import { flatHeaders, isTransientOutcome, send, TransportError, type Connection } from '../../lib/transport.ts';
+import { bodyHead, sendAgainOnTransient } from '../../lib/transient.ts';
 import { recordTransient } from '../../suites/support/transport.ts';
 import { forEachAtOnce } from '../../lib/concurrency.ts';
 import type { CleanupCompany, CleanupReport } from '../../report/cleanup.ts';
@@ -67,7 +67,8 @@ async function deleteOne(baseUrl: string, apiKey: string, erpId: string, timeout
       }, connection);
       return { status: answer.status, headers: flatHeaders(answer.headers), body: answer.body.subarray(0, 1024).toString() };
     },
-    ({ answer, error }) => (answer !== undefined ? isTransientAnswer(answer.status, answer.headers, answer.body) : error instanceof TransportError && isTransientReason(error.reason) && signal?.aborted !== true),
+    // An abort is the run's own stop, not the transport: no delete is sent again after it.
+    (outcome) => isTransientOutcome(outcome) && (outcome.answer !== undefined || signal?.aborted !== true),
     ({ answer, error }, attempt, resent) => {
       if (runFiles === undefined) return;
       const at = new Date().toISOString();

@@ -20,8 +20,8 @@ import { decodeEvent, encodeEvent, type ExchangeEvent } from '../../../lib/excha
 import { planFinalRead, type FinalReadPlan, type FinalReadStatus, type FinalReadSummary, type FinalReadWalks } from '../../../lib/final-read.ts';
 import { isGatewayAnswer, retryAfterOf, retryAfterSeconds } from '../../../lib/gateway.ts';
 import { secrets } from '../../../lib/redact.ts';
-import { isTransientAnswer, isTransientReason, sendAgainOnTransient, transientKind } from '../../../lib/transient.ts';
-import { flatHeaders, send, TransportError, type Connection } from '../../../lib/transport.ts';
+import { sendAgainOnTransient, transientKind } from '../../../lib/transient.ts';
+import { flatHeaders, isTransientOutcome, send, TransportError, type Connection } from '../../../lib/transport.ts';
 
 export interface FinalReadInput {
   baseUrl: string;
@@ -109,7 +109,7 @@ class Reader {
         // reset is the deployment's transport, sent again rather than taken for the target's answer.
         answer = await sendAgainOnTransient(
           () => send(`${this.input.baseUrl}${path}`, { method, headers: { accept: 'application/json', ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, body, timeoutMs: Math.min(REQUEST_TIMEOUT_MS, Math.max(1, this.deadline - Date.now())), signal: this.input.signal }, this.input.connection),
-          ({ answer: sent, error }) => (sent !== undefined ? isTransientAnswer(sent.status, sent.headers, sent.body.toString('utf8')) : error instanceof TransportError && isTransientReason(error.reason)),
+          isTransientOutcome,
           ({ answer: sent, error }) => {
             const kind = transientKind(sent !== undefined ? { status: sent.status } : { cause: causeOf(error) });
             const key = `${kind} on ${method} ${endpointOf(path)}`;
