@@ -24,8 +24,8 @@ export function addOptions(command: Command, specs: readonly OptionSpec[]): Comm
 }
 
 /**
- * Usage errors exit 2, as dxs promises. cli/index.ts sets this on the program after the commands
- * are added, and commander copies such settings only to commands added later.
+ * Usage errors exit 2, as dxs promises. cli/usage.ts sets this on every command of the tree once all
+ * are added: commander copies such settings only to commands added later.
  */
 export function exitTwoOnUsageError(command: Command): Command {
   return command.exitOverride((error) => {

@@ -2,6 +2,7 @@
 // command when one is near, and where the command's help is; exit 2, as dxs promises. The whole help
 // after an error buried the one line that mattered under 160 others (issue 60).
 import type { Command } from 'commander';
+import { exitTwoOnUsageError } from './options.ts';
 
 /** `dxs load report history` for that command. */
 export function commandPath(command: Command): string {
@@ -11,7 +12,7 @@ export function commandPath(command: Command): string {
 }
 
 /**
- * Set on each command of the tree once all are added: commander copies a parent's settings only to
+ * Set on each command of the tree once all are added (exit 2 on a usage error included): commander copies a parent's settings only to
  * the commands created after them, and each command's lines must name that command.
  */
 export function conciseUsageErrors(command: Command): void {
@@ -19,10 +20,7 @@ export function conciseUsageErrors(command: Command): void {
   command
     .showHelpAfterError(`See ${path} --help.`)
     .showSuggestionAfterError(true)
-    .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, `${path}: `)) })
-    .exitOverride((error) => {
-      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.help' || error.code === 'commander.version') process.exit(0);
-      process.exit(error.exitCode === 0 ? 0 : 2);
-    });
+    .configureOutput({ outputError: (text, write) => write(text.replace(/^error: /, `${path}: `)) });
+  exitTwoOnUsageError(command);
   for (const subcommand of command.commands) conciseUsageErrors(subcommand);
 }

@@ -22,7 +22,7 @@ import { HAR_FILE } from '../../report/har.ts';
 import { REPRODUCE_FOLDER } from '../../suites/support/replay.ts';
 import { displayPath, folderTimestamp, readResults } from '../../report/write.ts';
 import { readZip, writeZip, ZipError } from '../../report/zip.ts';
-import { addOptions, exitTwoOnUsageError } from '../options.ts';
+import { addOptions } from '../options.ts';
 import { printPdf } from './certify-pdf.ts';
 import { loadProfiles, runTestCommand } from './test.ts';
 
@@ -298,7 +298,6 @@ export function registerCertifyCommand(program: Command): void {
     .command('certify')
     .description('run a profile and write a certification package: the report, a one-page certificate (HTML, PDF), manifest.json and a .zip');
   addOptions(command, CERTIFY_OPTIONS);
-  exitTwoOnUsageError(command);
   command.addHelpText(
     'after',
     `
@@ -338,7 +337,6 @@ blocked, 2 usage or configuration error, unreachable target, a run that could no
     .argument('<package>', 'the package folder or its .zip')
     .addOption(new Option('--public-key <PEM>', 'Ed25519 public key (PEM) the manifest must be signed with: the issuer\'s (docs/certify.md)'))
     .addOption(new Option('--allow-unsigned', 'accept a package with no signature (exit 0 when its files match); it is still said that nothing proves it was not edited'));
-  exitTwoOnUsageError(verify);
   verify.addHelpText(
     'after',
     '\nExit codes: 0 every file matches and the package is signed (the signature verifies, with --public-key), 1 a file differs (named), the signature is wrong or missing, or the package is not signed (unless --allow-unsigned), 2 usage error.',

@@ -12,7 +12,7 @@ import { ConfigError, TARGET_OPTIONS, resolveCommandOptions, type OptionSource, 
 import { openTarget } from '../../lib/target.ts';
 import { networkOptionsOf } from '../../lib/transport.ts';
 import { readJournal } from '../../suites/support/journal.ts';
-import { addOptions, exitTwoOnUsageError } from '../options.ts';
+import { addOptions } from '../options.ts';
 import { cleanUp, CLEANUP_DEADLINE_MS } from './cleanup.ts';
 import { ensureLoadJournal } from './load/journal.ts';
 
@@ -105,7 +105,6 @@ export function registerCleanCommand(program: Command): void {
     .command('clean')
     .description("delete the companies a run left at its target, from the journal in its report directory");
   addOptions(command, CLEAN_OPTIONS);
-  exitTwoOnUsageError(command);
   command.addHelpText(
     'after',
     `

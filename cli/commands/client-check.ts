@@ -24,7 +24,7 @@ import { FLOW_IDS, FLOW_PROFILES } from '../../grading/judges/endpoints.ts';
 import { flowsOf, gradeRequirements, resolveRequiredFlows } from '../../grading/verdicts.ts';
 import { writeClientReport } from '../../grading/write.ts';
 import { parseDeployment } from '../../report/certificate-facts.ts';
-import { addOptions, exitTwoOnUsageError } from '../options.ts';
+import { addOptions } from '../options.ts';
 import { preparePackageDir, readKey, redactedCommand } from './certify.ts';
 import { writeClientPackage } from './client-certify.ts';
 
@@ -280,7 +280,6 @@ export function registerClientCheckCommand(program: Command): void {
     .description("certify an ERP client of the API: run it against a grading sandbox and judge its traffic against the spec's client rules")
     .argument('[command...]', 'the client command and its arguments, after --');
   addOptions(command, CLIENT_CHECK_OPTIONS);
-  exitTwoOnUsageError(command);
   command.addHelpText(
     'after',
     `

@@ -8,7 +8,6 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileSha256 } from '../../report/manifest.ts';
 import { SPEC_PATH } from '../../schemas/requirements.ts';
-import { exitTwoOnUsageError } from '../options.ts';
 import { chromiumPath, isExecutable, k6Candidates, PROJECT_ROOT, schemathesisCandidates, userToolsDir } from '../tools.ts';
 import { k6Version } from './load/k6.ts';
 
@@ -96,7 +95,6 @@ export function registerDoctorCommand(program: Command): void {
   const doctor = program
     .command('doctor')
     .description('per command, the tool it needs (Playwright, k6, Schemathesis, Chromium), where it was found, and how to install what is missing');
-  exitTwoOnUsageError(doctor);
   doctor.addHelpText('after', '\nExample:\n  $ dxs doctor || dxs setup\n\nExit codes: 0 every tool found, 1 one or more missing.');
   doctor.action(() => {
     const version = (JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')) as { version: string }).version;

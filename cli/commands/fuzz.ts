@@ -16,7 +16,7 @@ import { folderTimestamp as timestamp } from '../../report/write.ts';
 import { secrets } from '../../lib/redact.ts';
 import { openTarget, targetOptionsOf, type Target } from '../../lib/target.ts';
 import { buildOpenApi } from '../../schemas/openapi.ts';
-import { addOptions, exitTwoOnUsageError } from '../options.ts';
+import { addOptions } from '../options.ts';
 import { schemathesisCandidates } from '../tools.ts';
 import { checksArguments, describeRelaxations, fuzzConfigToml, REQUEST_TIMEOUT_SECONDS, SLOW_ANSWER_MS, listedMethods, requiredStringFields, resourceWaitSeconds, type FuzzExport } from './fuzz/config.ts';
 import { createdBySchemathesis, describeCreated } from './fuzz/created.ts';
@@ -225,7 +225,6 @@ export function registerFuzzCommand(program: Command): void {
     .command('fuzz')
     .description('run Schemathesis against the target (the embedded sandbox when no --base-url) with the OpenAPI export and dxs credentials');
   addOptions(command, FUZZ_OPTIONS);
-  exitTwoOnUsageError(command);
   command.addHelpText('after', `
 The run uses the spec export (dxs schemas openapi): only what the spec gives. Each check turned off or
 relaxed, with the spec sentence that forces it:

@@ -6,7 +6,6 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { publicKeySha256 } from '../../report/manifest.ts';
 import { displayPath } from '../../report/write.ts';
-import { exitTwoOnUsageError } from '../options.ts';
 
 export const PRIVATE_KEY_FILE = 'dxs-signing-key.pem';
 export const PUBLIC_KEY_FILE = 'dxs-signing-key.pub.pem';
@@ -33,12 +32,10 @@ export function runKeysGenerate(out: string): number {
 
 export function registerKeysCommand(program: Command): void {
   const keys = program.command('keys').description('signing keys for certification packages');
-  exitTwoOnUsageError(keys);
   const generate = keys
     .command('generate')
     .description(`write an Ed25519 key pair: ${PRIVATE_KEY_FILE} (for dxs certify --sign-key) and ${PUBLIC_KEY_FILE} (for dxs certify verify --public-key)`)
     .requiredOption('--out <DIR>', 'the folder to write the key pair to');
-  exitTwoOnUsageError(generate);
   generate.addHelpText('after', '\nExample:\n  $ dxs keys generate --out keys/\n\nExit codes: 0 written, 2 usage error or a key file already there.');
   generate.action((flags: { out: string }) => {
     process.exit(runKeysGenerate(flags.out));

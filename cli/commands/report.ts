@@ -15,7 +15,6 @@ import { mergeResults } from '../../report/merge.ts';
 import { mergeTrafficAndScripts } from '../../report/har.ts';
 import { exitCodeOf, type Results } from '../../report/results.ts';
 import { displayPath, readResults, writeReport } from '../../report/write.ts';
-import { exitTwoOnUsageError } from '../options.ts';
 
 export function runMerge(directories: readonly string[], out: string, judged: { baseline?: string; expectFailures?: string } = {}): number {
   const parts: Results[] = [];
@@ -149,7 +148,6 @@ export function runHistory(reports: string, out: string | undefined): number {
 
 export function registerReportCommand(program: Command): void {
   const report = program.command('report').description('work with report directories of dxs test');
-  exitTwoOnUsageError(report);
   const merge = report
     .command('merge')
     .description('merge the reports of several shards into one (results.json, index.html, junit.xml)')
@@ -161,7 +159,6 @@ export function registerReportCommand(program: Command): void {
     .action((dirs: string[], options: { out: string; baseline?: string; expectFailures?: string }) => {
       process.exit(runMerge(dirs, options.out, options));
     });
-  exitTwoOnUsageError(merge);
   const diff = report
     .command('diff')
     .description('compare two runs: new failures, fixed, still failing, new or removed tests, requirement verdicts that changed (index.html, diff.json)')
@@ -172,7 +169,6 @@ export function registerReportCommand(program: Command): void {
     .action((before: string, after: string, options: { out: string }) => {
       process.exit(runDiff(before, after, options.out));
     });
-  exitTwoOnUsageError(diff);
   const history = report
     .command('history')
     .description('one page per reports directory: for each target, the passed, failed, warning and blocked counts of its runs over time, regressions marked; runs that never reached their target left out of the trend, --last-failed runs marked')
@@ -182,5 +178,4 @@ export function registerReportCommand(program: Command): void {
     .action((dir: string, options: { out?: string }) => {
       process.exit(runHistory(dir, options.out));
     });
-  exitTwoOnUsageError(history);
 }

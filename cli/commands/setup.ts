@@ -8,7 +8,6 @@ import { Option, type Command } from 'commander';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { exitTwoOnUsageError } from '../options.ts';
 import { chromiumPath, isExecutable, k6Candidates, PROJECT_ROOT, schemathesisCandidates, userToolsDir } from '../tools.ts';
 
 export const SETUP_TOOLS = ['k6', 'schemathesis'] as const;
@@ -48,7 +47,6 @@ export function registerSetupCommand(program: Command): void {
     .command('setup')
     .description("install k6 (built with Go from the Go module proxy) and Schemathesis (into a venv) into the user cache folder: DXS_CACHE_DIR, else $XDG_CACHE_HOME/dxs, else ~/.cache/dxs")
     .addOption(new Option('--tool <NAME...>', 'only these tools').choices([...SETUP_TOOLS]));
-  exitTwoOnUsageError(setup);
   setup.addHelpText('after', '\nNeeds Go for k6 and Python 3.9+ for Schemathesis. Chromium for the certificate\'s PDF needs root: apt-get install chromium.\n\nExamples:\n  $ dxs setup\n  $ dxs setup --tool schemathesis\n\nExit codes: 0 installed, 1 an install failed, 2 usage.');
   setup.action((flags: { tool?: SetupTool[] }) => {
     process.exit(runSetup(flags.tool ?? [...SETUP_TOOLS]));

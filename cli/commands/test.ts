@@ -31,7 +31,7 @@ import { finishTransport, transportExitCode, watchStrayRejections } from './test
 import { transportLines } from '../../report/transport.ts';
 import { displayPath, folderTimestamp as timestamp, loadSecretsFile, readResults, writeReport } from '../../report/write.ts';
 import { BACKGROUND_CHAIN_TAG, RUN_CONTEXT_ENV, type CasingMode, type RunContext } from '../../suites/support/run-context.ts';
-import { addOptions, exitTwoOnUsageError } from '../options.ts';
+import { addOptions } from '../options.ts';
 import { CLEANUP_CONCURRENCY, cleanUpAfterRun, cleanupLine } from './cleanup.ts';
 import { startJournal } from '../../suites/support/journal.ts';
 import { planRunSetup, removeRunSetup, runSetupLine, type RunSetupSummary } from '../../suites/support/setup-items.ts';
@@ -578,7 +578,6 @@ export function registerTestCommand(program: Command): void {
     .command('test')
     .description('run the contract, scenario and security suites against a target (default: the embedded sandbox)');
   addOptions(command, TEST_OPTIONS);
-  exitTwoOnUsageError(command);
   command.addHelpText(
     'after',
     `
