@@ -476,15 +476,32 @@ export function renderScript(input: ScriptInput): Script {
     lines.push(`# ${number}. ${title}${isFailing ? ` (the call the check judged: ${input.failing?.note.split('\n')[0]})` : ''}`);
     if (call.bodyOmitted !== undefined) lines.push(`# Its body of ${call.bodyOmitted} bytes was too large to keep: sent here without it, it may be answered otherwise.`);
     const condition = step.sequences.length > 1 ? pollCondition(step) : undefined;
+    // A read whose answer hands out values later calls use: the run's answer held them at once, the
+    // script's may hold them a moment later (a delivery the background work has not made yet), so it
+    // asks again, at most POLL_ATTEMPTS times, until each is there.
+    const defined = handedOut.filter((entry) => entry.after === number).map((entry) => entry.variable);
+    const awaitsValues = condition === undefined && defined.length > 0 && call.method.toUpperCase() === 'GET';
     const making =
-      condition === undefined
+      condition === undefined && !awaitsValues
         ? [`status=$(${curl})`]
-        : [
+        : awaitsValues
+          ? [
+              `# Read again until the answer holds what later calls use, at most ${POLL_ATTEMPTS} times.`,
+              'attempt=0',
+              `while [ "$attempt" -lt ${POLL_ATTEMPTS} ]; do`,
+              `  status=$(${curl})`,
+              ...(definitions.get(number) ?? []).map((line) => `  ${line}`),
+              `  held=yes; for value in ${defined.map((variable) => `"$${variable}"`).join(' ')}; do case "$value" in ''|null) held=no;; esac; done`,
+              '  [ "$held" = yes ] && break',
+              '  attempt=$((attempt + 1)); sleep 0.5',
+              'done',
+            ]
+          : [
             `# The run asked ${step.sequences.length} times until the answer changed; so does the script, at most ${POLL_ATTEMPTS} times.`,
             'attempt=0',
             `while [ "$attempt" -lt ${POLL_ATTEMPTS} ]; do`,
             `  status=$(${curl})`,
-            `  [ "$status" = ${shellQuote(recorded)} ] && jq -e ${shellQuote(condition)} "$out/${number}.body" >/dev/null 2>&1 && break`,
+            `  [ "$status" = ${shellQuote(recorded)} ] && jq -e ${shellQuote(condition ?? 'true')} "$out/${number}.body" >/dev/null 2>&1 && break`,
             '  attempt=$((attempt + 1)); sleep 0.5',
             'done',
           ];
